@@ -1,0 +1,64 @@
+// Builds the extension, the CLI and the lazily loaded core engine with esbuild.
+//   node scripts/build.mjs               development build of dist/
+//   node scripts/build.mjs --production  minified build of dist/ for packaging
+//   node scripts/build.mjs --watch       rebuild dist/ on change
+//   node scripts/build.mjs --tests       compile test/ and bench/ TypeScript to out/ (dependencies stay external)
+import * as esbuild from 'esbuild';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const args = new Set(process.argv.slice(2));
+const production = args.has('--production');
+const watch = args.has('--watch');
+
+function listTs(dir) {
+  const found = [];
+  for (const name of readdirSync(dir)) {
+    const full = join(dir, name);
+    if (name === 'fixtures' || name === 'node_modules') continue;
+    if (statSync(full).isDirectory()) found.push(...listTs(full));
+    else if (/\.(m|c)?tsx?$/.test(name) && !name.endsWith('.d.ts')) found.push(full);
+  }
+  return found;
+}
+
+/** @type {esbuild.BuildOptions} */
+const shared = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const builds = args.has('--tests')
+  ? [
+      {
+        ...shared,
+        entryPoints: [...listTs('test'), ...listTs('bench')],
+        outdir: 'out',
+        outbase: '.',
+        sourcemap: true,
+        // Tests run against the real installed packages; only the project's own code is bundled in.
+        packages: 'external',
+        external: ['vscode'],
+      },
+    ]
+  : [
+      // The extension entry point stays small: the heavy engine (ts-morph, tokenizer) lives in core.js
+      // and is required on first use, never during activation.
+      { ...shared, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js'] },
+      { ...shared, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist' },
+      { ...shared, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+    ];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[watch] build started');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

@@ -1,0 +1,132 @@
+/**
+ * Element operations: what the model answers with. The text format is described in docs/operations.md; the
+ * same operations are accepted as JSON in the shape `{type, path, content, elementKind, position}`.
+ */
+
+export const OPERATION_TYPES = [
+  'REPLACE_ELEMENT',
+  'CREATE_ELEMENT',
+  'DELETE_ELEMENT',
+  'PATCH_ELEMENT',
+  'ADD_IMPORT',
+  'REMOVE_IMPORT',
+  'CREATE_FILE',
+  'REPLACE_FILE',
+] as const;
+
+export type OperationType = (typeof OPERATION_TYPES)[number];
+
+export type CreatePosition =
+  | { readonly kind: 'FIRST_CHILD' }
+  | { readonly kind: 'LAST_CHILD' }
+  | { readonly kind: 'BEFORE'; readonly sibling: string }
+  | { readonly kind: 'AFTER'; readonly sibling: string };
+
+interface OperationBase {
+  /** 1-based line of the operation's header in the model's answer, when it came from text. */
+  readonly line?: number;
+}
+
+/** Replaces an element (its leading comments and decorators included) with `content`. */
+export interface ReplaceElementOperation extends OperationBase {
+  readonly type: 'REPLACE_ELEMENT';
+  readonly path: string;
+  readonly content: string;
+}
+
+/**
+ * Creates an element inside `path` (a container element, or a file for top-level elements).
+ * `BEFORE`/`AFTER` name a sibling by its last segment (`method[validate]`) or its full path.
+ */
+export interface CreateElementOperation extends OperationBase {
+  readonly type: 'CREATE_ELEMENT';
+  readonly path: string;
+  readonly position: CreatePosition;
+  readonly content: string;
+  /** Optional hint of what is being created (`method`, `function`, ...); used to check the content. */
+  readonly elementKind?: string;
+}
+
+export interface DeleteElementOperation extends OperationBase {
+  readonly type: 'DELETE_ELEMENT';
+  readonly path: string;
+}
+
+export interface SearchReplacePair {
+  readonly search: string;
+  readonly replace: string;
+}
+
+/** Search/replace pairs matched only inside the element at `path`; each search must match exactly once. */
+export interface PatchElementOperation extends OperationBase {
+  readonly type: 'PATCH_ELEMENT';
+  readonly path: string;
+  readonly patches: readonly SearchReplacePair[];
+}
+
+/** `path` is the file; `content` one import declaration, merged into an existing import of the same module. */
+export interface AddImportOperation extends OperationBase {
+  readonly type: 'ADD_IMPORT';
+  readonly path: string;
+  readonly content: string;
+}
+
+/**
+ * `path` is the file (or `<file>/import[<module>]`); `content` is an import declaration naming the bindings to
+ * remove (`import { a } from './x'`), or just the module specifier to remove the whole declaration.
+ */
+export interface RemoveImportOperation extends OperationBase {
+  readonly type: 'REMOVE_IMPORT';
+  readonly path: string;
+  readonly content: string;
+}
+
+export interface CreateFileOperation extends OperationBase {
+  readonly type: 'CREATE_FILE';
+  readonly path: string;
+  readonly content: string;
+}
+
+/** The file-level fallback: the whole new content of an existing file. */
+export interface ReplaceFileOperation extends OperationBase {
+  readonly type: 'REPLACE_FILE';
+  readonly path: string;
+  readonly content: string;
+}
+
+export type Operation =
+  | ReplaceElementOperation
+  | CreateElementOperation
+  | DeleteElementOperation
+  | PatchElementOperation
+  | AddImportOperation
+  | RemoveImportOperation
+  | CreateFileOperation
+  | ReplaceFileOperation;
+
+/** A problem found while reading the model's answer. The parser never throws; it returns these. */
+export interface ParseError {
+  /** 1-based line in the answer. */
+  readonly line: number;
+  readonly message: string;
+  /** What the parser expected there, in words a model can act on. */
+  readonly expected?: string;
+}
+
+export interface ParseResult {
+  readonly operations: readonly Operation[];
+  readonly errors: readonly ParseError[];
+}
+
+export type OperationStatus = 'ok' | 'failed' | 'skipped';
+
+/** The outcome of one operation of a batch; `hint` tells the model what to do instead. */
+export interface OperationResult {
+  readonly index: number;
+  readonly operation: Operation;
+  readonly status: OperationStatus;
+  readonly message?: string;
+  readonly hint?: string;
+  /** Nearest valid paths, when a path did not resolve. */
+  readonly suggestions?: readonly string[];
+}
