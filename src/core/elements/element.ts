@@ -30,7 +30,12 @@ export const ELEMENT_KINDS = [
 export type ElementKind = (typeof ELEMENT_KINDS)[number];
 
 /** Kinds whose segment carries no name: `constructor`, `default`, `export=`, `call`. */
-export const NAMELESS_KINDS: ReadonlySet<ElementKind> = new Set<ElementKind>(['constructor', 'default', 'export=', 'call']);
+export const NAMELESS_KINDS: ReadonlySet<ElementKind> = new Set<ElementKind>([
+  'constructor',
+  'default',
+  'export=',
+  'call',
+]);
 
 export interface TextRange {
   /** Offset of the first character (0-based, UTF-16 code units, into the file's text as read, BOM included). */

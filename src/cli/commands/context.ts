@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+import { buildContext, ContextBudgetError, type ContextFileRequest } from '../../core/context/buildContext';
+import { createTokenCounter, isTokenEncoding, TOKEN_ENCODINGS } from '../../core/context/tokens';
+import { parseElementPath } from '../../core/elements/elementPath';
+import { ElementNotFoundError } from '../../core/elements/resolve';
+import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
+import { CliError, UsageError } from '../cliError';
+import { outlineWorkspaceFile, readWorkspaceFile } from '../workspaceFiles';
+
+export const contextCommand: CliCommand = {
+  name: 'context',
+  summary: 'build the focused context the model would see for some elements',
+  usage: `Usage: scalpel context <file>... --focus <path>... [--budget N] [--full] [--json]
+
+Builds the focused context for the given files: the focused elements in full, their
+containers and siblings as signatures, the rest as one-line stubs, each labelled with
+its element path. Files of at most --small-file-lines lines are sent whole.
+
+Options:
+  --focus PATH             element to show in full (repeatable); with one file the file
+                           part may be left out: --focus class[User]/method[validate]
+  --budget N               token budget; detail degrades from the outside in to fit
+  --full                   send every file whole
+  --small-file-lines N     files up to N lines are sent whole (default 50)
+  --encoding NAME          ${TOKEN_ENCODINGS.join(' | ')} (default o200k_base)
+  --root DIR               workspace root (default: the current directory)
+  --json                   print {text, tokens, wholeFileTokens, files, elements, degraded, dropped}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(this, args, {
+      root: { type: 'string' },
+      focus: { type: 'string', multiple: true },
+      budget: { type: 'string' },
+      full: { type: 'boolean' },
+      'small-file-lines': { type: 'string' },
+      encoding: { type: 'string' },
+      json: { type: 'boolean' },
+    });
+    if (values.help === true) {
+      io.stdout(`${this.usage}\n`);
+      return 0;
+    }
+    if (positionals.length === 0) throw new UsageError(`context needs at least one file\n\n${this.usage}`);
+    const encoding = values.encoding ?? 'o200k_base';
+    if (!isTokenEncoding(encoding)) throw new UsageError(`--encoding must be one of ${TOKEN_ENCODINGS.join(', ')}`);
+    const budget = parsePositiveInteger('budget', values.budget);
+    const smallFileLines = parsePositiveInteger('small-file-lines', values['small-file-lines']);
+    const root = resolve(io.cwd, values.root ?? '.');
+    const outlines = positionals.map((file) => outlineWorkspaceFile(readWorkspaceFile(root, resolve(io.cwd, file))));
+
+    const focusByFile = new Map<string, string[]>(outlines.map((o) => [o.file, []]));
+    for (const focus of values.focus ?? []) {
+      const target = focusTarget(
+        focus,
+        outlines.map((o) => o.file),
+      );
+      focusByFile.get(target.file)?.push(target.path);
+    }
+    const requests: ContextFileRequest[] = outlines.map((outline) => ({
+      outline,
+      focus: focusByFile.get(outline.file) ?? [],
+    }));
+    try {
+      const result = buildContext(requests, createTokenCounter(encoding), {
+        ...(budget === undefined ? {} : { budget }),
+        ...(smallFileLines === undefined ? {} : { smallFileLines }),
+        ...(values.full === true ? { full: true } : {}),
+      });
+      if (values.json === true) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
+      else io.stdout(result.text);
+      return 0;
+    } catch (error) {
+      if (error instanceof ElementNotFoundError || error instanceof ContextBudgetError)
+        throw new CliError(error.message);
+      throw error;
+    }
+  },
+};
+
+/** Which file a --focus path belongs to; with one file, a path without a file part is taken as inside it. */
+function focusTarget(focus: string, files: readonly string[]): { file: string; path: string } {
+  let parsed;
+  try {
+    parsed = parseElementPath(focus);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (files.includes(parsed.file)) return { file: parsed.file, path: focus };
+  const only = files.length === 1 ? files[0] : undefined;
+  if (only !== undefined) {
+    try {
+      const inFile = parseElementPath(`${only}/${focus.replace(/^file:/i, '')}`);
+      if (inFile.segments.length > 0) return { file: only, path: `${only}/${focus.replace(/^file:/i, '')}` };
+    } catch {
+      // Not a path inside the file either; report it against the file part it names.
+    }
+  }
+  throw new CliError(`--focus ${focus}: its file "${parsed.file}" is not among the files given (${files.join(', ')})`);
+}

@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import type { FileOutline } from '../core/elements/element';
+import { isOutlinable, outlineSource } from '../core/elements/outline';
+import { resolveInWorkspace, toWorkspaceRelative, WorkspacePathError } from '../core/workspace/workspacePaths';
+import { CliError } from './cliError';
+
+export interface WorkspaceFile {
+  /** Workspace-relative, forward slashes. */
+  readonly path: string;
+  readonly absolutePath: string;
+  readonly text: string;
+}
+
+/** Reads a file named on the command line (relative to the current directory, or absolute) inside `root`. */
+export function readWorkspaceFile(root: string, input: string): WorkspaceFile {
+  let path: string;
+  let absolutePath: string;
+  try {
+    path = toWorkspaceRelative(root, input);
+    absolutePath = resolveInWorkspace(root, path);
+  } catch (error) {
+    if (error instanceof WorkspacePathError) throw new CliError(error.message);
+    throw error;
+  }
+  try {
+    return { path, absolutePath, text: readFileSync(absolutePath, 'utf8') };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new CliError(`${path}: no such file`);
+    if (code === 'EISDIR') throw new CliError(`${path}: is a directory, not a file`);
+    throw new CliError(`${path}: cannot read (${code ?? String(error)})`);
+  }
+}
+
+/** Outlines a file, refusing languages the element model does not read and files with syntax errors. */
+export function outlineWorkspaceFile(file: WorkspaceFile): FileOutline {
+  if (!isOutlinable(file.path)) {
+    throw new CliError(`${file.path}: not a TypeScript or JavaScript file (.ts .tsx .mts .cts .js .jsx .mjs .cjs)`);
+  }
+  const outline = outlineSource(file.path, file.text);
+  const first = outline.syntaxErrors[0];
+  if (first !== undefined) {
+    const more = outline.syntaxErrors.length > 1 ? ` (and ${outline.syntaxErrors.length - 1} more)` : '';
+    throw new CliError(`${file.path}:${first.line}:${first.column}: syntax error: ${first.message}${more}`);
+  }
+  return outline;
+}

@@ -1,0 +1,370 @@
+import type { ElementNode, FileOutline } from '../elements/element';
+import { ancestryOf, resolveElementPathOrThrow } from '../elements/resolve';
+import type { TokenCounter } from './tokens';
+
+/**
+ * The focused context: what the model sees of the files a task touches. Focused elements appear in full, their
+ * containers as headers around them, their siblings as signatures, and the rest of the file as one-line stubs,
+ * each labelled with its path, in file order. Under a token budget, detail degrades from the outside in; focused
+ * bodies are never cut.
+ */
+
+export type DetailLevel = 'whole-file' | 'full' | 'container' | 'signature' | 'stub' | 'dropped';
+
+export interface ContextOptions {
+  /** Token budget for the whole context; unlimited when undefined. */
+  readonly budget?: number;
+  /** Files of at most this many lines are sent whole (the hybrid rule). Default 50. */
+  readonly smallFileLines?: number;
+  /** Send every file whole. */
+  readonly full?: boolean;
+}
+
+export interface ContextFileRequest {
+  readonly outline: FileOutline;
+  /** Element paths to show in full; resolved tolerantly. An empty list sends the file as signatures and stubs. */
+  readonly focus: readonly string[];
+}
+
+export interface ContextElementLevel {
+  readonly path: string;
+  readonly level: DetailLevel;
+}
+
+export interface ContextFileSummary {
+  readonly file: string;
+  readonly mode: 'whole' | 'focused';
+  readonly lineCount: number;
+  readonly wholeFileTokens: number;
+  /** Canonical paths of the focused elements. */
+  readonly focus: readonly string[];
+}
+
+export interface ContextResult {
+  readonly text: string;
+  readonly tokens: number;
+  /** Tokens of the same files sent whole, for comparison. */
+  readonly wholeFileTokens: number;
+  readonly encoding: string;
+  readonly budget?: number;
+  readonly files: readonly ContextFileSummary[];
+  /** The level chosen for every element the context mentions, in file order. */
+  readonly elements: readonly ContextElementLevel[];
+  /** Elements shown as stubs instead of signatures to meet the budget. */
+  readonly degraded: readonly string[];
+  /** Elements left out to meet the budget. */
+  readonly dropped: readonly string[];
+}
+
+export class ContextBudgetError extends Error {
+  constructor(
+    readonly required: number,
+    readonly budget: number,
+  ) {
+    super(
+      `the focused elements alone need ${required} tokens but the budget is ${budget} (over by ${required - budget}); ` +
+        'raise the budget or focus on fewer elements',
+    );
+    this.name = 'ContextBudgetError';
+  }
+}
+
+export const DEFAULT_SMALL_FILE_LINES = 50;
+
+export const CONTEXT_LEGEND =
+  'Lines `// @ <path>` label the element that follows with its element path; a label without a file part is ' +
+  'relative to the enclosing labelled element. `{ … }` marks a body that is not shown; `// @ … (lines a-b)` is an ' +
+  'element shown only by name. Only elements shown in full may be replaced as a whole.';
+
+/** A piece of the rendered context; degradable pieces carry their alternatives. */
+interface Piece {
+  readonly element?: ElementNode;
+  /** Set on the piece that closes a file's section: where the note about dropped elements goes. */
+  readonly closesFile?: string;
+  /** Lines from the nearest focused element, for degrading farthest first. */
+  readonly distance: number;
+  /** 0 for neighbours of a focused element, 1 for the rest of the file: the rest goes first. */
+  readonly tier: number;
+  level: DetailLevel;
+  readonly texts: Partial<Record<DetailLevel, string>>;
+  readonly tokens: Partial<Record<DetailLevel, number>>;
+}
+
+export function buildContext(
+  requests: readonly ContextFileRequest[],
+  counter: TokenCounter,
+  options: ContextOptions = {},
+): ContextResult {
+  const smallFileLines = options.smallFileLines ?? DEFAULT_SMALL_FILE_LINES;
+  const pieces: Piece[] = [];
+  const files: ContextFileSummary[] = [];
+  let wholeFileTokens = 0;
+
+  const sorted = [...requests].sort((a, b) => a.outline.file.localeCompare(b.outline.file));
+  for (const request of sorted) {
+    const { outline } = request;
+    const fileTokens = counter.count(outline.text);
+    wholeFileTokens += fileTokens;
+    const focusElements = request.focus.map((path) => resolveElementPathOrThrow(outline, path).element);
+    const whole = options.full === true || outline.lineCount <= smallFileLines;
+    files.push({
+      file: outline.file,
+      mode: whole ? 'whole' : 'focused',
+      lineCount: outline.lineCount,
+      wholeFileTokens: fileTokens,
+      focus: unique(focusElements.map((e) => e.path)),
+    });
+    if (pieces.length > 0) pieces.push(fixed('\n', counter));
+    if (whole) {
+      pieces.push(...renderWholeFile(outline, counter));
+    } else {
+      pieces.push(...new FocusedFileRenderer(outline, focusElements, counter).render());
+    }
+  }
+
+  const degraded: string[] = [];
+  const dropped: string[] = [];
+  if (options.budget !== undefined) {
+    degradeToBudget(pieces, options.budget, counter, degraded, dropped);
+    noteDroppedElements(pieces, dropped);
+  }
+
+  const text = pieces.map((p) => p.texts[p.level] ?? '').join('');
+  const elements = pieces
+    .filter((p): p is Piece & { element: ElementNode } => p.element !== undefined)
+    .map((p) => ({ path: p.element.path, level: p.level }));
+  return {
+    text,
+    tokens: counter.count(text),
+    wholeFileTokens,
+    encoding: counter.encoding,
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
+    files,
+    elements,
+    degraded,
+    dropped,
+  };
+}
+
+/** Tokens kept aside for the note that tells the model some elements are not shown. */
+const DROPPED_NOTE_RESERVE = 16;
+
+function noteDroppedElements(pieces: Piece[], dropped: readonly string[]): void {
+  for (const [index, piece] of pieces.entries()) {
+    if (piece.closesFile === undefined) continue;
+    const count = dropped.filter((path) => path.startsWith(`${piece.closesFile}/`)).length;
+    if (count === 0) continue;
+    const note = `// … ${count} more element${count === 1 ? '' : 's'} not shown (token budget)\n`;
+    const text = `${note}${piece.texts[piece.level] ?? ''}`;
+    pieces[index] = { ...piece, texts: { [piece.level]: text } };
+  }
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+function fixed(text: string, counter: TokenCounter, element?: ElementNode, level: DetailLevel = 'full'): Piece {
+  return {
+    distance: 0,
+    tier: 0,
+    level,
+    texts: { [level]: text },
+    tokens: { [level]: counter.count(text) },
+    ...(element === undefined ? {} : { element }),
+  };
+}
+
+/** A fence longer than any backtick run in the text, so the text can never close it. */
+export function fenceFor(text: string): string {
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+function languageTag(outline: FileOutline): string {
+  return outline.language;
+}
+
+function renderWholeFile(outline: FileOutline, counter: TokenCounter): Piece[] {
+  const fence = fenceFor(outline.text);
+  const body = outline.text.endsWith('\n') ? outline.text : `${outline.text}\n`;
+  const text = `File ${outline.file} (whole file, ${outline.lineCount} lines)\n${fence}${languageTag(outline)}\n${body}${fence}\n`;
+  return [fixed(text, counter)];
+}
+
+class FocusedFileRenderer {
+  private readonly focused: ReadonlySet<string>;
+  /** Paths of every element on the way to a focused element (containers). */
+  private readonly containers: ReadonlySet<string>;
+  private readonly focusLines: readonly number[];
+  private readonly pieces: Piece[] = [];
+
+  constructor(
+    private readonly outline: FileOutline,
+    focusElements: readonly ElementNode[],
+    private readonly counter: TokenCounter,
+  ) {
+    this.focused = new Set(focusElements.map((e) => e.path));
+    const containers = new Set<string>();
+    for (const element of focusElements) {
+      for (const ancestor of ancestryOf(outline, element.path)?.slice(0, -1) ?? []) containers.add(ancestor.path);
+    }
+    this.containers = containers;
+    this.focusLines = focusElements.flatMap((e) => [e.startLine, e.endLine]);
+  }
+
+  render(): Piece[] {
+    const { outline } = this;
+    const fence = fenceFor(outline.text);
+    this.push(
+      `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or stubs)\n${fence}${languageTag(outline)}\n`,
+    );
+    const imports = outline.elements.filter((e) => e.kind === 'import');
+    for (const element of imports) this.pieces.push(fixed(`${this.verbatim(element)}\n`, this.counter, element));
+    if (imports.length > 0) this.push('\n');
+    this.renderLevel(
+      outline.elements.filter((e) => e.kind !== 'import'),
+      undefined,
+      true,
+    );
+    this.pieces.push({ ...fixed(`${fence}\n`, this.counter), closesFile: outline.file });
+    return this.pieces;
+  }
+
+  private push(text: string): void {
+    this.pieces.push(fixed(text, this.counter));
+  }
+
+  /**
+   * Renders one level of siblings. `onFocusPath` is true when this level holds a focused element or a container of
+   * one: its other members are neighbours (signatures); elsewhere they are the rest of the file (stubs).
+   */
+  private renderLevel(elements: readonly ElementNode[], parent: ElementNode | undefined, isTopLevel: boolean): void {
+    // Neighbours of a focused element are shown as signatures; the members of a level that only holds a container
+    // of the focus are the rest of the file, shown as stubs.
+    const levelHasFocus = elements.some((e) => this.focused.has(e.path));
+    for (const element of elements) {
+      const label = this.labelFor(element, parent);
+      if (this.focused.has(element.path)) {
+        this.pieces.push(
+          fixed(
+            `${this.indentOf(element)}// @ ${element.path}\n${this.verbatim(element)}\n`,
+            this.counter,
+            element,
+            'full',
+          ),
+        );
+      } else if (this.containers.has(element.path)) {
+        this.renderContainer(element);
+      } else if (levelHasFocus || (isTopLevel && this.focused.size === 0)) {
+        this.pieces.push(this.degradable(element, label, 'signature'));
+      } else {
+        this.pieces.push(this.degradable(element, label, 'stub'));
+      }
+    }
+  }
+
+  private renderContainer(element: ElementNode): void {
+    const indent = this.indentOf(element);
+    const { text } = this.outline;
+    const body = element.bodyRange;
+    if (body === undefined) {
+      // A container without a braced body (should not happen for elements with children): show it whole.
+      this.pieces.push(
+        fixed(`${indent}// @ ${element.path}\n${this.verbatim(element)}\n`, this.counter, element, 'full'),
+      );
+      return;
+    }
+    const head = text.slice(element.range.start, body.start + 1);
+    const tail = text.slice(body.end - 1, element.range.end);
+    this.pieces.push(fixed(`${indent}// @ ${element.path}\n${indent}${head}\n`, this.counter, element, 'container'));
+    this.renderLevel(element.children, element, false);
+    this.push(`${indent}${tail}\n`);
+  }
+
+  private degradable(element: ElementNode, label: string, level: 'signature' | 'stub'): Piece {
+    const indent = this.indentOf(element);
+    const hasBody = element.bodyRange !== undefined && !element.signature.endsWith('…}');
+    const signature = `${indent}${element.signature}${hasBody ? ' { … }' : ''} // @ ${label}\n`;
+    const lines =
+      element.startLine === element.endLine
+        ? `line ${element.startLine}`
+        : `lines ${element.startLine}-${element.endLine}`;
+    const stub = `${indent}// @ ${label} (${lines})\n`;
+    const texts: Partial<Record<DetailLevel, string>> =
+      level === 'signature' ? { signature, stub, dropped: '' } : { stub, dropped: '' };
+    const tokens: Partial<Record<DetailLevel, number>> = { stub: this.counter.count(stub), dropped: 0 };
+    if (level === 'signature') tokens.signature = this.counter.count(signature);
+    return { element, distance: this.distanceOf(element), tier: level === 'signature' ? 0 : 1, level, texts, tokens };
+  }
+
+  private labelFor(element: ElementNode, parent: ElementNode | undefined): string {
+    const base = parent === undefined ? this.outline.file : parent.path;
+    return element.path.startsWith(`${base}/`) ? element.path.slice(base.length + 1) : element.path;
+  }
+
+  private distanceOf(element: ElementNode): number {
+    if (this.focusLines.length === 0) return element.startLine;
+    let distance = Number.POSITIVE_INFINITY;
+    for (const line of this.focusLines) {
+      distance = Math.min(distance, Math.abs(element.startLine - line), Math.abs(element.endLine - line));
+    }
+    return distance;
+  }
+
+  /** The element's text as written, its first line indented as in the file. */
+  private verbatim(element: ElementNode): string {
+    return `${this.indentOf(element)}${this.outline.text.slice(element.range.start, element.range.end)}`;
+  }
+
+  private indentOf(element: ElementNode): string {
+    const { text } = this.outline;
+    const lineStart = text.lastIndexOf('\n', element.range.start - 1) + 1;
+    const before = text.slice(lineStart, element.range.start);
+    return /^[ \t]*$/.test(before) ? before : '';
+  }
+}
+
+/** Lowers detail, farthest from the focus first: signatures become stubs, then stubs are dropped. */
+function degradeToBudget(
+  pieces: Piece[],
+  budget: number,
+  counter: TokenCounter,
+  degraded: string[],
+  dropped: string[],
+): void {
+  const reserve = (): number => (dropped.length > 0 ? DROPPED_NOTE_RESERVE : 0);
+  const exact = (): number => counter.count(pieces.map((p) => p.texts[p.level] ?? '').join('')) + reserve();
+  const estimate = (): number => pieces.reduce((sum, p) => sum + (p.tokens[p.level] ?? 0), 0) + reserve();
+  let tokens = exact();
+  if (tokens <= budget) return;
+  // Pieces are counted apart, which overestimates a little (tokens merge across piece boundaries); scale the sum by
+  // what the whole really costs so that the exact count, which is the slow one, runs only near the goal.
+  const scale = tokens / Math.max(1, estimate());
+  const byDistance = pieces.filter((p) => p.element !== undefined && (p.level === 'signature' || p.level === 'stub'));
+  byDistance.sort(
+    (a, b) => b.tier - a.tier || b.distance - a.distance || (b.element?.startLine ?? 0) - (a.element?.startLine ?? 0),
+  );
+  const steps: Array<{ piece: Piece; to: DetailLevel }> = [
+    ...byDistance.filter((p) => p.level === 'signature').map((piece) => ({ piece, to: 'stub' as const })),
+    ...byDistance.map((piece) => ({ piece, to: 'dropped' as const })),
+  ];
+  for (const { piece, to } of steps) {
+    const path = piece.element?.path ?? '';
+    if (to === 'stub') {
+      degraded.push(path);
+    } else {
+      dropped.push(path);
+      const at = degraded.indexOf(path);
+      if (at >= 0) degraded.splice(at, 1);
+    }
+    piece.level = to;
+    if (estimate() * scale <= budget) {
+      tokens = exact();
+      if (tokens <= budget) return;
+    }
+  }
+  tokens = exact();
+  if (tokens > budget) throw new ContextBudgetError(tokens, budget);
+}

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { buildContext, ContextBudgetError } from '../../../src/core/context/buildContext';
+import { createTokenCounter } from '../../../src/core/context/tokens';
+import { outlineSource } from '../../../src/core/elements/outline';
+import { ElementNotFoundError } from '../../../src/core/elements/resolve';
+
+const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'elements', 'fixtures');
+const hard = outlineSource('src/hard.ts', readFileSync(join(fixtures, 'hardCases.ts'), 'utf8'));
+const counter = createTokenCounter();
+const VALIDATE = 'src/hard.ts/class[UserService]/method[validate]';
+
+function levelOf(result: ReturnType<typeof buildContext>, path: string): string | undefined {
+  return result.elements.find((e) => e.path === path)?.level;
+}
+
+void describe('focused context', () => {
+  const result = buildContext([{ outline: hard, focus: [VALIDATE] }], counter);
+
+  void test('shows the focused element verbatim, labelled with its path', () => {
+    assert.ok(
+      result.text.includes(
+        `  // @ ${VALIDATE}\n  validate(input: string): boolean {\n    return input.length > 0 && path.isAbsolute(this.root);\n  }\n`,
+      ),
+    );
+    assert.equal(levelOf(result, VALIDATE), 'full');
+  });
+
+  void test('shows the imports, the container header, the siblings as signatures and the rest as stubs', () => {
+    assert.ok(result.text.includes("import * as path from 'node:path';\n"));
+    assert.ok(
+      result.text.includes(
+        '// @ src/hard.ts/class[UserService]\n/** The service. */\n@Injectable()\nexport class UserService extends Base implements Named {\n',
+      ),
+    );
+    assert.ok(result.text.includes('  constructor(private readonly root: string) { … } // @ constructor\n'));
+    assert.ok(result.text.includes('  find(id: string): number | undefined { … } // @ method[find]\n'));
+    assert.ok(result.text.includes('// @ interface[Shape] (lines 57-62)\n'));
+    assert.ok(!result.text.includes('Math.PI'), 'bodies outside the focus are not sent');
+    assert.equal(levelOf(result, 'src/hard.ts/class[UserService]'), 'container');
+    assert.equal(levelOf(result, 'src/hard.ts/class[UserService]/getter[name]'), 'signature');
+    assert.equal(levelOf(result, 'src/hard.ts/enum[Color]'), 'stub');
+  });
+
+  void test('keeps the file order', () => {
+    const order = [
+      'import { Injectable',
+      'class[UserService]',
+      'method[validate]',
+      'interface[Shape]',
+      'statement[describe]#2',
+    ];
+    const positions = order.map((label) => result.text.indexOf(label));
+    assert.ok(positions.every((p) => p >= 0));
+    assert.deepEqual(
+      [...positions].sort((a, b) => a - b),
+      positions,
+    );
+  });
+
+  void test('counts its tokens against the whole file', () => {
+    assert.equal(result.tokens, counter.count(result.text));
+    assert.equal(result.wholeFileTokens, counter.count(hard.text));
+    assert.ok(result.tokens < result.wholeFileTokens);
+    assert.equal(result.encoding, 'o200k_base');
+  });
+
+  void test('is deterministic: the same input gives byte-identical output', () => {
+    const again = buildContext(
+      [{ outline: outlineSource('src/hard.ts', hard.text), focus: [VALIDATE] }],
+      createTokenCounter(),
+    );
+    assert.equal(again.text, result.text);
+    assert.deepEqual(again, result);
+  });
+
+  void test('a small file is sent whole, and full forces whole files', () => {
+    const small = outlineSource('src/small.ts', 'export function a(): number {\n  return 1;\n}\nexport const b = 2;\n');
+    const smallResult = buildContext([{ outline: small, focus: ['src/small.ts/function[a]'] }], counter);
+    assert.equal(smallResult.files[0]?.mode, 'whole');
+    assert.ok(smallResult.text.includes('export const b = 2;'));
+    const forced = buildContext([{ outline: hard, focus: [VALIDATE] }], counter, { full: true });
+    assert.equal(forced.files[0]?.mode, 'whole');
+    assert.ok(forced.text.includes(hard.text));
+    const threshold = buildContext([{ outline: hard, focus: [VALIDATE] }], counter, { smallFileLines: 200 });
+    assert.equal(threshold.files[0]?.mode, 'whole');
+  });
+
+  void test('several files and several focus elements per file', () => {
+    const other = outlineSource('src/other.ts', hard.text.replace(/UserService/g, 'AccountService'));
+    const multi = buildContext(
+      [
+        { outline: other, focus: ['src/other.ts/enum[Color]/member[Green]'] },
+        { outline: hard, focus: [VALIDATE, 'src/hard.ts/variable[config]/property[port]'] },
+      ],
+      counter,
+    );
+    assert.deepEqual(
+      multi.files.map((f) => f.file),
+      ['src/hard.ts', 'src/other.ts'],
+    );
+    assert.ok(multi.text.indexOf('File src/hard.ts') < multi.text.indexOf('File src/other.ts'));
+    assert.ok(multi.text.includes('  // @ src/hard.ts/variable[config]/property[port]\n  port: 8080\n'));
+    assert.ok(multi.text.includes('  // @ src/other.ts/enum[Color]/member[Green]\n  Green\n'));
+    assert.equal(multi.wholeFileTokens, counter.count(hard.text) + counter.count(other.text));
+  });
+
+  void test('an unknown focus path fails with the nearest paths', () => {
+    assert.throws(
+      () => buildContext([{ outline: hard, focus: ['src/hard.ts/class[UserService]/method[validat]'] }], counter),
+      (error: unknown) => error instanceof ElementNotFoundError && error.suggestions[0] === VALIDATE,
+    );
+  });
+});
+
+void describe('token budget', () => {
+  const unlimited = buildContext([{ outline: hard, focus: [VALIDATE] }], counter);
+
+  void test('within budget nothing degrades', () => {
+    const result = buildContext([{ outline: hard, focus: [VALIDATE] }], counter, { budget: unlimited.tokens });
+    assert.equal(result.text, unlimited.text);
+    assert.deepEqual(result.dropped, []);
+    assert.deepEqual(result.degraded, []);
+  });
+
+  void test('over budget, signatures become stubs and the rest of the file goes first; focused bodies stay', () => {
+    const budget = unlimited.tokens - 40;
+    const result = buildContext([{ outline: hard, focus: [VALIDATE] }], counter, { budget });
+    assert.ok(result.tokens <= budget, `${result.tokens} > ${budget}`);
+    assert.ok(result.text.includes('return input.length > 0 && path.isAbsolute(this.root);'));
+    assert.ok(result.degraded.length > 0 || result.dropped.length > 0);
+    for (const path of result.dropped) assert.equal(levelOf(result, path), 'dropped');
+  });
+
+  void test('when stubs must go, the ones farthest from the focus go first and the context says so', () => {
+    const budget = 200;
+    const result = buildContext([{ outline: hard, focus: [VALIDATE] }], counter, { budget });
+    assert.ok(result.tokens <= budget);
+    assert.ok(result.dropped.includes('src/hard.ts/statement[describe]#2'));
+    assert.ok(!result.dropped.includes('src/hard.ts/class[UserService]/method[find]'), 'neighbours are dropped last');
+    assert.match(result.text, /\/\/ … \d+ more elements not shown \(token budget\)\n```\n$/);
+  });
+
+  void test('if the focused bodies alone exceed the budget, the error says by how much', () => {
+    assert.throws(
+      () => buildContext([{ outline: hard, focus: [VALIDATE] }], counter, { budget: 60 }),
+      (error: unknown) =>
+        error instanceof ContextBudgetError &&
+        error.budget === 60 &&
+        error.required > 60 &&
+        error.message.includes(`over by ${error.required - 60}`),
+    );
+  });
+});
