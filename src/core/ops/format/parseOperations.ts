@@ -1,0 +1,300 @@
+import type { Operation, OperationType, ParseError, ParseResult } from '../operation';
+import { readFencedBody, readFenceLine, type FenceLine } from './fences';
+import { readHeaderArguments, type HeaderArguments } from './headerArguments';
+import { readHeaderLine, type HeaderLine } from './headerLine';
+import { importModuleOfPath, VALID_TYPES_TEXT } from './operationParts';
+import { parseJsonOperations } from './parseJsonOperations';
+import { isReplaceMarker, isSearchMarker, parsePatchBody } from './patchBody';
+
+/**
+ * Reads the model's answer: operations in the text format of docs/operations.md, or the same operations as JSON.
+ * Never throws. Prose around operations is ignored; anything that starts like an operation but cannot be read is an
+ * error with its line, and the operation is left out rather than guessed.
+ */
+export function parseOperations(answer: string): ParseResult {
+  const operations: Operation[] = [];
+  const errors: ParseError[] = [];
+  try {
+    const text = typeof answer === 'string' ? answer : String(answer);
+    const result = parseAnswer(text);
+    operations.push(...result.operations);
+    errors.push(...result.errors);
+  } catch (error) {
+    // A bug here must cost one answer, not the session: report it like any other unreadable answer.
+    const reason = error instanceof Error ? error.message : String(error);
+    errors.push({ line: 1, message: `the answer could not be read (internal parser error: ${reason})` });
+  }
+  return { operations, errors: [...errors].sort((a, b) => a.line - b.line) };
+}
+
+function parseAnswer(answer: string): ParseResult {
+  const lines = answer.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  const whole = findWholeAnswerJson(lines);
+  if (whole === undefined) return new TextScanner(lines).scan();
+  const json = parseJsonOperations(whole.text, whole.firstLine);
+  if (json.operations.length > 0 || json.errors.length === 0) return json;
+  // An answer that merely starts with `[` or `{` may still be the text format ("[plan] ..." then operations).
+  const text = new TextScanner(lines).scan();
+  return text.operations.length > 0 || text.errors.length > 0 ? text : json;
+}
+
+const TAGS_ONLY = /^(?:<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>\s*)+$/;
+const LEADING_TAGS = /^(?:<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>\s*)+/;
+const JSON_INFO = /^json[c5]?$/i;
+
+/** Lines that may wrap a whole-answer JSON: blanks, `<operations>` tags, a bare or ```json fence. */
+function wrapsJson(line: string): boolean {
+  const trimmed = line.trim();
+  if (trimmed === '' || TAGS_ONLY.test(trimmed)) return true;
+  const fence = readFenceLine(trimmed);
+  return fence !== undefined && (fence.info === '' || JSON_INFO.test(fence.info));
+}
+
+function findWholeAnswerJson(lines: readonly string[]): { text: string; firstLine: number } | undefined {
+  let first = 0;
+  while (first < lines.length && wrapsJson(lines[first] ?? '')) first += 1;
+  if (first >= lines.length) return undefined;
+  const head = (lines[first] ?? '').trim().replace(LEADING_TAGS, '');
+  if (!head.startsWith('[') && !head.startsWith('{')) return undefined;
+  let last = lines.length - 1;
+  while (last > first && wrapsJson(lines[last] ?? '')) last -= 1;
+  const body = lines.slice(first, last + 1);
+  body[0] = head;
+  const tail = (body[body.length - 1] ?? '').trimEnd();
+  body[body.length - 1] = tail.endsWith('>') ? tail.replace(/(?:<\/[A-Za-z][\w-]*>\s*)+$/, '') : tail;
+  return { text: body.join('\n'), firstLine: first + 1 };
+}
+
+type Body =
+  | { readonly kind: 'none'; readonly next: number }
+  | { readonly kind: 'lines'; readonly lines: readonly string[]; readonly firstIndex: number; readonly next: number }
+  | { readonly kind: 'error'; readonly error: ParseError; readonly next: number };
+
+class TextScanner {
+  private readonly operations: Operation[] = [];
+  private readonly errors: ParseError[] = [];
+
+  constructor(private readonly lines: readonly string[]) {}
+
+  scan(): ParseResult {
+    let index = 0;
+    while (index < this.lines.length) {
+      const line = this.lines[index] ?? '';
+      const header = readHeaderLine(line);
+      if (header !== undefined) {
+        index = this.readOperation(index, header);
+        continue;
+      }
+      const fence = readFenceLine(line);
+      index = fence !== undefined && JSON_INFO.test(fence.info) ? this.readJsonBlock(index, fence) : index + 1;
+    }
+    return { operations: this.operations, errors: this.errors };
+  }
+
+  private error(index: number, message: string, expected?: string): void {
+    this.errors.push(expected === undefined ? { line: index + 1, message } : { line: index + 1, message, expected });
+  }
+
+  /** A ```json block in prose holds operations only if it reads as them; any other JSON is just prose. */
+  private readJsonBlock(openingIndex: number, opening: FenceLine): number {
+    for (let index = openingIndex + 1; index < this.lines.length; index++) {
+      const fence = readFenceLine(this.lines[index] ?? '');
+      if (fence === undefined || fence.info !== '' || fence.char !== opening.char || fence.length < opening.length)
+        continue;
+      const text = this.lines.slice(openingIndex + 1, index).join('\n');
+      const result = parseJsonOperations(text, openingIndex + 2, true);
+      if (result.operations.length === 0 && result.errors.length === 0) return openingIndex + 1;
+      this.operations.push(...result.operations);
+      this.errors.push(...result.errors);
+      return index + 1;
+    }
+    const text = this.lines.slice(openingIndex + 1).join('\n');
+    if (/"(?:type|operations)"\s*:/.test(text)) {
+      this.error(
+        openingIndex,
+        'the ```json block is never closed: the answer looks truncated',
+        'a closing fence after the JSON',
+      );
+      return this.lines.length;
+    }
+    return openingIndex + 1;
+  }
+
+  private readOperation(index: number, header: HeaderLine): number {
+    if (header.kind === 'unknown') {
+      this.error(index, `unknown operation type "${header.word}"`, `one of ${VALID_TYPES_TEXT}`);
+      return this.readBody(index, 'REPLACE_ELEMENT', '').next; // skip its code so it is not read as more answer
+    }
+    const { type } = header;
+    const args = readHeaderArguments(type, header.args);
+    if (type === 'DELETE_ELEMENT') {
+      if (args.ok) this.operations.push({ type, path: args.value.path, line: index + 1 });
+      else this.error(index, args.message, args.expected);
+      return index + 1;
+    }
+    const body = this.readBody(index, type, args.ok ? args.value.path : '');
+    if (!args.ok) {
+      this.error(index, args.message, args.expected);
+      return body.next;
+    }
+    if (body.kind === 'error') {
+      this.errors.push(body.error);
+      return body.next;
+    }
+    const operation = this.buildOperation(index, type, args.value, body);
+    if (operation !== undefined) this.operations.push(operation);
+    return body.next;
+  }
+
+  private buildOperation(
+    index: number,
+    type: Exclude<OperationType, 'DELETE_ELEMENT'>,
+    args: HeaderArguments,
+    body: Exclude<Body, { kind: 'error' }>,
+  ): Operation | undefined {
+    const line = index + 1;
+    const { path } = args;
+    if (body.kind === 'none') {
+      // readBody allows a missing body only for REMOVE_IMPORT of a whole `import[...]` path.
+      return { type: 'REMOVE_IMPORT', path, content: importModuleOfPath(path) ?? '', line };
+    }
+    const content = body.lines.join('\n');
+    switch (type) {
+      case 'PATCH_ELEMENT': {
+        const patch = parsePatchBody(body.lines);
+        if (patch.ok) return { type, path, patches: patch.patches, line };
+        const at = body.lines.length === 0 ? index : body.firstIndex + patch.problem.index;
+        this.error(at, patch.problem.message, patch.problem.expected);
+        return undefined;
+      }
+      case 'CREATE_ELEMENT': {
+        const { position } = args;
+        if (position === undefined) {
+          this.error(
+            index,
+            'CREATE_ELEMENT has no position',
+            'FIRST_CHILD, LAST_CHILD, BEFORE <sibling> or AFTER <sibling>',
+          );
+          return undefined;
+        }
+        return args.elementKind === undefined
+          ? { type, path, position, content, line }
+          : { type, path, position, content, elementKind: args.elementKind, line };
+      }
+      case 'REPLACE_ELEMENT':
+      case 'ADD_IMPORT':
+      case 'REMOVE_IMPORT':
+      case 'CREATE_FILE':
+      case 'REPLACE_FILE':
+        return { type, path, content, line };
+    }
+  }
+
+  private nextNonBlank(from: number): number {
+    let index = from;
+    while (index < this.lines.length && (this.lines[index] ?? '').trim() === '') index += 1;
+    return index;
+  }
+
+  private startsOperation(index: number): boolean {
+    return readHeaderLine(this.lines[index] ?? '') !== undefined;
+  }
+
+  private readBody(headerIndex: number, type: OperationType, path: string): Body {
+    const start = this.nextNonBlank(headerIndex + 1);
+    const first = this.lines[start] ?? '';
+    const bodyOptional = type === 'REMOVE_IMPORT' && importModuleOfPath(path) !== undefined;
+    if (type === 'PATCH_ELEMENT' && isSearchMarker(first)) return this.readUnfencedPatch(start);
+    const opening = start < this.lines.length ? readFenceLine(first) : undefined;
+    if (opening === undefined) {
+      if (bodyOptional) return { kind: 'none', next: headerIndex + 1 };
+      return {
+        kind: 'error',
+        error: {
+          line: headerIndex + 1,
+          message: `${type} has no fenced code block after its header`,
+          expected: 'a fenced code block (```ts ... ```) starting on the next line',
+        },
+        next: headerIndex + 1,
+      };
+    }
+    const read = readFencedBody(
+      this.lines,
+      start,
+      opening,
+      (index) => readHeaderLine(this.lines[index] ?? '')?.kind === 'operation',
+    );
+    const fenceText = opening.char.repeat(opening.length);
+    switch (read.kind) {
+      case 'closed': {
+        const duplicated = read.lines.length === 0 && this.textFollowsDirectly(read.closingIndex);
+        if (duplicated) {
+          return {
+            kind: 'error',
+            error: {
+              line: start + 1,
+              message: `the code block is empty and text follows its closing fence at line ${read.closingIndex + 1} directly: is the opening fence written twice?`,
+              expected: `one opening fence, the code, then one closing ${fenceText}`,
+            },
+            next: read.closingIndex + 1,
+          };
+        }
+        return { kind: 'lines', lines: read.lines, firstIndex: start + 1, next: read.closingIndex + 1 };
+      }
+      case 'interrupted':
+        return {
+          kind: 'error',
+          error: {
+            line: start + 1,
+            message: `the code fence opened here is not closed before the operation at line ${read.headerIndex + 1}`,
+            expected: `a closing ${fenceText} after the code (use a longer fence if the code itself holds ${fenceText})`,
+          },
+          next: read.headerIndex,
+        };
+      case 'unterminated': {
+        // A bare fence as the last line of the answer closes a wrapping fence; it is no body.
+        if (bodyOptional && opening.info === '' && this.nextNonBlank(start + 1) >= this.lines.length) {
+          return { kind: 'none', next: headerIndex + 1 };
+        }
+        const repeated = readFenceLine(this.lines[start + 1] ?? '');
+        const message =
+          repeated !== undefined && repeated.char === opening.char && repeated.info !== ''
+            ? `the code fence opened here is never closed; line ${start + 2} repeats the opening fence`
+            : 'the code fence opened here is never closed: the answer looks truncated';
+        return {
+          kind: 'error',
+          error: { line: start + 1, message, expected: `a closing ${fenceText} after the code` },
+          next: this.lines.length,
+        };
+      }
+    }
+  }
+
+  /** A closing fence glued to the next text: only a duplicated opening fence produces that. */
+  private textFollowsDirectly(closingIndex: number): boolean {
+    const next = this.lines[closingIndex + 1];
+    if (next === undefined || next.trim() === '' || this.startsOperation(closingIndex + 1)) return false;
+    const fence = readFenceLine(next);
+    const isLastLine = this.nextNonBlank(closingIndex + 2) >= this.lines.length;
+    return !(fence !== undefined && fence.info === '' && isLastLine);
+  }
+
+  /**
+   * SEARCH/REPLACE pairs written without a fence: the markers delimit them unambiguously. The body runs to the last
+   * REPLACE marker before the next operation or fence; prose after it is prose.
+   */
+  private readUnfencedPatch(start: number): Body {
+    let end = start;
+    let lastReplace = -1;
+    while (
+      end < this.lines.length &&
+      !this.startsOperation(end) &&
+      readFenceLine(this.lines[end] ?? '') === undefined
+    ) {
+      if (isReplaceMarker(this.lines[end] ?? '')) lastReplace = end;
+      end += 1;
+    }
+    const stop = lastReplace >= 0 ? lastReplace + 1 : end;
+    return { kind: 'lines', lines: this.lines.slice(start, stop), firstIndex: start, next: stop };
+  }
+}
