@@ -1,0 +1,270 @@
+/**
+ * Chat completions through the official `openai` SDK, for OpenAI itself and every server that speaks its API:
+ * Ollama (`http://127.0.0.1:11434/v1`), LM Studio, vLLM, llama.cpp's server, OpenRouter.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import { nullLogger, type Logger } from '../logger';
+import { LlmError, outputLimitError, truncatedStreamError, type CallContext, type ProviderFailure } from './errors';
+import type { ChatProvider, ChatRequest, ChatResponse } from './provider';
+import {
+  DEFAULT_TIMEOUT_MS,
+  deliverText,
+  hostOf,
+  isTransportError,
+  logAnswer,
+  logRequest,
+  normalizeBaseUrl,
+  sdkLogger,
+  usageOrEstimate,
+} from './providerSupport';
+import { DEFAULT_RETRY_POLICY, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+// The SDK insists on a key; local servers ignore whatever arrives in the Authorization header.
+const PLACEHOLDER_API_KEY = 'no-key';
+
+export interface OpenAiProviderOptions {
+  /** `openai`, or `ollama` for the local Ollama server (changes hints in error messages). */
+  readonly id?: string;
+  readonly baseUrl: string;
+  readonly model: string;
+  /** Not needed by local servers. */
+  readonly apiKey?: string;
+  /** How the user sets the key, for error messages. Default: the OPENAI_API_KEY environment variable. */
+  readonly apiKeyHint?: string;
+  /** Longest silence: until the response headers, between streamed events, or for a whole unstreamed answer. */
+  readonly timeoutMs?: number;
+  readonly retry?: Partial<RetryPolicy>;
+  /** Sent when a request gives no `maxOutputTokens`; without either the server's default applies. */
+  readonly defaultMaxOutputTokens?: number;
+  readonly logger?: Logger;
+}
+
+export class OpenAiProvider implements ChatProvider {
+  readonly id: string;
+  readonly model: string;
+  readonly endpoint: string;
+  private readonly client: OpenAI;
+  private readonly context: CallContext;
+  private readonly policy: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly logger: Logger;
+  private readonly isOfficial: boolean;
+  private readonly defaultMaxOutputTokens: number | undefined;
+  // Learnt from the server's 400s, so later calls do not repeat a request it cannot take.
+  private sendTemperature = true;
+  private outputLimitField: 'max_tokens' | 'max_completion_tokens';
+
+  constructor(options: OpenAiProviderOptions) {
+    this.id = options.id ?? 'openai';
+    this.model = options.model;
+    this.endpoint = normalizeBaseUrl(options.baseUrl);
+    this.logger = options.logger ?? nullLogger;
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.defaultMaxOutputTokens = options.defaultMaxOutputTokens;
+    const host = hostOf(this.endpoint);
+    this.isOfficial = host === 'api.openai.com';
+    // OpenAI's reasoning models refuse max_tokens; most compatible servers know only max_tokens.
+    this.outputLimitField = this.isOfficial ? 'max_completion_tokens' : 'max_tokens';
+    const isOllama = this.id === 'ollama' || new URL(this.endpoint).port === '11434';
+    this.context = {
+      label: this.isOfficial ? 'OpenAI' : isOllama ? 'Ollama' : 'OpenAI-compatible server',
+      endpoint: this.endpoint,
+      model: this.model,
+      apiKey: options.apiKey === '' ? undefined : options.apiKey,
+      apiKeyHint: options.apiKeyHint ?? 'the OPENAI_API_KEY environment variable',
+      apiPath: '/chat/completions',
+      isOllama,
+    };
+    this.client = new OpenAI({
+      apiKey: this.context.apiKey ?? PLACEHOLDER_API_KEY,
+      baseURL: this.endpoint,
+      maxRetries: 0,
+      // Our own timer fires first and gives the better message; this one is a backstop.
+      timeout: this.timeoutMs + 5_000,
+      logger: sdkLogger(this.logger),
+      logLevel: 'warn',
+    });
+  }
+
+  async chat(request: ChatRequest): Promise<ChatResponse> {
+    if (this.isOfficial && this.context.apiKey === undefined) {
+      throw new LlmError('auth', `${this.endpoint} requires an API key: set it with ${this.context.apiKeyHint}`);
+    }
+    const startedAt = Date.now();
+    logRequest(this.logger, this.context, request, 'chat');
+    const answer = await runWithRetries(
+      {
+        policy: this.policy,
+        timeoutMs: this.timeoutMs,
+        signal: request.signal,
+        logger: this.logger,
+        context: this.context,
+        classify: classifyOpenAiError,
+        operation: 'chat',
+      },
+      (controls) => this.withParameterFallbacks(request, controls),
+    );
+    const usage = await usageOrEstimate(answer.usage, request.messages, answer.text);
+    logAnswer(this.logger, this.context, startedAt, usage, answer.finishReason);
+    return {
+      text: answer.text,
+      usage,
+      model: answer.model,
+      ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+    };
+  }
+
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    return runWithRetries(
+      {
+        policy: this.policy,
+        timeoutMs: this.timeoutMs,
+        signal,
+        logger: this.logger,
+        context: { ...this.context, apiPath: '/models' },
+        classify: classifyOpenAiError,
+        operation: 'list models',
+      },
+      async (controls) => {
+        const ids: string[] = [];
+        for await (const model of this.client.models.list({ signal: controls.signal })) ids.push(model.id);
+        return ids;
+      },
+    );
+  }
+
+  /**
+   * Some models refuse `temperature`, and servers disagree on the name of the output limit. The server says which
+   * parameter it refused (400 with `param`); the request is sent again without it, once per parameter.
+   */
+  private async withParameterFallbacks(request: ChatRequest, controls: AttemptControls): Promise<RawAnswer> {
+    for (let adjustments = 0; ; adjustments++) {
+      try {
+        return await this.attempt(request, controls);
+      } catch (error) {
+        const refused = adjustments < 2 ? refusedParameter(error) : undefined;
+        if (refused === 'temperature' && this.sendTemperature && request.temperature !== undefined) {
+          this.sendTemperature = false;
+        } else if (refused === 'max_tokens' && this.outputLimitField === 'max_tokens') {
+          this.outputLimitField = 'max_completion_tokens';
+        } else if (refused === 'max_completion_tokens' && this.outputLimitField === 'max_completion_tokens') {
+          this.outputLimitField = 'max_tokens';
+        } else {
+          throw error;
+        }
+        this.logger.info(
+          `${this.context.label} refused the parameter ${refused} for ${this.model}; sending the request without it`,
+        );
+      }
+    }
+  }
+
+  private async attempt(request: ChatRequest, controls: AttemptControls): Promise<RawAnswer> {
+    const maxOutputTokens = request.maxOutputTokens ?? this.defaultMaxOutputTokens;
+    const params: ChatCompletionCreateParamsNonStreaming = {
+      model: this.model,
+      messages: request.messages.map((message) => ({ role: message.role, content: message.content })),
+      ...(maxOutputTokens === undefined ? {} : { [this.outputLimitField]: maxOutputTokens }),
+      ...(request.temperature !== undefined && this.sendTemperature ? { temperature: request.temperature } : {}),
+    };
+    const requestOptions = { signal: controls.signal, maxRetries: 0 };
+
+    if (request.onText === undefined) {
+      const completion = await this.client.chat.completions.create(params, requestOptions);
+      const choice = completion.choices[0];
+      if (choice === undefined) throw new NoChoicesError();
+      if (choice.finish_reason === 'length') throw outputLimitError(this.context, maxOutputTokens);
+      return {
+        text: choice.message.content ?? '',
+        model: completion.model || this.model,
+        finishReason: choice.finish_reason,
+        usage: { inputTokens: completion.usage?.prompt_tokens, outputTokens: completion.usage?.completion_tokens },
+      };
+    }
+
+    const stream = await this.client.chat.completions.create(
+      { ...params, stream: true, stream_options: { include_usage: true } },
+      requestOptions,
+    );
+    controls.progress();
+    let text = '';
+    let model = this.model;
+    let finishReason: string | undefined;
+    let usage: RawAnswer['usage'] = { inputTokens: undefined, outputTokens: undefined };
+    for await (const chunk of stream) {
+      controls.progress();
+      if (chunk.model) model = chunk.model;
+      if (chunk.usage) usage = { inputTokens: chunk.usage.prompt_tokens, outputTokens: chunk.usage.completion_tokens };
+      const choice = chunk.choices[0];
+      if (choice === undefined) continue;
+      const delta = choice.delta?.content ?? '';
+      text += delta;
+      deliverText(delta, request, controls);
+      if (choice.finish_reason) finishReason = choice.finish_reason;
+    }
+    // The SDK ends the iteration quietly when the request is aborted; the retry loop turns this into the reason.
+    if (controls.signal.aborted) throw new Error('aborted');
+    if (finishReason === undefined) throw truncatedStreamError(this.context);
+    if (finishReason === 'length') throw outputLimitError(this.context, maxOutputTokens);
+    return { text, model, finishReason, usage };
+  }
+}
+
+interface RawAnswer {
+  readonly text: string;
+  readonly model: string;
+  readonly finishReason: string | undefined;
+  readonly usage: { inputTokens: number | undefined; outputTokens: number | undefined };
+}
+
+class NoChoicesError extends Error {
+  constructor() {
+    super('the answer has no choices');
+  }
+}
+
+function refusedParameter(error: unknown): string | undefined {
+  if (!(error instanceof OpenAI.APIError) || error.status !== 400) return undefined;
+  const param = typeof error.param === 'string' ? error.param : undefined;
+  const message = error.message;
+  const named = param ?? /'(temperature|max_tokens|max_completion_tokens)'/.exec(message)?.[1];
+  if (named === undefined || !/unsupported|not supported|unrecognized|unknown/i.test(message)) return undefined;
+  return named;
+}
+
+/** Maps what the OpenAI SDK (and fetch beneath it) throws onto the provider-neutral failure. */
+export function classifyOpenAiError(error: unknown): ProviderFailure {
+  if (error instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled' };
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout' };
+  if (error instanceof OpenAI.APIConnectionError) return { kind: 'connection', cause: error.cause ?? error };
+  if (error instanceof OpenAI.APIError) {
+    const body: unknown = error.error;
+    const record = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : undefined;
+    const bodyMessage = record?.['message'];
+    const message =
+      typeof bodyMessage === 'string'
+        ? bodyMessage
+        : typeof body === 'string'
+          ? body
+          : error.message.replace(/^\d{3}\s+/, '');
+    return {
+      kind: 'http',
+      status: error.status,
+      headers: error.headers,
+      message,
+      type: typeof error.type === 'string' ? error.type : undefined,
+      code: typeof error.code === 'string' ? error.code : undefined,
+      body,
+    };
+  }
+  if (error instanceof NoChoicesError || error instanceof SyntaxError) {
+    return { kind: 'bad-response', detail: error.message, cause: error };
+  }
+  if (isTransportError(error)) return { kind: 'connection', cause: error };
+  throw error;
+}

@@ -1,0 +1,96 @@
+/** Pieces both providers share: streaming delivery, usage, request logging, and what a base URL points at. */
+import type { Logger } from '../logger';
+import type { CallContext } from './errors';
+import type { ChatMessage, ChatRequest, TokenUsage } from './provider';
+import { CallbackFailure, type AttemptControls } from './retry';
+import { countTokens, estimateChatTokens } from './tokenEstimate';
+
+/** Ten minutes, as the SDKs: a local model may take that long to load and answer a large prompt unstreamed. */
+export const DEFAULT_TIMEOUT_MS = 600_000;
+
+/** Hands a streamed delta to the caller; the first non-empty one marks the answer as started (no more retries). */
+export function deliverText(delta: string, request: ChatRequest, controls: AttemptControls): void {
+  if (delta === '') return;
+  controls.answerStarted();
+  if (request.onText === undefined) return;
+  try {
+    request.onText(delta);
+  } catch (error) {
+    throw new CallbackFailure(error);
+  }
+}
+
+/** The provider's numbers when it reported them, else a local count. */
+export async function usageOrEstimate(
+  reported: { inputTokens: number | undefined; outputTokens: number | undefined },
+  messages: readonly ChatMessage[],
+  text: string,
+): Promise<TokenUsage> {
+  const { inputTokens, outputTokens } = reported;
+  if (isCount(inputTokens) && isCount(outputTokens)) return { inputTokens, outputTokens, source: 'provider' };
+  return {
+    inputTokens: isCount(inputTokens) ? inputTokens : await estimateChatTokens(messages),
+    outputTokens: isCount(outputTokens) ? outputTokens : await countTokens(text),
+    source: 'estimated',
+  };
+}
+
+function isCount(value: number | undefined): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0;
+}
+
+/** One debug line per call: sizes only, never the prompt or the key. */
+export function logRequest(logger: Logger, context: CallContext, request: ChatRequest, operation: string): void {
+  const characters = request.messages.reduce((sum, message) => sum + message.content.length, 0);
+  logger.debug(
+    `${context.label} ${operation}: ${context.endpoint} model=${context.model} messages=${request.messages.length} characters=${characters} stream=${request.onText !== undefined}`,
+  );
+}
+
+export function logAnswer(
+  logger: Logger,
+  context: CallContext,
+  startedAt: number,
+  usage: TokenUsage,
+  finishReason: string | undefined,
+): void {
+  logger.debug(
+    `${context.label} answered in ${Date.now() - startedAt} ms: ${usage.inputTokens} input + ${usage.outputTokens} output tokens (${usage.source}), stop: ${finishReason ?? 'unknown'}`,
+  );
+}
+
+/** Adapts our logger to the SDKs' (they only log warnings and errors through it). */
+export function sdkLogger(logger: Logger): {
+  error: (message: string, ...rest: unknown[]) => void;
+  warn: (message: string, ...rest: unknown[]) => void;
+  info: (message: string, ...rest: unknown[]) => void;
+  debug: (message: string, ...rest: unknown[]) => void;
+} {
+  return {
+    error: (message, ...rest) => logger.error(message, ...rest),
+    warn: (message, ...rest) => logger.warn(message, ...rest),
+    info: (message, ...rest) => logger.info(message, ...rest),
+    debug: (message, ...rest) => logger.debug(message, ...rest),
+  };
+}
+
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/** Drops trailing slashes so messages and URL joins read cleanly. */
+export function normalizeBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, '');
+}
+
+/** fetch reports a broken body as `TypeError: terminated` with a socket error as its cause. */
+export function isTransportError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === 'TypeError' && /terminated|fetch failed|network/i.test(error.message)) return true;
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code);
+}
