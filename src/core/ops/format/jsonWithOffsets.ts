@@ -6,7 +6,14 @@
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export type JsonReadResult =
-  | { readonly ok: true; readonly value: JsonValue; readonly offsetOf: ReadonlyMap<object, number> }
+  | {
+      readonly ok: true;
+      readonly value: JsonValue;
+      /** Where each object and array starts. */
+      readonly offsetOf: ReadonlyMap<object, number>;
+      /** Where each element of each array starts, strings and numbers included. */
+      readonly elementOffsetsOf: ReadonlyMap<object, readonly number[]>;
+    }
   | { readonly ok: false; readonly offset: number; readonly message: string };
 
 class JsonSyntaxError extends Error {
@@ -25,7 +32,7 @@ export function readJson(text: string): JsonReadResult {
   const reader = new JsonReader(text);
   try {
     const value = reader.readDocument();
-    return { ok: true, value, offsetOf: reader.offsets };
+    return { ok: true, value, offsetOf: reader.offsets, elementOffsetsOf: reader.elementOffsets };
   } catch (error) {
     if (error instanceof JsonSyntaxError) return { ok: false, offset: error.offset, message: error.message };
     throw error;
@@ -34,6 +41,7 @@ export function readJson(text: string): JsonReadResult {
 
 class JsonReader {
   readonly offsets = new Map<object, number>();
+  readonly elementOffsets = new Map<object, number[]>();
   private index = 0;
 
   constructor(private readonly text: string) {}
@@ -97,13 +105,17 @@ class JsonReader {
     const start = this.index;
     this.index += 1;
     const result: JsonValue[] = [];
+    const elementOffsets: number[] = [];
     this.offsets.set(result, start);
+    this.elementOffsets.set(result, elementOffsets);
     this.skipWhitespace();
     if (this.text.charAt(this.index) === ']') {
       this.index += 1;
       return result;
     }
     for (;;) {
+      this.skipWhitespace();
+      elementOffsets.push(this.index);
       result.push(this.readValue(depth + 1));
       this.skipWhitespace();
       const next = this.text.charAt(this.index);

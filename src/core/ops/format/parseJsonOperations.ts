@@ -110,8 +110,9 @@ export function parseJsonOperations(text: string, firstLine: number, onlyIfOpera
   }
   const operations: Operation[] = [];
   const errors: ParseError[] = [];
+  const entryOffsets = parsed.elementOffsetsOf.get(entries) ?? [];
   entries.forEach((entry, index) => {
-    const offset = typeof entry === 'object' && entry !== null ? parsed.offsetOf.get(entry) : undefined;
+    const offset = entryOffsets[index];
     const line = offset === undefined ? rootLine : lineAt(offset);
     const read = readJsonOperation(entry, line);
     if (read.ok) operations.push(read.value);

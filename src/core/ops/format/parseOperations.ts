@@ -200,6 +200,19 @@ class TextScanner {
     return readHeaderLine(this.lines[index] ?? '') !== undefined;
   }
 
+  /**
+   * Inside a body, only a complete header of an operation that takes code counts as the next operation (when a
+   * fence follows it); a code line that merely begins with a keyword stays code.
+   */
+  private startsOperationWithBody(index: number): boolean {
+    const header = readHeaderLine(this.lines[index] ?? '');
+    return (
+      header?.kind === 'operation' &&
+      header.type !== 'DELETE_ELEMENT' &&
+      readHeaderArguments(header.type, header.args).ok
+    );
+  }
+
   private readBody(headerIndex: number, type: OperationType, path: string): Body {
     const start = this.nextNonBlank(headerIndex + 1);
     const first = this.lines[start] ?? '';
@@ -218,12 +231,7 @@ class TextScanner {
         next: headerIndex + 1,
       };
     }
-    const read = readFencedBody(
-      this.lines,
-      start,
-      opening,
-      (index) => readHeaderLine(this.lines[index] ?? '')?.kind === 'operation',
-    );
+    const read = readFencedBody(this.lines, start, opening, (index) => this.startsOperationWithBody(index));
     const fenceText = opening.char.repeat(opening.length);
     switch (read.kind) {
       case 'closed': {
