@@ -1,5 +1,15 @@
 /**
  * The heavy half of Scalpel (ts-morph, the tokenizer and everything built on them), bundled on its own as
- * dist/engine.js so that the extension can require it on first use instead of during activation.
+ * dist/engine.js so that the extension requires it on first use instead of during activation. The extension
+ * imports only its types; `loadEngine()` in src/vscode/engineLoader.ts does the require.
  */
-export {};
+export { buildContext, ContextBudgetError, CONTEXT_LEGEND } from './core/context/buildContext';
+export { createTokenCounter, isTokenEncoding } from './core/context/tokens';
+export { isOutlinable, outlineSource } from './core/elements/outline';
+export {
+  elementsAtOffset,
+  elementsInRange,
+  ElementNotFoundError,
+  resolveElementPath,
+  walkElements,
+} from './core/elements/resolve';

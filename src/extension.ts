@@ -1,5 +1,26 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { registerCommands } from './vscode/commands';
+import { Ctx } from './vscode/ctx';
+import { createLogger } from './vscode/logger';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+/**
+ * Activation stays light: it registers features and loads nothing heavy. The engine (ts-morph, the tokenizer) is
+ * required on first use.
+ */
+export function activate(context: vscode.ExtensionContext): void {
+  const log = createLogger();
+  context.subscriptions.push(log);
+  try {
+    const ctx = new Ctx(context, log);
+    registerCommands(ctx);
+    log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
+  } catch (error) {
+    log.error('activation failed', error);
+    void vscode.window.showErrorMessage(
+      `Scalpel failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    throw error;
+  }
+}
 
 export function deactivate(): void {}

@@ -1,0 +1,64 @@
+import * as vscode from 'vscode';
+
+/**
+ * Every setting Scalpel reads, typed, in one place. The core never sees a WorkspaceConfiguration: callers turn
+ * this into the plain option objects the core takes.
+ */
+
+export type ProviderSetting = 'auto' | 'vscode-lm' | 'openai' | 'anthropic' | 'ollama';
+export type StrategySetting = 'hybrid' | 'element' | 'file';
+export type PreviewSetting = 'always' | 'skipSmall' | 'never';
+export type PlanningSetting = 'auto' | 'always' | 'never';
+export type EncodingSetting = 'o200k_base' | 'cl100k_base';
+
+export interface ScalpelConfig {
+  readonly provider: ProviderSetting;
+  readonly model: string;
+  readonly baseUrl: string;
+  readonly strategy: StrategySetting;
+  readonly smallFileLines: number;
+  readonly tokenBudget: number;
+  readonly tokenEncoding: EncodingSetting;
+  readonly preview: PreviewSetting;
+  readonly previewSmallBatchOperations: number;
+  readonly repairRounds: number;
+  readonly planning: PlanningSetting;
+  readonly exclude: readonly string[];
+  readonly requestTimeoutSeconds: number;
+  readonly maxOutputTokens: number;
+}
+
+export const CONFIG_SECTION = 'scalpel';
+
+function pick<T extends string>(value: unknown, allowed: readonly T[], fallback: T): T {
+  return typeof value === 'string' && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+function positive(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+function nonNegative(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
+}
+
+export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
+  const c = vscode.workspace.getConfiguration(CONFIG_SECTION, scope);
+  const exclude = c.get<unknown>('exclude');
+  return {
+    provider: pick(c.get('provider'), ['auto', 'vscode-lm', 'openai', 'anthropic', 'ollama'], 'auto'),
+    model: c.get<string>('model', '').trim(),
+    baseUrl: c.get<string>('baseUrl', '').trim(),
+    strategy: pick(c.get('strategy'), ['hybrid', 'element', 'file'], 'hybrid'),
+    smallFileLines: nonNegative(c.get('smallFileLines'), 50),
+    tokenBudget: positive(c.get('tokenBudget'), 12000),
+    tokenEncoding: pick(c.get('tokenEncoding'), ['o200k_base', 'cl100k_base'], 'o200k_base'),
+    preview: pick(c.get('preview'), ['always', 'skipSmall', 'never'], 'always'),
+    previewSmallBatchOperations: positive(c.get('previewSmallBatchOperations'), 1),
+    repairRounds: nonNegative(c.get('repairRounds'), 2),
+    planning: pick(c.get('planning'), ['auto', 'always', 'never'], 'auto'),
+    exclude: Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === 'string') : [],
+    requestTimeoutSeconds: positive(c.get('requestTimeoutSeconds'), 120),
+    maxOutputTokens: positive(c.get('maxOutputTokens'), 8192),
+  };
+}

@@ -1,0 +1,25 @@
+import type * as vscode from 'vscode';
+import type { Logger } from '../core/logger';
+import { readConfig, type ScalpelConfig } from './config';
+import { loadEngine, type ScalpelEngine } from './engineLoader';
+
+/** What every feature of the extension gets: the extension context, the log, settings and the lazily loaded engine. */
+export class Ctx {
+  constructor(
+    readonly extensionContext: vscode.ExtensionContext,
+    readonly log: Logger & { show(): void },
+  ) {}
+
+  get subscriptions(): vscode.Disposable[] {
+    return this.extensionContext.subscriptions;
+  }
+
+  config(scope?: vscode.ConfigurationScope): ScalpelConfig {
+    return readConfig(scope);
+  }
+
+  /** The core engine; loaded on first call, never during activation. */
+  engine(): ScalpelEngine {
+    return loadEngine();
+  }
+}
