@@ -3,17 +3,19 @@
 import Mocha from 'mocha';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { format } from 'node:util';
+import { format, stripVTControlCharacters } from 'node:util';
 
 /**
  * In code-server (scripts/vscode-host/) the extension host's console reaches the driver mixed into the workbench's
  * own log. The driver passes a mark in the environment; the reporter prefixes every line with it so the driver can
  * show the test output and keep the workbench's chatter out of it. (VS Code locks the console methods of the
- * extension host, so the reporter's own log function is the place to add it.) Returns a function that undoes it.
+ * extension host, so the reporter's own log function is the place to add it.) Colour codes go too: mocha's
+ * pass/fail symbols carry their own, switched on by CI=true whatever the `color` option says.
+ * Returns a function that undoes it.
  */
 function markReporterOutput(mark: string): () => void {
   const reporterLog = Mocha.reporters.Base.consoleLog;
-  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => reporterLog(mark + format(...args));
+  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => reporterLog(mark + stripVTControlCharacters(format(...args)));
   return () => {
     Mocha.reporters.Base.consoleLog = reporterLog;
   };
