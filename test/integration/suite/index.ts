@@ -15,7 +15,8 @@ import { format, stripVTControlCharacters } from 'node:util';
  */
 function markReporterOutput(mark: string): () => void {
   const reporterLog = Mocha.reporters.Base.consoleLog;
-  Mocha.reporters.Base.consoleLog = (...args: unknown[]) => reporterLog(mark + stripVTControlCharacters(format(...args)));
+  Mocha.reporters.Base.consoleLog = (...args: unknown[]) =>
+    reporterLog(mark + stripVTControlCharacters(format(...args)));
   return () => {
     Mocha.reporters.Base.consoleLog = reporterLog;
   };
