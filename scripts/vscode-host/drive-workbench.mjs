@@ -220,6 +220,7 @@ async function main() {
 
   let exitCode = 1;
   let suiteReported = false;
+  let suitePrinted = false;
   try {
     await waitForHealthy(baseUrl, serverExited);
     browser = await chromium.launch({ executablePath: chromiumBin, headless: true, args: CHROMIUM_ARGS, env: hostEnv });
@@ -228,16 +229,21 @@ async function main() {
     let printed = Promise.resolve();
     page.on('console', (message) => {
       // Formatting is asynchronous; chaining keeps lines in the order the suite printed them.
-      printed = printed.then(async () => {
-        const text = await consoleText(message);
-        const markAt = text.indexOf(OUTPUT_MARK);
-        if (markAt !== -1) {
-          process.stdout.write(text.slice(markAt + OUTPUT_MARK.length) + '\n');
-        } else {
-          writeFileSync(browserLogFd, `[${message.type()}] ${text}\n`);
-          if (verbose) process.stderr.write(`[workbench ${message.type()}] ${text}\n`);
-        }
-      });
+      printed = printed
+        .then(async () => {
+          const text = await consoleText(message);
+          const markAt = text.indexOf(OUTPUT_MARK);
+          if (markAt !== -1) {
+            suitePrinted = true;
+            process.stdout.write(text.slice(markAt + OUTPUT_MARK.length) + '\n');
+          } else {
+            writeFileSync(browserLogFd, `[${message.type()}] ${text}\n`);
+            if (verbose) process.stderr.write(`[workbench ${message.type()}] ${text}\n`);
+          }
+        })
+        .catch(() => {
+          // The log file closes with the run; messages still arriving then are dropped.
+        });
     });
     page.on('pageerror', (error) => writeFileSync(browserLogFd, `[pageerror] ${error.stack ?? error}\n`));
 
@@ -271,10 +277,13 @@ async function main() {
   if (finished) return;
   finished = true;
   if (exitCode !== 0) {
-    // The workbench logs a great deal at info level; its errors and warnings are what explain a stuck run.
-    const logTails = suiteReported
-      ? []
-      : [tail(serverLog, 15), tail(browserLog, 15, (line) => /^\[(error|warning|pageerror)\]/.test(line))];
+    // A suite that failed its tests has said why; otherwise the logs must tell (a stuck host, a suite that did not
+    // load). The workbench logs a great deal at info level; its errors and warnings are what explain it.
+    const logTails = [];
+    if (!suiteReported) logTails.push(tail(serverLog, 15));
+    if (!suiteReported || !suitePrinted) {
+      logTails.push(tail(browserLog, 15, (line) => /^\[(error|warning|pageerror)\]/.test(line)));
+    }
     await reportFailure(page, runDir, logTails);
   }
   await cleanUp();
