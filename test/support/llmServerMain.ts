@@ -26,6 +26,8 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const scriptPath = args[0];
   if (scriptPath === undefined || scriptPath.startsWith('--')) {
+    // `node --test <dir>` runs every file under a test/ folder; loaded that way this is not a test and must not fail.
+    if (process.env['NODE_TEST_CONTEXT'] !== undefined) return;
     console.error('usage: llmServerMain <script.json> [--requests <file.json>] [--ttl-seconds <n>]');
     process.exit(2);
   }

@@ -82,9 +82,19 @@ export function hostOf(url: string): string {
   }
 }
 
-/** Drops trailing slashes so messages and URL joins read cleanly. */
+/** Checks the URL and drops trailing slashes so messages and URL joins read cleanly. */
 export function normalizeBaseUrl(url: string): string {
-  return url.trim().replace(/\/+$/, '');
+  const trimmed = url.trim().replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(trimmed);
+  } catch {
+    throw new Error(`invalid base URL "${url}": give a full URL such as http://127.0.0.1:11434/v1`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new Error(`invalid base URL "${url}": only http and https are supported`);
+  }
+  return trimmed;
 }
 
 /** fetch reports a broken body as `TypeError: terminated` with a socket error as its cause. */

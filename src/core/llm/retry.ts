@@ -10,6 +10,7 @@ import type { Logger } from '../logger';
 import {
   brokenStreamError,
   cancelledError,
+  errorCodeIn,
   formatSeconds,
   LlmError,
   llmErrorFromFailure,
@@ -149,16 +150,22 @@ export async function runWithRetries<T>(
     }
 
     const delay = attemptNumber <= policy.maxRetries ? retryDelayFor(failure, attemptNumber, policy) : undefined;
-    const finalError = llmErrorFromFailure(failure, context, attemptNumber);
-    if (delay === undefined) throw finalError;
+    if (delay === undefined) throw llmErrorFromFailure(failure, context, attemptNumber);
     logger.warn(
       scrub(
-        `${context.label} ${options.operation}: ${finalError.message}; retrying in ${formatSeconds(delay)} (retry ${attemptNumber} of ${policy.maxRetries})`,
+        `${context.label} ${options.operation}: ${summarize(failure)} from ${context.endpoint}; retrying in ${formatSeconds(delay)} (retry ${attemptNumber} of ${policy.maxRetries})`,
         context,
       ),
     );
     await sleep(delay, signal);
   }
+}
+
+function summarize(failure: ProviderFailure): string {
+  if (failure.kind === 'connection') return `connection failed (${errorCodeIn(failure.cause) ?? 'no code'})`;
+  if (failure.kind !== 'http') return failure.kind;
+  if (failure.status === 429) return 'rate limited (429)';
+  return `HTTP ${failure.status ?? 'error'}: ${failure.message.replace(/\s+/g, ' ').slice(0, 200)}`;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -70,6 +70,13 @@ void describe('providerConfigFromEnv', () => {
     );
   });
 
+  void test('a base URL that is not a URL is refused up front with an example', () => {
+    assert.throws(
+      () => createProvider(providerConfigFromEnv({ SCALPEL_BASE_URL: '127.0.0.1:11434/v1' })),
+      /invalid base URL "127.0.0.1:11434\/v1": give a full URL such as http:\/\/127.0.0.1:11434\/v1/,
+    );
+  });
+
   void test("Ollama's own OLLAMA_HOST is honoured in its usual forms", () => {
     assert.equal(ollamaBaseUrlFromHost('0.0.0.0'), 'http://127.0.0.1:11434/v1');
     assert.equal(ollamaBaseUrlFromHost('192.0.2.7:8080'), 'http://192.0.2.7:8080/v1');
