@@ -81,20 +81,34 @@ export function readFencedBody(
       nested = fence;
       continue;
     }
-    if (startsOperation(index) && nextFenceWouldEndBody(lines, index, opening)) {
+    if (startsOperation(index) && startsNextOperation(lines, index, opening, startsOperation)) {
       return { kind: 'interrupted', headerIndex: index };
     }
   }
   return { kind: 'unterminated' };
 }
 
-/** After a header-like line inside a body: is the next non-blank line a fence that would close or nest here? */
-function nextFenceWouldEndBody(lines: readonly string[], headerIndex: number, opening: FenceLine): boolean {
-  for (let index = headerIndex + 1; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    if (line.trim() === '') continue;
-    const fence = readFenceLine(line);
-    return fence !== undefined && sameFenceFamily(fence, opening);
+/**
+ * A complete header inside a body means its closing fence was forgotten when the next operation's opening fence
+ * follows it: one with an info string (```ts), which cannot close this body, or a bare one followed by another bare
+ * fence (the swallowed operation's own closing fence) before the next header. A bare fence with no such partner is
+ * this body's closing fence, and the header-like line just code.
+ */
+function startsNextOperation(
+  lines: readonly string[],
+  headerIndex: number,
+  opening: FenceLine,
+  startsOperation: (index: number) => boolean,
+): boolean {
+  let index = headerIndex + 1;
+  while (index < lines.length && (lines[index] ?? '').trim() === '') index += 1;
+  const fence = readFenceLine(lines[index] ?? '');
+  if (fence === undefined || !sameFenceFamily(fence, opening)) return false;
+  if (!closes(fence, opening)) return true;
+  for (let after = index + 1; after < lines.length; after++) {
+    if (startsOperation(after)) return false;
+    const partner = readFenceLine(lines[after] ?? '');
+    if (partner !== undefined && closes(partner, opening)) return true;
   }
   return false;
 }

@@ -281,7 +281,14 @@ class TextScanner {
   /** A closing fence glued to the next text: only a duplicated opening fence produces that. */
   private textFollowsDirectly(closingIndex: number): boolean {
     const next = this.lines[closingIndex + 1];
-    if (next === undefined || next.trim() === '' || this.startsOperation(closingIndex + 1)) return false;
+    if (
+      next === undefined ||
+      next.trim() === '' ||
+      TAGS_ONLY.test(next.trim()) ||
+      this.startsOperation(closingIndex + 1)
+    ) {
+      return false;
+    }
     const fence = readFenceLine(next);
     const isLastLine = this.nextNonBlank(closingIndex + 2) >= this.lines.length;
     return !(fence !== undefined && fence.info === '' && isLastLine);

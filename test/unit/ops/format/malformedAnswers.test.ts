@@ -54,7 +54,10 @@ void describe('malformed answers', () => {
           `error ${index}: "${actual?.message}" lacks "${expected.message}"`,
         );
         if (expected.expected !== undefined) {
-          assert.ok(actual.expected?.includes(expected.expected), `error ${index}: expected-text "${actual.expected}"`);
+          assert.ok(
+            actual?.expected?.includes(expected.expected),
+            `error ${index}: expected-text "${actual?.expected}"`,
+          );
         }
       });
     });
