@@ -18,6 +18,7 @@ import {
   sdkLogger,
   usageOrEstimate,
 } from './providerSupport';
+import { estimateChatTokens } from './tokenEstimate';
 import { DEFAULT_RETRY_POLICY, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -111,6 +112,7 @@ export class OpenAiProvider implements ChatProvider {
     );
     const usage = await usageOrEstimate(answer.usage, request.messages, answer.text);
     logAnswer(this.logger, this.context, startedAt, usage, answer.finishReason);
+    if (this.context.isOllama && usage.source === 'provider') await this.warnIfPromptCut(request, usage.inputTokens);
     return {
       text: answer.text,
       usage,
@@ -135,6 +137,19 @@ export class OpenAiProvider implements ChatProvider {
         for await (const model of this.client.models.list({ signal: controls.signal })) ids.push(model.id);
         return ids;
       },
+    );
+  }
+
+  /**
+   * Ollama's OpenAI API silently drops the start of a prompt longer than the model's context window (often 4096
+   * tokens by default), system prompt first. Its token count then falls far below the prompt's real size. Tokenizers
+   * differ by family, hence the wide margin.
+   */
+  private async warnIfPromptCut(request: ChatRequest, reportedInputTokens: number): Promise<void> {
+    const estimated = await estimateChatTokens(request.messages);
+    if (estimated < 1_000 || reportedInputTokens >= estimated * 0.6) return;
+    this.logger.warn(
+      `${this.context.label} at ${this.endpoint} read ${reportedInputTokens} prompt tokens of about ${estimated}: it probably cut the prompt to the model's context window. Raise the window (e.g. OLLAMA_CONTEXT_LENGTH=32768 for \`ollama serve\`) or send less context.`,
     );
   }
 

@@ -77,6 +77,21 @@ void describe('OpenAI-compatible servers', () => {
     assert.equal(ollama.id, 'ollama');
   });
 
+  void test('Ollama: a prompt it cut to its context window is reported in the log', async () => {
+    const longPrompt = Array.from({ length: 600 }, (_, i) => `const value${i} = compute(${i});`).join('\n');
+    server.enqueue(scripted.answer('answer to half a prompt', { usage: { inputTokens: 2048, outputTokens: 5 } }));
+    const ollama = createProvider(
+      { provider: 'ollama', baseUrl: server.openaiBaseUrl, model: 'llama3.1' },
+      recordingLogger(logLines),
+    );
+
+    await ollama.chat({ messages: [{ role: 'user', content: longPrompt }] });
+
+    const warning = logLines.find((line) => line.level === 'warn')?.text ?? '';
+    assert.match(warning, /read 2048 prompt tokens of about \d+: it probably cut the prompt/);
+    assert.match(warning, /OLLAMA_CONTEXT_LENGTH/);
+  });
+
   void test("llama.cpp: the context error's token counts give the excess", async () => {
     server.enqueue(
       scripted.error('context-length', {
