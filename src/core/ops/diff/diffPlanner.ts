@@ -1,0 +1,389 @@
+import type { TokenCounter } from '../../context/tokens';
+import type { ElementNode, FileOutline } from '../../elements/element';
+import type { Operation } from '../operation';
+import { serializeOperations } from '../format/serializeOperations';
+import { alignElements, type AnchorPair } from './alignElements';
+import { importBindingChange } from './importChanges';
+import { writeOperations, type OpSpec } from './opSpecs';
+import { searchReplacePairs } from './patchPairs';
+import type { TrackedElement, TrackedTree } from './pathTracker';
+import { dedentElementText, indentationBefore } from './textLines';
+
+/**
+ * Plans the operations of one file's diff as a tree of units, each a stretch of the file that changed (an element,
+ * or the text between two unchanged elements), with candidate ways to express it sorted by their cost in tokens.
+ * Candidates are checked by applying them: a unit counts as done only when the apply engine turns the old file,
+ * with just that unit's change, into exactly that text. What cannot be checked this way falls back to the enclosing
+ * unit's next candidate, and in the end to REPLACE_FILE.
+ */
+
+/** Applies operations to the old text; undefined when the engine refuses them. */
+export type ApplyToText = (operations: readonly Operation[]) => string | undefined;
+
+export type DiffFallbackKind = 'file' | 'container' | 'element';
+
+export interface DiffFallback {
+  /** `file`: REPLACE_FILE; `container`: a container replaced or patched instead of diffed member by member;
+   * `element`: a bigger operation on the same element than the cheapest one. */
+  readonly kind: DiffFallbackKind;
+  readonly path: string;
+  readonly reason: string;
+}
+
+interface Region {
+  readonly beforeStart: number;
+  readonly beforeEnd: number;
+  readonly afterStart: number;
+  readonly afterEnd: number;
+}
+
+type CandidateLabel = 'descend' | 'imports' | 'structure' | 'patch' | 'replace' | 'replace-verbatim' | 'replace-file';
+
+interface LeafCandidate {
+  readonly label: Exclude<CandidateLabel, 'descend'>;
+  readonly cost: number;
+  readonly specs: readonly OpSpec[];
+}
+
+interface DescendCandidate {
+  readonly label: 'descend';
+  readonly cost: number;
+  readonly parts: readonly Unit[];
+}
+
+type Candidate = LeafCandidate | DescendCandidate;
+
+interface Unit {
+  readonly path: string;
+  readonly region: Region;
+  readonly candidates: readonly Candidate[];
+  /** Why the unit cannot be diffed member by member although it has members; set for containers only. */
+  readonly notDescended?: string;
+  readonly isFile?: boolean;
+}
+
+interface Resolution {
+  readonly specs: readonly OpSpec[];
+  readonly fallbacks: readonly DiffFallback[];
+}
+
+const LABEL_ORDER: readonly CandidateLabel[] = [
+  'descend',
+  'imports',
+  'structure',
+  'patch',
+  'replace',
+  'replace-verbatim',
+  'replace-file',
+];
+
+type DescendResult = { readonly ok: true; readonly candidate: DescendCandidate } | { readonly ok: false; readonly reason: string };
+
+export class DiffPlanner {
+  private readonly beforeText: string;
+  private readonly afterText: string;
+  /** Costs by candidate object, so each is serialized and counted once. */
+  private readonly preferredCache = new Map<Unit, readonly OpSpec[]>();
+  applyCount = 0;
+
+  constructor(
+    private readonly before: FileOutline,
+    private readonly after: FileOutline,
+    private readonly tree: TrackedTree,
+    private readonly counter: TokenCounter,
+    private readonly apply: ApplyToText,
+    /** Turns text of the file into text of an operation (line breaks). */
+    private readonly toOperationText: (text: string) => string,
+  ) {
+    this.beforeText = before.text;
+    this.afterText = after.text;
+  }
+
+  /** The verified operations for the whole file, with the fallbacks that were needed. */
+  plan(): { readonly operations: Operation[]; readonly fallbacks: readonly DiffFallback[]; readonly verified: boolean } {
+    const unit = this.fileUnit();
+    const resolution = this.resolve(unit);
+    if (resolution !== undefined) {
+      return { operations: writeOperations(this.tree, resolution.specs), fallbacks: resolution.fallbacks, verified: true };
+    }
+    const replaceFile: OpSpec[] = [{ type: 'REPLACE_FILE', content: this.afterText }];
+    return {
+      operations: writeOperations(this.tree, replaceFile),
+      fallbacks: [{ kind: 'file', path: this.tree.file, reason: 'no operations reproduce the new text exactly' }],
+      verified: false,
+    };
+  }
+
+  private fileUnit(): Unit {
+    const region: Region = { beforeStart: 0, beforeEnd: this.beforeText.length, afterStart: 0, afterEnd: this.afterText.length };
+    const candidates: Candidate[] = [this.leaf('replace-file', [{ type: 'REPLACE_FILE', content: this.afterText }])];
+    const descend = this.descend(this.before.elements, this.after.elements, undefined, region);
+    if (descend.ok) candidates.push(descend.candidate);
+    return {
+      path: this.tree.file,
+      region,
+      candidates: sortCandidates(candidates),
+      isFile: true,
+      ...(descend.ok ? {} : { notDescended: descend.reason }),
+    };
+  }
+
+  private elementUnit(before: ElementNode, after: ElementNode): Unit {
+    const target = this.trackedOrThrow(before);
+    const region: Region = {
+      beforeStart: before.range.start,
+      beforeEnd: before.range.end,
+      afterStart: after.range.start,
+      afterEnd: after.range.end,
+    };
+    const oldText = this.beforeText.slice(region.beforeStart, region.beforeEnd);
+    const newText = this.afterText.slice(region.afterStart, region.afterEnd);
+    const candidates: Candidate[] = [];
+    const content = this.contentOf(after);
+    candidates.push(this.leaf('replace', [{ type: 'REPLACE_ELEMENT', target, content }]));
+    const verbatim = this.toOperationText(newText);
+    if (verbatim !== content) {
+      candidates.push(this.leaf('replace-verbatim', [{ type: 'REPLACE_ELEMENT', target, content: verbatim }]));
+    }
+    const pairs = searchReplacePairs(this.toOperationText(oldText), this.toOperationText(newText));
+    if (pairs !== undefined && pairs.length > 0) {
+      candidates.push(this.leaf('patch', [{ type: 'PATCH_ELEMENT', target, patches: pairs }]));
+    }
+    if (before.kind === 'import') {
+      const change = importBindingChange(oldText, newText);
+      if (change !== undefined) {
+        const specs: OpSpec[] = [];
+        if (change.remove !== undefined) specs.push({ type: 'REMOVE_IMPORT', content: change.remove, removed: undefined });
+        if (change.add !== undefined) specs.push({ type: 'ADD_IMPORT', content: change.add, created: undefined });
+        candidates.push(this.leaf('imports', specs));
+      }
+    }
+    let notDescended: string | undefined;
+    if (before.children.length > 0 || after.children.length > 0) {
+      const descend = this.descendInto(before, after, target, region);
+      if (descend.ok) candidates.push(descend.candidate);
+      else notDescended = descend.reason;
+    }
+    return {
+      path: before.path,
+      region,
+      candidates: sortCandidates(candidates),
+      ...(notDescended === undefined ? {} : { notDescended }),
+    };
+  }
+
+  /** Member by member, when the container's own text around its members stays the same. */
+  private descendInto(before: ElementNode, after: ElementNode, target: TrackedElement, region: Region): DescendResult {
+    const firstBefore = before.children[0];
+    const lastBefore = before.children.at(-1);
+    const firstAfter = after.children[0];
+    const lastAfter = after.children.at(-1);
+    if (firstBefore === undefined || lastBefore === undefined || firstAfter === undefined || lastAfter === undefined) {
+      return { ok: false, reason: before.children.length === 0 ? 'members added to an empty container' : 'all members removed' };
+    }
+    const head = (text: string, element: ElementNode, first: ElementNode): string => text.slice(element.range.start, first.range.start);
+    const tail = (text: string, element: ElementNode, last: ElementNode): string => text.slice(last.range.end, element.range.end);
+    if (head(this.beforeText, before, firstBefore) !== head(this.afterText, after, firstAfter)) {
+      return { ok: false, reason: 'the container header changed' };
+    }
+    if (tail(this.beforeText, before, lastBefore) !== tail(this.afterText, after, lastAfter)) {
+      return { ok: false, reason: 'the text after the last member changed' };
+    }
+    return this.descend(before.children, after.children, target, region);
+  }
+
+  private descend(
+    beforeList: readonly ElementNode[],
+    afterList: readonly ElementNode[],
+    container: TrackedElement | undefined,
+    region: Region,
+  ): DescendResult {
+    const anchors = alignElements(beforeList, this.beforeText, afterList, this.afterText);
+    const parts: Unit[] = [];
+    let previous: AnchorPair | undefined;
+    for (const next of [...anchors, undefined]) {
+      const previousBefore = previous === undefined ? undefined : beforeList[previous.before];
+      const previousAfter = previous === undefined ? undefined : afterList[previous.after];
+      const nextBefore = next === undefined ? undefined : beforeList[next.before];
+      const nextAfter = next === undefined ? undefined : afterList[next.after];
+      const gap: Region = {
+        beforeStart: previousBefore?.range.end ?? region.beforeStart,
+        beforeEnd: nextBefore?.range.start ?? region.beforeEnd,
+        afterStart: previousAfter?.range.end ?? region.afterStart,
+        afterEnd: nextAfter?.range.start ?? region.afterEnd,
+      };
+      if (this.textsDiffer(gap)) {
+        const deleted = beforeList.slice(previous === undefined ? 0 : previous.before + 1, next?.before ?? beforeList.length);
+        const inserted = afterList.slice(previous === undefined ? 0 : previous.after + 1, next?.after ?? afterList.length);
+        if (deleted.length === 0 && inserted.length === 0) return { ok: false, reason: 'text between elements changed' };
+        parts.push(
+          this.segmentUnit(gap, deleted, inserted, container, {
+            previous: previousBefore === undefined ? undefined : this.trackedOrThrow(previousBefore),
+            next: nextBefore === undefined ? undefined : this.trackedOrThrow(nextBefore),
+          }),
+        );
+      }
+      if (nextBefore !== undefined && nextAfter !== undefined) {
+        const anchorRegion: Region = {
+          beforeStart: nextBefore.range.start,
+          beforeEnd: nextBefore.range.end,
+          afterStart: nextAfter.range.start,
+          afterEnd: nextAfter.range.end,
+        };
+        if (this.textsDiffer(anchorRegion)) parts.push(this.elementUnit(nextBefore, nextAfter));
+      }
+      previous = next;
+    }
+    const cost = parts.reduce((sum, part) => sum + (part.candidates[0]?.cost ?? Infinity), 0);
+    return { ok: true, candidate: { label: 'descend', cost, parts } };
+  }
+
+  /** Elements deleted and inserted between two unchanged neighbours. */
+  private segmentUnit(
+    region: Region,
+    deleted: readonly ElementNode[],
+    inserted: readonly ElementNode[],
+    container: TrackedElement | undefined,
+    neighbours: { readonly previous: TrackedElement | undefined; readonly next: TrackedElement | undefined },
+  ): Unit {
+    const build = (importsAsImportOps: boolean): OpSpec[] => {
+      const specs: OpSpec[] = [];
+      for (const element of deleted) {
+        const target = this.trackedOrThrow(element);
+        if (importsAsImportOps && element.kind === 'import') {
+          specs.push({
+            type: 'REMOVE_IMPORT',
+            content: this.toOperationText(this.beforeText.slice(element.declarationRange.start, element.declarationRange.end)),
+            removed: target,
+          });
+        } else {
+          specs.push({ type: 'DELETE_ELEMENT', target });
+        }
+      }
+      let previous = neighbours.previous;
+      for (const element of inserted) {
+        const created: TrackedElement = { kind: element.kind, name: element.name, parent: container };
+        if (importsAsImportOps && element.kind === 'import') {
+          specs.push({ type: 'ADD_IMPORT', content: this.contentOf(element), created });
+        } else {
+          specs.push({ type: 'CREATE_ELEMENT', created, previous, next: neighbours.next, content: this.contentOf(element) });
+        }
+        previous = created;
+      }
+      return specs;
+    };
+    const candidates: Candidate[] = [this.leaf('structure', build(false))];
+    if ([...deleted, ...inserted].some((e) => e.kind === 'import')) candidates.push(this.leaf('imports', build(true)));
+    const first = deleted[0] ?? inserted[0];
+    return { path: first?.path ?? this.tree.file, region, candidates: sortCandidates(candidates) };
+  }
+
+  private resolve(unit: Unit): Resolution | undefined {
+    const failed: CandidateLabel[] = [];
+    for (const candidate of unit.candidates) {
+      const resolution = this.resolveCandidate(unit, candidate);
+      if (resolution !== undefined) {
+        const fallback = this.fallbackFor(unit, candidate, failed);
+        return {
+          specs: resolution.specs,
+          fallbacks: fallback === undefined ? resolution.fallbacks : [fallback, ...resolution.fallbacks],
+        };
+      }
+      failed.push(candidate.label);
+    }
+    return undefined;
+  }
+
+  private fallbackFor(unit: Unit, chosen: Candidate, failed: readonly CandidateLabel[]): DiffFallback | undefined {
+    if (chosen.label === 'replace-file') {
+      const reason = unit.notDescended ?? (failed.includes('descend') ? 'element operations did not reproduce the text' : 'cheapest');
+      return reason === 'cheapest' ? undefined : { kind: 'file', path: unit.path, reason };
+    }
+    if (chosen.label === 'descend') return undefined;
+    if (unit.notDescended !== undefined) return { kind: 'container', path: unit.path, reason: unit.notDescended };
+    if (failed.includes('descend')) return { kind: 'container', path: unit.path, reason: 'member operations did not reproduce the text' };
+    if (failed.length > 0) return { kind: 'element', path: unit.path, reason: `${failed.join(', ')} did not reproduce the text` };
+    return undefined;
+  }
+
+  private resolveCandidate(unit: Unit, candidate: Candidate): Resolution | undefined {
+    if (candidate.label !== 'descend') {
+      return this.reproduces(unit.region, candidate.specs) ? { specs: candidate.specs, fallbacks: [] } : undefined;
+    }
+    // Most plans are right as first drawn up: one apply checks them all before any part is checked on its own.
+    const preferred = candidate.parts.flatMap((part) => this.preferredSpecs(part));
+    if (this.reproduces(unit.region, preferred)) return { specs: preferred, fallbacks: [] };
+    const specs: OpSpec[] = [];
+    const fallbacks: DiffFallback[] = [];
+    for (const part of candidate.parts) {
+      const resolution = this.resolve(part);
+      if (resolution === undefined) return undefined;
+      specs.push(...resolution.specs);
+      fallbacks.push(...resolution.fallbacks);
+    }
+    return this.reproduces(unit.region, specs) ? { specs, fallbacks } : undefined;
+  }
+
+  private preferredSpecs(unit: Unit): readonly OpSpec[] {
+    const cached = this.preferredCache.get(unit);
+    if (cached !== undefined) return cached;
+    const best = unit.candidates[0];
+    const specs =
+      best === undefined ? [] : best.label === 'descend' ? best.parts.flatMap((p) => this.preferredSpecs(p)) : best.specs;
+    this.preferredCache.set(unit, specs);
+    return specs;
+  }
+
+  /** Whether applying the specs to the old file changes exactly this region into its new text. */
+  private reproduces(region: Region, specs: readonly OpSpec[]): boolean {
+    const expected =
+      this.beforeText.slice(0, region.beforeStart) +
+      this.afterText.slice(region.afterStart, region.afterEnd) +
+      this.beforeText.slice(region.beforeEnd);
+    let operations: Operation[];
+    try {
+      operations = writeOperations(this.tree, specs);
+    } catch {
+      return false;
+    }
+    this.applyCount += 1;
+    return this.apply(operations) === expected;
+  }
+
+  private leaf(label: LeafCandidate['label'], specs: readonly OpSpec[]): LeafCandidate {
+    return { label, specs, cost: this.costOf(specs) };
+  }
+
+  private costOf(specs: readonly OpSpec[]): number {
+    try {
+      return this.counter.count(serializeOperations(writeOperations(this.tree, specs)));
+    } catch {
+      return Infinity;
+    }
+  }
+
+  private contentOf(element: ElementNode): string {
+    const text = this.afterText.slice(element.range.start, element.range.end);
+    const indentation = indentationBefore(this.afterText, element.range.start) ?? '';
+    return this.toOperationText(dedentElementText(text, indentation));
+  }
+
+  private textsDiffer(region: Region): boolean {
+    return (
+      region.beforeEnd - region.beforeStart !== region.afterEnd - region.afterStart ||
+      this.beforeText.slice(region.beforeStart, region.beforeEnd) !== this.afterText.slice(region.afterStart, region.afterEnd)
+    );
+  }
+
+  private trackedOrThrow(element: ElementNode): TrackedElement {
+    const tracked = this.tree.byNode.get(element);
+    if (tracked === undefined) throw new Error(`element ${element.path} is not in the old outline`);
+    return tracked;
+  }
+}
+
+function sortCandidates(candidates: readonly Candidate[]): Candidate[] {
+  return [...candidates].sort(
+    (a, b) => a.cost - b.cost || LABEL_ORDER.indexOf(a.label) - LABEL_ORDER.indexOf(b.label),
+  );
+}

@@ -1,0 +1,72 @@
+import { ts } from 'ts-morph';
+
+/**
+ * What changed between two versions of one import declaration, in the terms of ADD_IMPORT and REMOVE_IMPORT: the
+ * bindings to add and the bindings to remove. Only plain `import ... from 'm'` declarations with the same module,
+ * the same `import type` flag and no attributes qualify; anything else is left to a replace.
+ */
+
+interface ImportShape {
+  readonly moduleText: string;
+  readonly typeOnly: boolean;
+  readonly defaultName: string | undefined;
+  readonly namespaceName: string | undefined;
+  /** Specifier texts as written, whitespace collapsed: `a`, `type B`, `c as d`. */
+  readonly named: readonly string[];
+  readonly semicolon: boolean;
+}
+
+export interface ImportBindingChange {
+  /** One import declaration naming the bindings to add, or undefined when none are added. */
+  readonly add: string | undefined;
+  /** One import declaration naming the bindings to remove, or undefined when none are removed. */
+  readonly remove: string | undefined;
+}
+
+export function importBindingChange(beforeText: string, afterText: string): ImportBindingChange | undefined {
+  const before = readImport(beforeText);
+  const after = readImport(afterText);
+  if (before === undefined || after === undefined) return undefined;
+  if (before.moduleText !== after.moduleText || before.typeOnly !== after.typeOnly) return undefined;
+  const added = after.named.filter((n) => !before.named.includes(n));
+  const removed = before.named.filter((n) => !after.named.includes(n));
+  const defaultAdded = after.defaultName !== undefined && after.defaultName !== before.defaultName;
+  const defaultRemoved = before.defaultName !== undefined && before.defaultName !== after.defaultName;
+  if (before.namespaceName !== after.namespaceName) return undefined;
+  const declaration = (defaultName: string | undefined, named: readonly string[], shape: ImportShape): string => {
+    const parts: string[] = [];
+    if (defaultName !== undefined) parts.push(defaultName);
+    if (named.length > 0) parts.push(`{ ${named.join(', ')} }`);
+    return `import ${shape.typeOnly ? 'type ' : ''}${parts.join(', ')} from ${shape.moduleText}${shape.semicolon ? ';' : ''}`;
+  };
+  const add =
+    added.length > 0 || defaultAdded ? declaration(defaultAdded ? after.defaultName : undefined, added, after) : undefined;
+  const remove =
+    removed.length > 0 || defaultRemoved
+      ? declaration(defaultRemoved ? before.defaultName : undefined, removed, before)
+      : undefined;
+  if (add === undefined && remove === undefined) return undefined;
+  return { add, remove };
+}
+
+function readImport(text: string): ImportShape | undefined {
+  const source = ts.createSourceFile('import.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const statement = source.statements[0];
+  if (source.statements.length !== 1 || statement === undefined || !ts.isImportDeclaration(statement)) return undefined;
+  if (statement.attributes !== undefined) return undefined;
+  const clause = statement.importClause;
+  if (clause === undefined || clause.phaseModifier === ts.SyntaxKind.DeferKeyword) return undefined;
+  const bindings = clause.namedBindings;
+  const named =
+    bindings !== undefined && ts.isNamedImports(bindings)
+      ? bindings.elements.map((e) => e.getText(source).replace(/\s+/g, ' '))
+      : [];
+  return {
+    moduleText: statement.moduleSpecifier.getText(source),
+    typeOnly: clause.phaseModifier === ts.SyntaxKind.TypeKeyword,
+    defaultName: clause.name?.text,
+    namespaceName: bindings !== undefined && ts.isNamespaceImport(bindings) ? bindings.name.text : undefined,
+    named,
+    semicolon: text.trimEnd().endsWith(';'),
+  };
+}

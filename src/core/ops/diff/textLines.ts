@@ -1,0 +1,50 @@
+/** Line-level helpers shared by the element diff: line splitting that keeps line breaks, indentation, line endings. */
+
+/** Lines with their line breaks kept, so joining them gives the text back exactly. */
+export function splitLinesKeepingBreaks(text: string): string[] {
+  if (text === '') return [];
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      lines.push(text.slice(start, i + 1));
+      start = i + 1;
+    }
+  }
+  if (start < text.length) lines.push(text.slice(start));
+  return lines;
+}
+
+export function withoutLineBreak(line: string): string {
+  if (line.endsWith('\r\n')) return line.slice(0, -2);
+  if (line.endsWith('\n')) return line.slice(0, -1);
+  return line;
+}
+
+/** True when every line break of the text is `\r\n` and there is at least one. */
+export function usesOnlyCrlf(text: string): boolean {
+  let crlf = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (i === 0 || text.charCodeAt(i - 1) !== 13) return false;
+    crlf += 1;
+  }
+  return crlf > 0;
+}
+
+/** The whitespace between the start of the line holding `offset` and `offset`, or undefined if other text is there. */
+export function indentationBefore(text: string, offset: number): string | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const prefix = text.slice(lineStart, offset);
+  return /^[ \t]*$/.test(prefix) ? prefix : undefined;
+}
+
+/**
+ * An element's text as a model would write it: the first line starts at column 0 and every later line loses the
+ * element's own indentation. Lines that do not start with that indentation (inside a template literal, say) keep
+ * theirs.
+ */
+export function dedentElementText(elementText: string, indentation: string): string {
+  if (indentation === '') return elementText;
+  const lines = splitLinesKeepingBreaks(elementText);
+  return lines.map((line, index) => (index > 0 && line.startsWith(indentation) ? line.slice(indentation.length) : line)).join('');
+}
