@@ -139,15 +139,27 @@ export function unquote(token: string): string {
 }
 
 /**
+ * Where the file part of a path ends: after the first TypeScript/JavaScript file name followed by a separator
+ * (`src/app/[id]/page.tsx/function[x]`), else before the first `kind[` segment, else at the end. The rule of
+ * docs/element-paths.md, with `\` accepted as a separator.
+ */
+export function filePartLength(path: string): number {
+  const sourceFile = /\.(?:[cm]?[jt]sx?)(?=[\\/])/i.exec(path);
+  if (sourceFile !== null) return sourceFile.index + sourceFile[0].length;
+  // A sibling may be a bare last segment (`method[a\\b]`): no file part at all.
+  const kindSegment = /(?:^|[\\/])[A-Za-z][\w-]*=?\[/.exec(path);
+  return kindSegment === null ? path.length : kindSegment.index;
+}
+
+/**
  * A path as the model wrote it, minus the noise: a `file:` prefix, quotes or backticks around it, a trailing colon,
- * and Windows separators in the file part (before the first `kind[` segment; names after it keep their
- * backslashes, which escape brackets). Nothing is resolved here.
+ * and Windows separators in the file part (names after it keep their backslashes, which escape brackets). Nothing
+ * is resolved here.
  */
 export function normalizePath(token: string): string {
   let path = unquote(token.trim());
   if (/^file:/i.test(path)) path = unquote(path.slice('file:'.length).trim());
   if (path.endsWith(':')) path = path.slice(0, -1);
-  const bracket = path.indexOf('[');
-  if (bracket < 0) return path.replace(/\\/g, '/');
-  return path.slice(0, bracket).replace(/\\/g, '/') + path.slice(bracket);
+  const fileEnd = filePartLength(path);
+  return path.slice(0, fileEnd).replace(/\\/g, '/') + path.slice(fileEnd);
 }

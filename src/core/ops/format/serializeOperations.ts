@@ -1,7 +1,7 @@
 import type { CreatePosition, Operation } from '../operation';
 import { fenceFor } from './fences';
 import { readHeaderArguments } from './headerArguments';
-import { readHeaderLine } from './headerLine';
+import { filePartLength, readHeaderLine } from './headerLine';
 import { serializePatchBody } from './patchBody';
 
 /**
@@ -96,9 +96,7 @@ const INFO_BY_EXTENSION: Readonly<Record<string, string>> = {
 
 /** The fence's info string, from the extension of the file the path is in (`ts` for `src/a.ts/class[A]`). */
 export function infoStringFor(path: string): string {
-  const bracket = path.indexOf('[');
-  const filePart = bracket < 0 ? path : path.slice(0, bracket);
-  const segments = filePart.split('/');
+  const segments = path.slice(0, filePartLength(path)).split('/');
   for (let index = segments.length - 1; index >= 0; index--) {
     const extension = /\.([A-Za-z0-9]+)$/.exec(segments[index] ?? '')?.[1]?.toLowerCase();
     if (extension !== undefined) return INFO_BY_EXTENSION[extension] ?? extension;

@@ -264,6 +264,10 @@ void describe('parseOperations: tolerance where the intent is plain', () => {
     assert.equal(replace('REPLACE_ELEMENT src\\models\\user.ts/class[User]').path, 'src/models/user.ts/class[User]');
     assert.equal(replace('REPLACE_ELEMENT src\\a.ts/variable[a\\]b]').path, 'src/a.ts/variable[a\\]b]');
     assert.equal(replace('REPLACE_FILE docs\\guide.md').path, 'docs/guide.md');
+    assert.equal(
+      replace('REPLACE_ELEMENT app\\[id]\\page.tsx/function[Page]').path,
+      'app/[id]/page.tsx/function[Page]',
+    );
   });
 
   void test('a quoted path may hold spaces; bracketed names may hold spaces unquoted', () => {

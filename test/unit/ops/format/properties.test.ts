@@ -53,7 +53,7 @@ const body = fc.oneof(
   fc.array(textLine, { minLength: 1, maxLength: 8 }).map((lines) => lines.join('\n')),
 );
 
-const nameChar = fc.constantFrom(...'abcXYZ019_$. -()\'"{},#='.split(''));
+const nameChar = fc.constantFrom(...'abcXYZ019_$. -()\'"{},#=\\[]'.split(''));
 const kindWord = fc.constantFrom('class', 'method', 'function', 'property', 'variable', 'statement', 'export=');
 const segment = fc
   .tuple(kindWord, fc.string({ unit: nameChar, maxLength: 8 }))
@@ -73,17 +73,8 @@ const elementPath = fc
 
 /** Paths as the parser hands them out, which is what the serializer promises to write back unchanged. */
 function isCanonicalPath(path: string): boolean {
-  const bracket = path.indexOf('[');
-  const filePart = bracket < 0 ? path : path.slice(0, bracket);
   const wrapped = path.length >= 2 && /^["'`]/.test(path) && path.endsWith(path.charAt(0));
-  return (
-    path.trim() === path &&
-    path !== '' &&
-    !/^file:/i.test(path) &&
-    !filePart.includes('\\') &&
-    !path.endsWith(':') &&
-    !wrapped
-  );
+  return path.trim() === path && path !== '' && !/^file:/i.test(path) && !path.endsWith(':') && !wrapped;
 }
 
 const path = elementPath.filter(isCanonicalPath);

@@ -57,6 +57,7 @@ void describe('serializeOperations', () => {
     assert.equal(fenceOf('lib/a.cts'), '```ts');
     assert.equal(fenceOf('package.json'), '```json');
     assert.equal(fenceOf('Makefile'), '```');
+    assert.equal(fenceOf('app/[id]/page.tsx'), '```tsx');
     assert.equal(
       serializeOperations([{ type: 'REPLACE_ELEMENT', path: 'src/v1.2/app.js/function[f]', content: 'x' }]).split(
         '\n',
