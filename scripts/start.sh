@@ -22,6 +22,12 @@ mkdir -p "$state_dir"/{user-data,extensions,config,data,cache}
 if [[ ! -d "$workspace" ]]; then
   cp -r playground "$workspace"
 fi
+user_settings="$state_dir/user-data/User/settings.json"
+if [[ ! -f "$user_settings" ]]; then
+  mkdir -p "$(dirname "$user_settings")"
+  # The workspace sits inside this repo's .cache; without this VS Code offers to open the repo itself.
+  echo '{ "git.openRepositoryInParentFolders": "never" }' >"$user_settings"
+fi
 
 # code-server, its extension host and its CLI write under ~/.config, ~/.local and ~/.cache: keep that in the repo's
 # cache. IPC socket paths must stay under 108 characters, so TMPDIR is short and outside the repo.
@@ -38,7 +44,9 @@ url="http://127.0.0.1:$port/?folder=$workspace"
 extra_args=()
 
 # vsce asks for confirmation when the manifest has no repository or there is no LICENSE; nobody is there to answer.
-if npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license -o "$vsix" \
+# Without a repository it also refuses README's relative links, which matter only on a marketplace page.
+if npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license \
+  --no-rewrite-relative-links -o "$vsix" \
   </dev/null >"$vsce_log" 2>&1; then
   "$NODE24_BIN" "$CODE_SERVER_ENTRY" "${code_server_args[@]}" --force --install-extension "$vsix" \
     >"$state_dir/install.log" 2>&1 || {
