@@ -4,7 +4,7 @@
 //   node scripts/build.mjs --watch       rebuild dist/ on change
 //   node scripts/build.mjs --tests       compile test/ and bench/ TypeScript to out/ (dependencies stay external)
 import * as esbuild from 'esbuild';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -13,6 +13,7 @@ const watch = args.has('--watch');
 
 function listTs(dir) {
   const found = [];
+  if (!existsSync(dir)) return found;
   for (const name of readdirSync(dir)) {
     const full = join(dir, name);
     if (name === 'fixtures' || name === 'node_modules') continue;
