@@ -1,6 +1,6 @@
 import type { CreatePosition, OperationType } from '../operation';
 import { normalizePath, splitArguments } from './headerLine';
-import { ok, problem, readKindToken, readPosition, type Checked } from './operationParts';
+import { clip, ok, problem, readKindToken, readPosition, type Checked } from './operationParts';
 
 export interface HeaderArguments {
   readonly path: string;
@@ -19,7 +19,7 @@ export function readHeaderArguments(type: OperationType, args: string): Checked<
   if (type !== 'CREATE_ELEMENT') {
     if (rest.length === 0) return ok({ path });
     return problem(
-      `unexpected text after the path: "${rest.join(' ')}"`,
+      `unexpected text after the path: "${clip(rest.join(' '))}"`,
       `${usage} (quote a path that holds spaces; code goes in the fenced block)`,
     );
   }
@@ -38,7 +38,7 @@ export function readHeaderArguments(type: OperationType, args: string): Checked<
     }
   }
   if (positional.length > 2) {
-    return problem(`unexpected text after the position: "${positional.slice(2).join(' ')}"`, usage);
+    return problem(`unexpected text after the position: "${clip(positional.slice(2).join(' '))}"`, usage);
   }
   const position = readPosition(positional[0], positional[1]);
   if (!position.ok) return position;

@@ -90,12 +90,17 @@ const QUOTES = new Set(['"', "'", '`']);
  * `(...)` together, since element names may hold spaces (`statement[describe('a b')]`).
  */
 export function splitArguments(text: string): string[] {
+  // Where each quote could last close a token: a quote that opens after it never closes, known without a scan (an
+  // unclosed quote per word would otherwise cost a scan to the end each).
+  const lastClosing = new Map<string, number>();
+  for (const quote of QUOTES) lastClosing.set(quote, findLastClosing(text, quote));
   const tokens: string[] = [];
   let index = 0;
   while (index < text.length) {
     while (index < text.length && /\s/.test(text.charAt(index))) index += 1;
     if (index >= text.length) break;
-    const quoted = QUOTES.has(text.charAt(index)) ? readQuoted(text, index) : undefined;
+    const char = text.charAt(index);
+    const quoted = (lastClosing.get(char) ?? -1) > index ? readQuoted(text, index) : undefined;
     const end = quoted ?? readBare(text, index);
     tokens.push(text.slice(index, end));
     index = end;
@@ -103,14 +108,19 @@ export function splitArguments(text: string): string[] {
   return tokens;
 }
 
+function closesQuote(text: string, index: number, quote: string): boolean {
+  return text.charAt(index) === quote && (index + 1 === text.length || /\s/.test(text.charAt(index + 1)));
+}
+
+function findLastClosing(text: string, quote: string): number {
+  for (let index = text.length - 1; index >= 0; index--) if (closesQuote(text, index, quote)) return index;
+  return -1;
+}
+
 /** End of a quoted token: its quote followed by whitespace or the end; undefined if the quote never closes. */
 function readQuoted(text: string, start: number): number | undefined {
   const quote = text.charAt(start);
-  for (let index = start + 1; index < text.length; index++) {
-    if (text.charAt(index) === quote && (index + 1 === text.length || /\s/.test(text.charAt(index + 1)))) {
-      return index + 1;
-    }
-  }
+  for (let index = start + 1; index < text.length; index++) if (closesQuote(text, index, quote)) return index + 1;
   return undefined;
 }
 

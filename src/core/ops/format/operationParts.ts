@@ -15,6 +15,11 @@ export function problem<T>(message: string, expected: string): Checked<T> {
   return { ok: false, message, expected };
 }
 
+/** Model text quoted in an error, cut to a readable length (a runaway line must not flood the retry prompt). */
+export function clip(text: string, length = 60): string {
+  return text.length > length ? `${text.slice(0, length - 3)}...` : text;
+}
+
 export const VALID_TYPES_TEXT = OPERATION_TYPES.join(', ');
 
 export const POSITION_KEYWORDS = ['FIRST_CHILD', 'LAST_CHILD', 'BEFORE', 'AFTER'] as const;
@@ -38,7 +43,7 @@ export function readPosition(keyword: string | undefined, siblingToken: string |
   const upper = keyword.toUpperCase();
   if (upper === 'FIRST_CHILD' || upper === 'LAST_CHILD') {
     if (siblingToken !== undefined) {
-      return problem(`unexpected "${siblingToken}" after ${upper}`, `${upper} alone, or BEFORE/AFTER <sibling>`);
+      return problem(`unexpected "${clip(siblingToken)}" after ${upper}`, `${upper} alone, or BEFORE/AFTER <sibling>`);
     }
     return ok({ kind: upper });
   }
@@ -49,7 +54,7 @@ export function readPosition(keyword: string | undefined, siblingToken: string |
     }
     return ok({ kind: upper, sibling });
   }
-  return problem(`unknown position "${keyword}"`, POSITIONS_TEXT);
+  return problem(`unknown position "${clip(keyword)}"`, POSITIONS_TEXT);
 }
 
 /** Reads `AFTER method[x]`, `LAST_CHILD`: the JSON string form of a position. */
@@ -73,7 +78,10 @@ export function readKindToken(token: string): Checked<string> | undefined {
 
 export function readElementKind(word: string): Checked<string> {
   if (!KIND_WORD.test(word)) {
-    return problem(`"${word}" is not an element kind`, 'one word such as KIND=method, KIND=function, KIND=property');
+    return problem(
+      `"${clip(word)}" is not an element kind`,
+      'one word such as KIND=method, KIND=function, KIND=property',
+    );
   }
   return ok(word);
 }

@@ -2,6 +2,7 @@ import type { CreatePosition, Operation, ParseError, SearchReplacePair } from '.
 import { normalizePath } from './headerLine';
 import { readJson, type JsonValue } from './jsonWithOffsets';
 import {
+  clip,
   importModuleOfPath,
   ok,
   operationTypeOf,
@@ -147,7 +148,7 @@ function readJsonOperation(entry: JsonValue, line: number): Checked<Operation> {
   if (!typeField.ok) return typeField;
   const type = operationTypeOf(typeField.value ?? '');
   if (type === undefined)
-    return problem(`unknown operation type "${typeField.value ?? ''}"`, `one of ${VALID_TYPES_TEXT}`);
+    return problem(`unknown operation type "${clip(typeField.value ?? '')}"`, `one of ${VALID_TYPES_TEXT}`);
   const pathField = readString(entry, 'path', true);
   if (!pathField.ok) return pathField;
   const path = normalizePath(pathField.value ?? '');

@@ -2,7 +2,7 @@ import type { Operation, OperationType, ParseError, ParseResult } from '../opera
 import { readFencedBody, readFenceLine, type FenceLine } from './fences';
 import { readHeaderArguments, type HeaderArguments } from './headerArguments';
 import { readHeaderLine, type HeaderLine } from './headerLine';
-import { importModuleOfPath, VALID_TYPES_TEXT } from './operationParts';
+import { clip, importModuleOfPath, VALID_TYPES_TEXT } from './operationParts';
 import { parseJsonOperations } from './parseJsonOperations';
 import { isReplaceMarker, isSearchMarker, parsePatchBody } from './patchBody';
 
@@ -122,7 +122,7 @@ class TextScanner {
 
   private readOperation(index: number, header: HeaderLine): number {
     if (header.kind === 'unknown') {
-      this.error(index, `unknown operation type "${header.word}"`, `one of ${VALID_TYPES_TEXT}`);
+      this.error(index, `unknown operation type "${clip(header.word)}"`, `one of ${VALID_TYPES_TEXT}`);
       return this.readBody(index, 'REPLACE_ELEMENT', '').next; // skip its code so it is not read as more answer
     }
     const { type } = header;

@@ -1,4 +1,5 @@
 import type { SearchReplacePair } from '../operation';
+import { clip } from './operationParts';
 
 /**
  * The body of PATCH_ELEMENT: one or more blocks of
@@ -55,7 +56,7 @@ export function parsePatchBody(lines: readonly string[]): PatchBodyResult {
     }
     const length = markerLength(SEARCH_MARKER, line);
     if (length === undefined) {
-      return fail(index, `text outside a SEARCH/REPLACE pair: "${clip(line)}"`, `a pair: ${PAIR_SHAPE}`);
+      return fail(index, `text outside a SEARCH/REPLACE pair: "${clip(line.trim())}"`, `a pair: ${PAIR_SHAPE}`);
     }
     const pair = readPair(lines, index, length);
     if (!pair.ok) return pair;
@@ -116,11 +117,6 @@ function readPair(
 
 function fail(index: number, message: string, expected: string): { ok: false; problem: PatchBodyProblem } {
   return { ok: false, problem: { index, message, expected } };
-}
-
-function clip(text: string): string {
-  const trimmed = text.trim();
-  return trimmed.length > 60 ? `${trimmed.slice(0, 57)}...` : trimmed;
 }
 
 /** The shortest marker length (from 7) that no line of any pair could be mistaken for. */

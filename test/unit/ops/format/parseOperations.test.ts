@@ -525,6 +525,12 @@ void describe('parseOperations: strict where the intent is not plain', () => {
     );
   });
 
+  void test('a runaway header line gives an error that quotes only the start of the stray text', () => {
+    const [error] = parseOperations(`DELETE_ELEMENT src/a.ts/function[f] ${'"and more '.repeat(5000)}`).errors;
+    assert.match(error?.message ?? '', /^unexpected text after the path: "\"and more/);
+    assert.ok((error?.message.length ?? 0) < 120, `${error?.message.length} characters`);
+  });
+
   void test('errors carry what was expected, in words a model can act on', () => {
     const [error] = parseOperations(answer('CREATE_ELEMENT src/a.ts/class[A] END', FENCE, 'x() {}', FENCE)).errors;
     assert.equal(error?.expected, 'FIRST_CHILD, LAST_CHILD, BEFORE <sibling> or AFTER <sibling>');
