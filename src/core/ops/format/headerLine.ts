@@ -26,7 +26,7 @@ const LEADING_TAGS = /^(?:<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>\s*)+/;
 const TAG = /^<\/?[A-Za-z][\w-]*>$/;
 const LEADING_MARKDOWN = /^(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,3}[.)][ \t]+|>[ \t]?)/;
 const WRAPPERS = ['**', '__', '`', '*'] as const;
-const KEYWORD = /^(\*\*|__|`)?([A-Za-z]+(?:_[A-Za-z]+)+)(:?)(?:\1)?:?(?=\s|$)/;
+const KEYWORD = /^(\*\*|__|`)?([A-Za-z]+(?:_[A-Za-z]+)+):?(?:\1)?:?(?=\s|$)/;
 
 /** Strips what a model decorates a line with; returns the bare text, possibly empty. */
 export function stripDecoration(rawLine: string): string {
