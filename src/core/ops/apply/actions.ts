@@ -1,0 +1,72 @@
+import type { ElementKind, TextRange } from '../../elements/element';
+import type { ContainerInfo } from './fileSyntax';
+
+/**
+ * The planned changes of one file, in snapshot offsets: what the planner decided and the renderer writes. Each
+ * carries the indices of the operations it comes from, so a failure found later is reported on them.
+ */
+
+/** Where inserted elements go, relative to snapshot text. */
+export type Slot =
+  | { readonly kind: 'after'; readonly anchor: TextRange }
+  | { readonly kind: 'before'; readonly anchor: TextRange }
+  | { readonly kind: 'first' }
+  | { readonly kind: 'last' }
+  /** A line start of the file (after headers, directives or imports). */
+  | { readonly kind: 'line'; readonly offset: number }
+  | { readonly kind: 'end' };
+
+export interface InsertItem {
+  readonly ops: readonly number[];
+  /** `\n`-separated lines, each with its full indentation; commas of comma-separated members are not included. */
+  readonly text: string;
+}
+
+export interface InsertAction {
+  readonly kind: 'insert';
+  readonly ops: readonly number[];
+  readonly container: ContainerInfo;
+  /** The container element's range; undefined for the file. */
+  readonly containerRange?: TextRange;
+  readonly slot: Slot;
+  readonly items: readonly InsertItem[];
+  /** Blank lines between a multi-line element and its neighbours, and between single-line ones. */
+  readonly blankLines: { readonly multiLine: number; readonly singleLine: number };
+  /** Whether the sibling next to the slot spans several lines. */
+  readonly neighbourMultiLine: boolean;
+  /** For comma-separated members: whether the last member keeps a trailing comma. */
+  readonly trailingComma: boolean;
+  /** Fixed blank lines before/after the block, overriding what the surroundings suggest. */
+  readonly blankBefore?: number;
+  readonly minBlankAfter?: number;
+}
+
+export interface RewriteAction {
+  readonly kind: 'rewrite';
+  readonly ops: readonly number[];
+  readonly range: TextRange;
+  /** Replacement in the file's line breaks. */
+  readonly newText: string;
+}
+
+export interface DeleteAction {
+  readonly kind: 'delete';
+  readonly ops: readonly number[];
+  readonly range: TextRange;
+  /** Offset of the `{` of an object literal or enum the element is a comma-separated member of. */
+  readonly commaContainerOpen?: number;
+  /** Offset of the `{` of any other container (class, interface, namespace), for blank-line tidying. */
+  readonly containerOpen?: number;
+}
+
+export type Action = InsertAction | RewriteAction | DeleteAction;
+
+/** Something the edited file must hold for an operation to count as done. */
+export interface Expectation {
+  readonly ops: readonly number[];
+  /** Kind/name chain of the container, `kind[name]` segments; empty for top level. */
+  readonly parentChain: readonly string[];
+  readonly kind: ElementKind;
+  readonly name: string;
+  readonly describe: string;
+}

@@ -1,0 +1,412 @@
+import { ElementPathSyntaxError, parseElementPath } from '../../elements/elementPath';
+import { isOutlinable, outlineSource } from '../../elements/outline';
+import type { Operation, OperationResult } from '../operation';
+import type { Action, Expectation } from './actions';
+import { applyEdits } from './editBuffer';
+import { applyFileOperation } from './fileOperations';
+import { type ElementOperation, FilePlanner, isElementOperation, type OpFailure } from './filePlan';
+import { RenderError, renderActions } from './render';
+import { detectStyle } from './textStyle';
+import type { ApplyOptions, ApplyResult, FileChange, SnapshotReader } from './types';
+import { verifyEdit, type VerifyProblem } from './verify';
+import { checkWorkspacePath } from './workspacePath';
+
+/**
+ * Applies a batch of operations to a snapshot of the workspace, purely: every path resolves against the snapshot,
+ * every change is verified (it parses with no new syntax error, nothing outside the named elements moved, every
+ * replaced or created element is where it belongs), and nothing is returned unless all of it holds — or, with
+ * `partial`, what holds.
+ */
+
+interface FileWork {
+  readonly path: string;
+  readonly before: string | undefined;
+  readonly elementOps: number[];
+  fileOp: number | undefined;
+}
+
+const FILE_OPERATIONS = new Set(['CREATE_FILE', 'REPLACE_FILE']);
+
+function fileOf(operation: Operation): { ok: true; file: string } | { ok: false; failure: OpFailure } {
+  if (typeof operation.path !== 'string') {
+    return {
+      ok: false,
+      failure: { message: `${operation.type} has no path`, hint: 'give the workspace-relative path' },
+    };
+  }
+  if (FILE_OPERATIONS.has(operation.type)) return { ok: true, file: operation.path };
+  try {
+    return { ok: true, file: parseElementPath(operation.path).file };
+  } catch (error) {
+    if (error instanceof ElementPathSyntaxError) {
+      return {
+        ok: false,
+        failure: {
+          message: error.message,
+          hint: 'write paths as <file>/<kind>[<name>]/..., e.g. src/user.ts/class[User]/method[save]',
+        },
+      };
+    }
+    throw error;
+  }
+}
+
+function malformed(operation: Operation): OpFailure | undefined {
+  const content = (operation as { content?: unknown }).content;
+  if (operation.type === 'PATCH_ELEMENT') {
+    const patches: unknown = operation.patches;
+    if (
+      !Array.isArray(patches) ||
+      patches.some(
+        (p: unknown) =>
+          typeof (p as { search?: unknown }).search !== 'string' ||
+          typeof (p as { replace?: unknown }).replace !== 'string',
+      )
+    ) {
+      return {
+        message: `PATCH_ELEMENT ${operation.path} has malformed SEARCH/REPLACE pairs`,
+        hint: 'give pairs of search and replace text',
+      };
+    }
+    return undefined;
+  }
+  if (operation.type === 'DELETE_ELEMENT') return undefined;
+  if (typeof content !== 'string')
+    return { message: `${operation.type} ${operation.path} has no content`, hint: 'add the code block' };
+  if (operation.type === 'CREATE_ELEMENT') {
+    const position: unknown = operation.position;
+    const kind = (position as { kind?: unknown } | undefined)?.kind;
+    if (kind !== 'FIRST_CHILD' && kind !== 'LAST_CHILD' && kind !== 'BEFORE' && kind !== 'AFTER') {
+      return {
+        message: `CREATE_ELEMENT ${operation.path} has no valid position`,
+        hint: 'use FIRST_CHILD, LAST_CHILD, BEFORE <sibling> or AFTER <sibling>',
+      };
+    }
+    if ((kind === 'BEFORE' || kind === 'AFTER') && typeof (position as { sibling?: unknown }).sibling !== 'string') {
+      return {
+        message: `CREATE_ELEMENT ${operation.path} ${kind} names no sibling`,
+        hint: `write ${kind} <sibling>, e.g. ${kind} method[save]`,
+      };
+    }
+  }
+  return undefined;
+}
+
+export function applyOperations(
+  snapshot: SnapshotReader,
+  operations: readonly Operation[],
+  options: ApplyOptions = {},
+): ApplyResult {
+  const strategy = options.strategy ?? 'hybrid';
+  const partial = options.partial === true;
+  const failures = new Map<number, OpFailure>();
+  const notes = new Map<number, string>();
+  const skippedBecause = new Map<number, string>();
+  const files = new Map<string, FileWork>();
+  const createdBy = new Map<string, number>();
+
+  operations.forEach((operation, index) => {
+    if (operation.type === 'CREATE_FILE' && typeof operation.path === 'string') {
+      const check = checkWorkspacePath(operation.path);
+      if (check.ok && !createdBy.has(check.path)) createdBy.set(check.path, index);
+    }
+  });
+
+  operations.forEach((operation, index) => {
+    const fail = (failure: OpFailure): void => void failures.set(index, failure);
+    const shapeProblem = malformed(operation);
+    if (shapeProblem !== undefined) return fail(shapeProblem);
+    const located = fileOf(operation);
+    if (!located.ok) return fail(located.failure);
+    const check = checkWorkspacePath(located.file);
+    if (!check.ok) {
+      return fail({
+        message: `${operation.type} refused "${located.file}": ${check.reason}`,
+        hint: 'use a path relative to the workspace root, inside it',
+      });
+    }
+    const path = check.path;
+    const isElementOp = isElementOperation(operation);
+    if (strategy === 'file' && isElementOp) {
+      return fail({
+        message: `${operation.type} is not accepted: the edit strategy is "file" (whole files only)`,
+        hint: `send the whole new ${path} with REPLACE_FILE`,
+      });
+    }
+    if (strategy === 'element' && operation.type === 'REPLACE_FILE' && isOutlinable(path)) {
+      return fail({
+        message: `REPLACE_FILE ${path} is not accepted: the edit strategy is "element"`,
+        hint: 'change the file with element operations (REPLACE_ELEMENT, PATCH_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, ADD_IMPORT)',
+      });
+    }
+    let work = files.get(path);
+    if (work === undefined) {
+      work = { path, before: snapshot.read(path), elementOps: [], fileOp: undefined };
+      files.set(path, work);
+    }
+    const creator = createdBy.get(path);
+    if (isElementOp) {
+      if (work.before === undefined) {
+        return fail(
+          creator !== undefined && creator !== index
+            ? {
+                message: `${operation.type} ${operation.path}: ${path} is created by operation #${creator + 1} of this batch`,
+                hint: 'put this code into that CREATE_FILE content; element operations apply to files as they are before the batch',
+              }
+            : {
+                message: `${operation.type} ${operation.path}: there is no file ${path}`,
+                hint: `create it with CREATE_FILE ${path}`,
+              },
+        );
+      }
+      if (!isOutlinable(path)) {
+        return fail({
+          message: `${operation.type} ${operation.path}: ${path} is not TypeScript or JavaScript, so it has no elements`,
+          hint: `send the whole new file with REPLACE_FILE ${path}`,
+        });
+      }
+      if (work.fileOp !== undefined) {
+        return fail({
+          message: `${operation.type} ${operation.path} conflicts with operation #${work.fileOp + 1}, which writes the whole of ${path}`,
+          hint: 'use either element operations or one REPLACE_FILE for a file, not both',
+        });
+      }
+      work.elementOps.push(index);
+      return undefined;
+    }
+    if (work.fileOp !== undefined) {
+      const previous = operations[work.fileOp];
+      const same =
+        previous !== undefined &&
+        previous.type === operation.type &&
+        (previous as { content?: string }).content === (operation as { content?: string }).content;
+      return fail({
+        message: same
+          ? `${operation.type} ${path} repeats operation #${work.fileOp + 1}`
+          : `${operation.type} ${path} conflicts with operation #${work.fileOp + 1}, which also writes the whole file`,
+        hint: 'send one operation with the final content of the file',
+      });
+    }
+    if (work.elementOps.length > 0) {
+      return fail({
+        message: `${operation.type} ${path} conflicts with operation #${(work.elementOps[0] ?? 0) + 1}, which edits elements of that file`,
+        hint: 'use either element operations or one REPLACE_FILE for a file, not both',
+      });
+    }
+    if (operation.type === 'CREATE_FILE' && work.before !== undefined) {
+      return fail({
+        message: `CREATE_FILE ${path}: the file already exists`,
+        hint: `to change it, use REPLACE_FILE ${path} or element operations`,
+      });
+    }
+    if (operation.type === 'REPLACE_FILE' && work.before === undefined) {
+      return fail({
+        message:
+          creator !== undefined
+            ? `REPLACE_FILE ${path}: the file is created by operation #${creator + 1} of this batch`
+            : `REPLACE_FILE ${path}: there is no such file`,
+        hint:
+          creator !== undefined ? 'send one CREATE_FILE with the final content' : `create it with CREATE_FILE ${path}`,
+      });
+    }
+    work.fileOp = index;
+    return undefined;
+  });
+
+  const changes: FileChange[] = [];
+  for (const work of files.values()) {
+    try {
+      if (work.fileOp !== undefined && !failures.has(work.fileOp)) {
+        const operation = operations[work.fileOp];
+        if (operation?.type === 'CREATE_FILE' || operation?.type === 'REPLACE_FILE') {
+          const outcome = applyFileOperation(work.path, work.before, operation);
+          if (!outcome.ok) failures.set(work.fileOp, outcome.failure);
+          else if (outcome.change !== undefined) changes.push(outcome.change);
+        }
+      }
+      const elementOps = work.elementOps.filter((i) => !failures.has(i));
+      if (elementOps.length > 0 && work.before !== undefined) {
+        const change = applyElementOperations(
+          work.path,
+          work.before,
+          elementOps,
+          operations,
+          partial,
+          failures,
+          notes,
+          skippedBecause,
+        );
+        if (change !== undefined) changes.push(change);
+      }
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      for (const index of [...work.elementOps, ...(work.fileOp === undefined ? [] : [work.fileOp])]) {
+        if (!failures.has(index))
+          failures.set(index, { message: `internal error while applying to ${work.path}: ${reason}` });
+      }
+    }
+  }
+
+  const failedList = [...failures.keys()].sort((a, b) => a - b);
+  const ok = failedList.length === 0;
+  const failedText = failedList.map((i) => `#${i + 1}`).join(', ');
+  const results: OperationResult[] = operations.map((operation, index) => {
+    const failure = failures.get(index);
+    if (failure !== undefined) {
+      return {
+        index,
+        operation,
+        status: 'failed',
+        message: failure.message,
+        ...(failure.hint === undefined ? {} : { hint: failure.hint }),
+        ...(failure.suggestions === undefined || failure.suggestions.length === 0
+          ? {}
+          : { suggestions: failure.suggestions }),
+      };
+    }
+    const skipped = skippedBecause.get(index);
+    if (skipped !== undefined) return { index, operation, status: 'skipped', message: skipped };
+    if (!ok && !partial) {
+      return {
+        index,
+        operation,
+        status: 'skipped',
+        message: `not applied: the batch applies all or nothing, and operation${failedList.length > 1 ? 's' : ''} ${failedText} failed`,
+        hint: 'send this operation again together with the corrected ones',
+      };
+    }
+    const note = notes.get(index);
+    return note === undefined ? { index, operation, status: 'ok' } : { index, operation, status: 'ok', message: note };
+  });
+  const keep = ok || partial;
+  return { ok, results, changes: keep ? changes.filter((c) => c.edits.length > 0 || c.created) : [] };
+}
+
+/** Plans, renders and verifies the element operations of one file; failures are recorded per operation. */
+function applyElementOperations(
+  path: string,
+  before: string,
+  indices: readonly number[],
+  operations: readonly Operation[],
+  partial: boolean,
+  failures: Map<number, OpFailure>,
+  notes: Map<number, string>,
+  skippedBecause: Map<number, string>,
+): FileChange | undefined {
+  const style = detectStyle(before);
+  const outline = outlineSource(path, before);
+  const planner = new FilePlanner(path, before, outline, style);
+  for (const index of indices) {
+    const operation = operations[index];
+    if (operation !== undefined && isElementOperation(operation)) planner.plan(index, operation as ElementOperation);
+  }
+  const verificationFailed = new Set<number>();
+  for (let round = 0; round <= indices.length + 1; round++) {
+    const plan = planner.finish(verificationFailed);
+    for (const [index, failure] of plan.failures) if (!failures.has(index)) failures.set(index, failure);
+    for (const [index, note] of plan.notes) notes.set(index, note);
+    if (!partial && failures.size > 0 && round === 0) {
+      // All or nothing: still verify what planned, so every operation's own problem is reported at once.
+      attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures);
+      return undefined;
+    }
+    if (plan.actions.length === 0) return undefined;
+    const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol);
+    if (outcome.ok) {
+      markDropped(indices, plan.actions, failures, skippedBecause);
+      const edits = outcome.buffer.edits();
+      if (applyEdits(before, edits) !== outcome.buffer.text)
+        throw new Error('the edits do not reproduce the edited text');
+      return { path, before, after: outcome.buffer.text, edits, created: false };
+    }
+    const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures);
+    for (const index of blamed) verificationFailed.add(index);
+    if (!partial || blamed.length === 0) return undefined;
+  }
+  return undefined;
+}
+
+/** Operations that planned fine but share an action with one that failed: skipped, with the reason. */
+function markDropped(
+  indices: readonly number[],
+  actions: readonly Action[],
+  failures: ReadonlyMap<number, OpFailure>,
+  skippedBecause: Map<number, string>,
+): void {
+  const applied = new Set(actions.flatMap((a) => a.ops));
+  for (const index of indices) {
+    if (failures.has(index) || applied.has(index)) continue;
+    skippedBecause.set(index, 'not applied: it edits the same element as an operation that failed');
+  }
+}
+
+type RenderOutcome =
+  | { readonly ok: true; readonly buffer: ReturnType<typeof renderActions> }
+  | { readonly ok: false; readonly problems: readonly VerifyProblem[] };
+
+function renderAndVerify(
+  before: string,
+  outline: ReturnType<typeof outlineSource>,
+  actions: readonly Action[],
+  expectations: readonly Expectation[],
+  eol: '\n' | '\r\n',
+): RenderOutcome {
+  let buffer;
+  try {
+    buffer = renderActions(before, actions, eol);
+  } catch (error) {
+    if (error instanceof RenderError)
+      return {
+        ok: false,
+        problems: [{ ops: error.ops, message: error.message, hint: 'edit each element in one operation' }],
+      };
+    throw error;
+  }
+  const problems = verifyEdit(outline, buffer.text, actions, expectations);
+  return problems.length === 0 ? { ok: true, buffer } : { ok: false, problems };
+}
+
+/**
+ * Finds which operations a failed verification comes from: problems that name operations blame them; the others
+ * are looked for by rendering each action alone. Returns the operations blamed and records their failures.
+ */
+function attributeProblems(
+  before: string,
+  outline: ReturnType<typeof outlineSource>,
+  actions: readonly Action[],
+  expectations: readonly Expectation[],
+  eol: '\n' | '\r\n',
+  failures: Map<number, OpFailure>,
+): number[] {
+  const blamed = new Set<number>();
+  const record = (ops: readonly number[], problem: VerifyProblem): void => {
+    for (const index of ops) {
+      blamed.add(index);
+      if (!failures.has(index)) failures.set(index, { message: problem.message, hint: problem.hint });
+    }
+  };
+  const whole = renderAndVerify(before, outline, actions, expectations, eol);
+  if (whole.ok) return [];
+  let unexplained: VerifyProblem | undefined;
+  for (const problem of whole.problems) {
+    if (problem.ops !== undefined) record(problem.ops, problem);
+    else unexplained ??= problem;
+  }
+  if (unexplained === undefined) return [...blamed];
+  let found = false;
+  for (const action of actions) {
+    const own = expectations.filter((e) => e.ops.every((i) => action.ops.includes(i)));
+    const alone = renderAndVerify(before, outline, [action], own, eol);
+    if (alone.ok) continue;
+    found = true;
+    for (const problem of alone.problems) record(problem.ops ?? action.ops, problem);
+  }
+  if (!found) {
+    const all = actions.flatMap((a) => a.ops);
+    record(all, {
+      ...unexplained,
+      message: `${unexplained.message} (each of operations ${[...new Set(all)].map((i) => `#${i + 1}`).join(', ')} verifies alone, together they do not)`,
+    });
+  }
+  return [...blamed];
+}

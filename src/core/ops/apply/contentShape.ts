@@ -1,0 +1,103 @@
+import { ts } from 'ts-morph';
+import type { ElementNode, SyntaxProblem } from '../../elements/element';
+import { languageOf, outlineSource, parseSource, syntaxErrorsOf } from '../../elements/outline';
+import { scanCode } from './codeScan';
+
+/** Where a piece of code is going: decides how it must parse and how its members are separated. */
+export type ContainerFlavor = 'file' | 'namespace' | 'class' | 'interface' | 'typeLiteral' | 'object' | 'enum';
+
+const WRAPPER_NAME = '__ScalpelContent__';
+
+/** Opening and closing text that make a member parse as a member of its kind of container. */
+const WRAPPERS: Readonly<Record<ContainerFlavor, readonly [string, string]>> = {
+  file: ['', ''],
+  namespace: [`namespace ${WRAPPER_NAME} {\n`, '\n}'],
+  class: [`class ${WRAPPER_NAME} {\n`, '\n}'],
+  interface: [`interface ${WRAPPER_NAME} {\n`, '\n}'],
+  typeLiteral: [`type ${WRAPPER_NAME} = {\n`, '\n};'],
+  object: [`const ${WRAPPER_NAME} = {\n`, '\n};'],
+  enum: [`enum ${WRAPPER_NAME} {\n`, '\n}'],
+};
+
+export interface ContentShape {
+  /** The elements the content declares at the level of its container (paths are meaningless). */
+  readonly elements: readonly ElementNode[];
+  /** Syntax errors, lines counted in the content. */
+  readonly syntaxErrors: readonly SyntaxProblem[];
+  /** The content's last declaration ends like a statement (`;` or `,` expected, not a block). */
+  readonly statementLike: boolean;
+  /** The content already ends with `;` or `,` (comments after it aside). */
+  readonly terminated: boolean;
+}
+
+/** The file name the content is parsed under: same language as the target file. */
+function shapeFileName(file: string): string {
+  const language = languageOf(file) ?? 'ts';
+  return `${WRAPPER_NAME}.${language}`;
+}
+
+const STATEMENT_LIKE = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.VariableStatement,
+  ts.SyntaxKind.ExpressionStatement,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.ImportDeclaration,
+  ts.SyntaxKind.ImportEqualsDeclaration,
+  ts.SyntaxKind.ExportDeclaration,
+  ts.SyntaxKind.ExportAssignment,
+  ts.SyntaxKind.PropertyDeclaration,
+  ts.SyntaxKind.PropertySignature,
+  ts.SyntaxKind.MethodSignature,
+  ts.SyntaxKind.IndexSignature,
+  ts.SyntaxKind.CallSignature,
+  ts.SyntaxKind.ConstructSignature,
+  ts.SyntaxKind.ReturnStatement,
+  ts.SyntaxKind.ThrowStatement,
+]);
+
+function lastMemberNode(sourceFile: ts.SourceFile, flavor: ContainerFlavor): ts.Node | undefined {
+  const statements = sourceFile.statements;
+  if (flavor === 'file') return statements[statements.length - 1];
+  const wrapper = statements[0];
+  if (wrapper === undefined) return undefined;
+  if (ts.isModuleDeclaration(wrapper) && wrapper.body !== undefined && ts.isModuleBlock(wrapper.body)) {
+    return wrapper.body.statements[wrapper.body.statements.length - 1];
+  }
+  if (ts.isClassDeclaration(wrapper) || ts.isInterfaceDeclaration(wrapper) || ts.isEnumDeclaration(wrapper)) {
+    const members: ts.NodeArray<ts.Node> = wrapper.members;
+    return members[members.length - 1];
+  }
+  if (ts.isTypeAliasDeclaration(wrapper) && ts.isTypeLiteralNode(wrapper.type)) {
+    return wrapper.type.members[wrapper.type.members.length - 1];
+  }
+  if (ts.isVariableStatement(wrapper)) {
+    const initializer = wrapper.declarationList.declarations[0]?.initializer;
+    if (initializer !== undefined && ts.isObjectLiteralExpression(initializer)) {
+      return initializer.properties[initializer.properties.length - 1];
+    }
+  }
+  return undefined;
+}
+
+/** Parses content the way it will sit in its container. `content` is normalised (`\n`, no blank edges). */
+export function shapeOfContent(content: string, flavor: ContainerFlavor, file: string): ContentShape {
+  const [open, close] = WRAPPERS[flavor];
+  const text = open + content + close;
+  const name = shapeFileName(file);
+  const outline = outlineSource(name, text);
+  const sourceFile = parseSource(name, text);
+  const offsetLines = open === '' ? 0 : 1;
+  const contentLines = content.split('\n').length;
+  const syntaxErrors = syntaxErrorsOf(sourceFile).map((problem) => ({
+    ...problem,
+    line: Math.min(Math.max(problem.line - offsetLines, 1), contentLines),
+  }));
+  const elements = flavor === 'file' ? outline.elements : (outline.elements[0]?.children ?? []);
+  const last = lastMemberNode(sourceFile, flavor);
+  const { lastCodeKind } = scanCode(content);
+  return {
+    elements,
+    syntaxErrors,
+    statementLike: last !== undefined && STATEMENT_LIKE.has(last.kind),
+    terminated: lastCodeKind === ts.SyntaxKind.SemicolonToken || lastCodeKind === ts.SyntaxKind.CommaToken,
+  };
+}

@@ -1,0 +1,125 @@
+import { insideAny, scanCode } from './codeScan';
+import { indentWidth, type IndentStyle, isBlankLine, leadingWhitespace, stripBom } from './textStyle';
+
+/**
+ * Moves a piece of code written elsewhere (by a model, at its own indentation) onto the indentation of the place it
+ * goes, in the file's indentation style. Lines that start inside a string or template literal are text and are left
+ * exactly as they are.
+ */
+
+/** `\n` line breaks, no BOM, no blank lines around, no trailing whitespace at the end. */
+export function normalizeContent(content: string): string {
+  const lf = stripBom(content).replace(/\r\n?/g, '\n');
+  return lf.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+interface LineFacts {
+  readonly lines: readonly string[];
+  /** Lines whose start is inside a literal. */
+  readonly literal: readonly boolean[];
+}
+
+function lineFacts(content: string): LineFacts {
+  const lines = content.split('\n');
+  const { literals } = scanCode(content);
+  const literal: boolean[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    literal.push(offset > 0 && insideAny(literals, offset));
+    offset += line.length + 1;
+  }
+  return { lines, literal };
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+/** The indentation step of space-indented code: the gcd of its relative widths, 2 when it shows none. */
+function spaceUnitOf(widths: readonly number[]): number {
+  const positive = widths.filter((w) => w > 0);
+  if (positive.length === 0) return 2;
+  const step = positive.reduce((a, b) => gcd(a, b));
+  return step >= 2 ? step : Math.min(...positive);
+}
+
+/** Drops `columns` columns of indentation from the front of `indent`; a tab straddling the cut becomes spaces. */
+function dropColumns(indent: string, columns: number, tabWidth: number): string {
+  let width = 0;
+  let i = 0;
+  while (i < indent.length && width < columns) {
+    width += indent[i] === '\t' ? tabWidth : 1;
+    i += 1;
+  }
+  const overshoot = width - columns;
+  return (overshoot > 0 ? ' '.repeat(overshoot) : '') + indent.slice(i);
+}
+
+/** Rewrites relative indentation in the file's style; text already in that style is kept as it is. */
+function convertRelative(relative: string, style: IndentStyle, contentSpaceUnit: number): string {
+  if (relative === '') return '';
+  const tabsWanted = style.unit === '\t';
+  if (tabsWanted && /^\t*$/.test(relative)) return relative;
+  if (!tabsWanted && /^ *$/.test(relative)) return relative;
+  if (tabsWanted) {
+    // Spaces (or a mix) to tabs: whole steps of the content's own unit become tabs, the rest stays as alignment.
+    const columns = indentWidth(relative, contentSpaceUnit);
+    return '\t'.repeat(Math.floor(columns / contentSpaceUnit)) + ' '.repeat(columns % contentSpaceUnit);
+  }
+  return relative.replace(/\t/g, style.unit);
+}
+
+export interface ReindentTarget {
+  /** The indentation the code's base level takes. */
+  readonly indent: string;
+  readonly style: IndentStyle;
+  /** The content's base level in columns, when the caller knows it (a SEARCH block's indentation). */
+  readonly baseWidth?: number;
+}
+
+/**
+ * Re-bases normalised content onto `target.indent`. Every returned line carries its full indentation, the first
+ * included; a caller writing at a column that already has the indentation drops it from the first line.
+ *
+ * The content's base is its first line's indentation, or the least indentation of the lines after it when that is
+ * smaller. A first line at column 0 followed only by lines at or beyond the target's own indentation is text cut
+ * out of a file at the element's first token (the form an element's range has): it is already in place.
+ */
+export function reindent(content: string, target: ReindentTarget): string[] {
+  const { lines, literal } = lineFacts(content);
+  const tabWidth = target.style.tabWidth;
+  const widthOf = (line: string): number => indentWidth(leadingWhitespace(line), tabWidth);
+  const firstWidth = widthOf(lines[0] ?? '');
+  const restWidths: number[] = [];
+  lines.forEach((line, i) => {
+    if (i > 0 && !literal[i] && !isBlankLine(line)) restWidths.push(widthOf(line));
+  });
+  const restMin = restWidths.length === 0 ? Infinity : Math.min(...restWidths);
+  const targetWidth = indentWidth(target.indent, tabWidth);
+  const cutFromFile =
+    target.baseWidth === undefined &&
+    firstWidth === 0 &&
+    targetWidth > 0 &&
+    restWidths.length > 0 &&
+    restMin >= targetWidth;
+  const base = target.baseWidth ?? (cutFromFile ? targetWidth : Math.min(firstWidth, restMin));
+  const relativeSpaces: number[] = [];
+  lines.forEach((line, i) => {
+    if (literal[i] || isBlankLine(line)) return;
+    const indent = leadingWhitespace(line);
+    if (!indent.includes('\t')) relativeSpaces.push(Math.max(0, indent.length - (i === 0 && cutFromFile ? 0 : base)));
+  });
+  const spaceUnit = spaceUnitOf(relativeSpaces);
+  return lines.map((line, i) => {
+    if (literal[i]) return line;
+    if (isBlankLine(line)) return '';
+    const indent = leadingWhitespace(line);
+    const relative = i === 0 && cutFromFile ? '' : dropColumns(indent, base, tabWidth);
+    return target.indent + convertRelative(relative, target.style, spaceUnit) + line.slice(indent.length);
+  });
+}
+
+/** Removes the target indentation from the first line (it is written at a column that already has it). */
+export function withoutFirstIndent(lines: readonly string[], indent: string): string[] {
+  return lines.map((line, i) => (i === 0 && line.startsWith(indent) ? line.slice(indent.length) : line));
+}
