@@ -1,10 +1,20 @@
 import { CliError } from './cliError';
 import type { CliCommand, CliIo } from './command';
+import { applyCommand } from './commands/apply';
 import { contextCommand } from './commands/context';
+import { editCommand } from './commands/edit';
 import { outlineCommand } from './commands/outline';
+import { statsCommand } from './commands/stats';
 import { tokensCommand } from './commands/tokens';
 
-const COMMANDS: readonly CliCommand[] = [outlineCommand, contextCommand, tokensCommand];
+const COMMANDS: readonly CliCommand[] = [
+  outlineCommand,
+  contextCommand,
+  tokensCommand,
+  editCommand,
+  applyCommand,
+  statsCommand,
+];
 
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

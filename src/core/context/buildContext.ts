@@ -24,6 +24,8 @@ export interface ContextFileRequest {
   readonly outline: FileOutline;
   /** Element paths to show in full; resolved tolerantly. An empty list sends the file as signatures and stubs. */
   readonly focus: readonly string[];
+  /** Send this file whole whatever its size (a file the element model cannot read, or one the model asked for). */
+  readonly whole?: boolean;
 }
 
 export interface ContextElementLevel {
@@ -105,8 +107,9 @@ export function buildContext(
     const { outline } = request;
     const fileTokens = counter.count(outline.text);
     wholeFileTokens += fileTokens;
-    const focusElements = request.focus.map((path) => resolveElementPathOrThrow(outline, path).element);
-    const whole = options.full === true || outline.lineCount <= smallFileLines;
+    const whole = request.whole === true || options.full === true || outline.lineCount <= smallFileLines;
+    const focusElements =
+      request.whole === true ? [] : request.focus.map((path) => resolveElementPathOrThrow(outline, path).element);
     files.push({
       file: outline.file,
       mode: whole ? 'whole' : 'focused',

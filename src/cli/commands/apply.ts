@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { applyOperations } from '../../core/ops/apply';
+import { parseOperations } from '../../core/ops/format';
+import { type CliCommand, parseCommandArgs } from '../command';
+import { CliError, UsageError } from '../cliError';
+import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
+import { diskSnapshot, writeChanges } from '../writeChanges';
+
+export const applyCommand: CliCommand = {
+  name: 'apply',
+  summary: 'apply element operations (a model answer) to the workspace, verified, all or nothing',
+  usage: `Usage: scalpel apply <operations file | -> [--root DIR] [--dry-run] [--partial] [--json]
+
+Reads operations in Scalpel's format (or as JSON), resolves them against the files as
+they are now, verifies the result and writes it. If any operation fails, no file changes
+and the result of every operation is printed.
+
+Options:
+  --root DIR    workspace root (default: the current directory)
+  --dry-run     verify and print the diff, write nothing
+  --partial     write the operations that verified even if others failed
+  --json        print {ok, results: [{index, type, path, status, message, hint, suggestions}], files}`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(this, args, {
+      root: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      partial: { type: 'boolean' },
+      json: { type: 'boolean' },
+    });
+    if (values.help === true) {
+      io.stdout(`${this.usage}\n`);
+      return 0;
+    }
+    const source = positionals[0];
+    if (positionals.length !== 1 || source === undefined)
+      throw new UsageError(`apply takes one operations file, or - for stdin\n\n${this.usage}`);
+    let answer: string;
+    try {
+      answer = source === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, source), 'utf8');
+    } catch (error) {
+      throw new CliError(`${source}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+    const root = resolve(io.cwd, values.root ?? '.');
+    const parsed = parseOperations(answer);
+    if (parsed.operations.length === 0 && parsed.errors.length === 0)
+      throw new CliError(`${source}: no operations found`);
+    const result = applyOperations(
+      diskSnapshot(root),
+      parsed.operations,
+      values.partial === true ? { partial: true } : {},
+    );
+    const verified = result.ok && parsed.errors.length === 0;
+    const writable = verified || (values.partial === true && result.changes.length > 0);
+    if (writable && values['dry-run'] !== true) writeChanges(root, result.changes);
+    if (values.json === true) {
+      io.stdout(
+        `${JSON.stringify(
+          {
+            ok: verified,
+            written: writable && values['dry-run'] !== true,
+            parseErrors: parsed.errors,
+            results: resultsAsJson(result),
+            files: result.changes.map((c) => ({ path: c.path, created: c.created })),
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    } else {
+      for (const error of parsed.errors)
+        io.stdout(
+          `error   line ${error.line}: ${error.message}${error.expected === undefined ? '' : ` (expected ${error.expected})`}\n`,
+        );
+      for (const r of result.results) io.stdout(`${describeResult(r)}\n`);
+      if (values['dry-run'] === true && writable) io.stdout(unifiedDiff(result.changes));
+      if (!writable) io.stdout('nothing was written: the batch did not verify\n');
+      else if (values['dry-run'] === true) io.stdout('dry run: nothing was written\n');
+      else io.stdout(`wrote ${result.changes.length} file${result.changes.length === 1 ? '' : 's'}\n`);
+    }
+    return verified ? 0 : 1;
+  },
+};

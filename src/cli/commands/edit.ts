@@ -1,0 +1,189 @@
+import { resolve } from 'node:path';
+import { createTokenCounter } from '../../core/context/tokens';
+import { parseElementPath } from '../../core/elements/elementPath';
+import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
+import { appendMetrics } from '../../core/llm/metrics';
+import { runEdit, type EditFileRequest, type PlanningMode } from '../../core/llm/pipeline';
+import { serializeOperations } from '../../core/ops/format';
+import { toWorkspaceRelative, WorkspacePathError } from '../../core/workspace/workspacePaths';
+import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
+import { CliError, UsageError } from '../cliError';
+import { metricsFilePath } from '../metricsFile';
+import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
+import { diskSnapshot, writeChanges } from '../writeChanges';
+import type { Logger } from '../../core/logger';
+
+export const editCommand: CliCommand = {
+  name: 'edit',
+  summary: 'ask a model for an edit: plan, focused context, operations, verify, repair, write',
+  usage: `Usage: scalpel edit <file>... [--focus <path>...] -m "<instruction>" [options]
+
+Builds the focused context, asks the model for element operations, verifies them
+(sending failures back for repair), shows the diff and writes the files.
+Exit 0 only if the edit applied (with --dry-run: if it verified).
+
+Model (flags win over environment variables):
+  --provider NAME     openai | anthropic | ollama  ($SCALPEL_PROVIDER; default: the provider
+                      whose key is set, OPENAI_API_KEY or ANTHROPIC_API_KEY, else a local Ollama)
+  --base-url URL      OpenAI-compatible or Anthropic endpoint ($SCALPEL_BASE_URL)
+  --model NAME        model name ($SCALPEL_MODEL)
+
+Options:
+  -m, --message TEXT  the instruction
+  --focus PATH        element to show in full (repeatable); with one file the file part
+                      may be left out. Without a focus, the model first plans what it needs.
+  --budget N          context token budget (default 12000)
+  --full              send whole files
+  --repair-rounds N   follow-ups for failed operations (default 2; 0 disables)
+  --no-plan           never run the planning phase
+  --dry-run           verify and print the diff, write nothing
+  --json              print {ok, operations, results, files, usage} as JSON
+  --verbose           log requests to stderr
+  --root DIR          workspace root (default: the current directory)`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(this, args, {
+      root: { type: 'string' },
+      focus: { type: 'string', multiple: true },
+      message: { type: 'string', short: 'm' },
+      provider: { type: 'string' },
+      'base-url': { type: 'string' },
+      model: { type: 'string' },
+      budget: { type: 'string' },
+      full: { type: 'boolean' },
+      'repair-rounds': { type: 'string' },
+      'no-plan': { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      json: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+    });
+    if (values.help === true) {
+      io.stdout(`${this.usage}\n`);
+      return 0;
+    }
+    const instruction = values.message?.trim();
+    if (instruction === undefined || instruction === '')
+      throw new UsageError(`edit needs an instruction: -m "..."\n\n${this.usage}`);
+    if (positionals.length === 0) throw new UsageError(`edit needs at least one file\n\n${this.usage}`);
+    const root = resolve(io.cwd, values.root ?? '.');
+    const budget = parsePositiveInteger('budget', values.budget) ?? 12000;
+    const repairRounds =
+      values['repair-rounds'] === '0' ? 0 : parsePositiveInteger('repair-rounds', values['repair-rounds']);
+
+    const paths = positionals.map((file) => {
+      try {
+        return toWorkspaceRelative(root, resolve(io.cwd, file));
+      } catch (error) {
+        if (error instanceof WorkspacePathError) throw new CliError(error.message);
+        throw error;
+      }
+    });
+    const snapshot = diskSnapshot(root);
+    for (const path of paths) if (snapshot.read(path) === undefined) throw new CliError(`${path}: no such file`);
+    const files: EditFileRequest[] = paths.map((path) => ({ path, focus: [] }));
+    for (const focus of values.focus ?? []) {
+      const parsed = parseElementPath(focus);
+      const target = files.find((f) => f.path === parsed.file) ?? (files.length === 1 ? files[0] : undefined);
+      if (target === undefined) throw new CliError(`--focus ${focus}: its file is not among the files given`);
+      (target.focus as string[]).push(target.path === parsed.file ? focus : `${target.path}/${focus}`);
+    }
+
+    let providerConfig;
+    try {
+      providerConfig = providerConfigFromEnv(io.env, {
+        ...(values.provider === undefined ? {} : { provider: values.provider }),
+        ...(values['base-url'] === undefined ? {} : { baseUrl: values['base-url'] }),
+        ...(values.model === undefined ? {} : { model: values.model }),
+      });
+    } catch (error) {
+      throw new UsageError(error instanceof Error ? error.message : String(error));
+    }
+    const logger = stderrLogger(io.stderr, values.verbose === true);
+    const provider = createProvider(providerConfig, logger);
+    const progress = values.json === true ? () => undefined : (message: string) => io.stderr(`scalpel: ${message}\n`);
+    progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
+
+    const planning: PlanningMode = values['no-plan'] === true ? 'never' : 'auto';
+    const outcome = await runEdit({
+      instruction,
+      files,
+      snapshot,
+      provider,
+      counter: createTokenCounter(),
+      options: {
+        budget,
+        planning,
+        ...(values.full === true ? { full: true } : {}),
+        ...(repairRounds === undefined ? {} : { repairRounds }),
+      },
+      signal: io.signal,
+      onProgress: (event) => progress(event.message),
+      // Always stream: Ctrl-C and the inactivity timeout act between chunks, and a cut-off answer is recognised as
+      // truncated rather than as broken JSON. --verbose shows the answer as it arrives.
+      onText: values.verbose === true ? (delta) => io.stderr(delta) : () => undefined,
+      logger,
+      command: 'cli.edit',
+    });
+    const metricsFile = metricsFilePath(io.env);
+    try {
+      appendMetrics(metricsFile, outcome.requests);
+    } catch (error) {
+      logger.warn(
+        `could not write metrics to ${metricsFile}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+
+    const written = outcome.ok && values['dry-run'] !== true;
+    if (written) writeChanges(root, outcome.apply.changes);
+    const usage = {
+      requests: outcome.requests.length,
+      inputTokens: outcome.requests.reduce((sum, r) => sum + r.inputTokens, 0),
+      outputTokens: outcome.requests.reduce((sum, r) => sum + r.outputTokens, 0),
+      wholeFileInputTokens: outcome.requests.reduce((sum, r) => sum + r.wholeFileInputTokens, 0),
+    };
+    if (values.json === true) {
+      io.stdout(
+        `${JSON.stringify(
+          {
+            ok: outcome.ok,
+            written,
+            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+            ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
+            operations: serializeOperations(outcome.operations),
+            results: resultsAsJson(outcome.apply),
+            parseErrors: outcome.parseErrors,
+            files: outcome.ok ? outcome.apply.changes.map((c) => ({ path: c.path, created: c.created })) : [],
+            usage,
+            ...(outcome.ok ? {} : { lastAnswer: outcome.lastAnswer }),
+          },
+          null,
+          2,
+        )}\n`,
+      );
+    } else if (outcome.ok) {
+      io.stdout(unifiedDiff(outcome.apply.changes));
+      progress(
+        `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length} operation(s) in ${outcome.apply.changes.length} file(s); ` +
+          `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
+      );
+    } else {
+      for (const r of outcome.apply.results) io.stderr(`${describeResult(r)}\n`);
+      if (outcome.error === undefined && outcome.lastAnswer !== '')
+        io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
+    }
+    if (!outcome.ok)
+      throw new CliError(outcome.failure ?? 'the edit did not apply', outcome.error?.code === 'cancelled' ? 130 : 1);
+    return 0;
+  },
+};
+
+function stderrLogger(write: (text: string) => void, verbose: boolean): Logger {
+  const line = (level: string) => (message: string | Error) =>
+    write(`scalpel [${level}] ${message instanceof Error ? message.message : message}\n`);
+  return {
+    trace: verbose ? line('trace') : () => undefined,
+    debug: verbose ? line('debug') : () => undefined,
+    info: verbose ? line('info') : () => undefined,
+    warn: line('warn'),
+    error: line('error'),
+  };
+}

@@ -1,0 +1,154 @@
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Token accounting: one JSON line per model request, and summaries over them. The point of Scalpel is to spend
+ * fewer tokens than whole-file editing, so every request records what a whole-file request would have cost.
+ */
+
+export interface RequestMetrics {
+  /** ISO time of the request. */
+  readonly time: string;
+  /** The surface and action: `cli.edit`, `vscode.editElement`, `chat.edit`, ... */
+  readonly command: string;
+  readonly phase: 'plan' | 'code' | 'repair';
+  readonly provider: string;
+  readonly model: string;
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly usageSource: 'provider' | 'estimated';
+  /** Input tokens the same request would have cost with every file sent whole. */
+  readonly wholeFileInputTokens: number;
+  /** Operations the answer held, by type. */
+  readonly operations: Readonly<Record<string, number>>;
+  /** Whether the edit this request belongs to ended applied (set on the last request of an edit). */
+  readonly ok?: boolean;
+  readonly durationMs: number;
+}
+
+export function appendMetrics(file: string, records: readonly RequestMetrics[]): void {
+  if (records.length === 0) return;
+  mkdirSync(dirname(file), { recursive: true });
+  appendFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
+}
+
+/** Reads a metrics log; lines that are not valid records (a torn write) are skipped. */
+export function readMetrics(file: string): RequestMetrics[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+  const records: RequestMetrics[] = [];
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const value = JSON.parse(line) as Partial<RequestMetrics>;
+      if (
+        typeof value.inputTokens === 'number' &&
+        typeof value.outputTokens === 'number' &&
+        typeof value.command === 'string'
+      ) {
+        records.push(value as RequestMetrics);
+      }
+    } catch {
+      // A partial line from an interrupted write: the rest of the log is still good.
+    }
+  }
+  return records;
+}
+
+export interface Distribution {
+  readonly count: number;
+  readonly mean: number;
+  readonly max: number;
+  readonly p95: number;
+  readonly total: number;
+}
+
+export interface MetricsGroup {
+  readonly key: string;
+  readonly requests: number;
+  readonly inputTokens: Distribution;
+  readonly outputTokens: Distribution;
+  readonly wholeFileInputTokens: Distribution;
+  /** Input tokens saved against whole-file requests, as a fraction of the whole-file total. */
+  readonly inputSavings: number;
+}
+
+export interface MetricsSummary {
+  readonly requests: number;
+  readonly all: MetricsGroup;
+  readonly byCommand: readonly MetricsGroup[];
+  /** Grouped by the operation types each request's answer held (a request counts in every type it used). */
+  readonly byOperation: readonly MetricsGroup[];
+}
+
+export function distribution(values: readonly number[]): Distribution {
+  if (values.length === 0) return { count: 0, mean: 0, max: 0, p95: 0, total: 0 };
+  const sorted = [...values].sort((a, b) => a - b);
+  const total = sorted.reduce((sum, v) => sum + v, 0);
+  // Nearest-rank percentile: the smallest value with at least 95% of the values at or below it.
+  const rank = Math.max(1, Math.ceil(0.95 * sorted.length));
+  return {
+    count: sorted.length,
+    mean: total / sorted.length,
+    max: sorted[sorted.length - 1] ?? 0,
+    p95: sorted[rank - 1] ?? 0,
+    total,
+  };
+}
+
+function group(key: string, records: readonly RequestMetrics[]): MetricsGroup {
+  const input = distribution(records.map((r) => r.inputTokens));
+  const whole = distribution(records.map((r) => r.wholeFileInputTokens));
+  return {
+    key,
+    requests: records.length,
+    inputTokens: input,
+    outputTokens: distribution(records.map((r) => r.outputTokens)),
+    wholeFileInputTokens: whole,
+    inputSavings: whole.total === 0 ? 0 : 1 - input.total / whole.total,
+  };
+}
+
+function groupBy(records: readonly RequestMetrics[], keys: (r: RequestMetrics) => readonly string[]): MetricsGroup[] {
+  const groups = new Map<string, RequestMetrics[]>();
+  for (const record of records) {
+    for (const key of keys(record)) groups.set(key, [...(groups.get(key) ?? []), record]);
+  }
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, rs]) => group(key, rs));
+}
+
+export function summarizeMetrics(records: readonly RequestMetrics[]): MetricsSummary {
+  return {
+    requests: records.length,
+    all: group('all', records),
+    byCommand: groupBy(records, (r) => [r.command]),
+    byOperation: groupBy(records, (r) => Object.keys(r.operations).filter((k) => (r.operations[k] ?? 0) > 0)),
+  };
+}
+
+function row(g: MetricsGroup): string {
+  const f = (d: Distribution): string => `${Math.round(d.mean)}/${Math.round(d.p95)}/${d.max}`;
+  return `${g.key.padEnd(22)} ${String(g.requests).padStart(6)}  ${f(g.inputTokens).padStart(18)}  ${f(g.outputTokens).padStart(18)}  ${f(g.wholeFileInputTokens).padStart(18)}  ${(g.inputSavings * 100).toFixed(0).padStart(5)}%`;
+}
+
+/** A plain-text table of a summary, for the CLI and the extension's statistics view. */
+export function formatMetricsSummary(summary: MetricsSummary): string {
+  if (summary.requests === 0) return 'No requests recorded yet.\n';
+  const header = `${'group'.padEnd(22)} ${'reqs'.padStart(6)}  ${'input mean/p95/max'.padStart(18)}  ${'output mean/p95/max'.padStart(18)}  ${'whole-file input'.padStart(18)}  saved`;
+  return [
+    header,
+    row(summary.all),
+    '',
+    'by command',
+    ...summary.byCommand.map(row),
+    '',
+    'by operation kind',
+    ...summary.byOperation.map(row),
+    '',
+  ].join('\n');
+}
