@@ -13,3 +13,17 @@ export {
   resolveElementPath,
   walkElements,
 } from './core/elements/resolve';
+export { createProvider, DEFAULT_BASE_URLS, DEFAULT_MODELS } from './core/llm/createProvider';
+export { isLlmError, LlmError } from './core/llm/errors';
+export { appendMetrics, formatMetricsSummary, readMetrics, summarizeMetrics } from './core/llm/metrics';
+export { runEdit } from './core/llm/pipeline';
+export {
+  CODING_SYSTEM_PROMPT,
+  codingUserMessage,
+  parsePlan,
+  PLANNING_SYSTEM_PROMPT,
+  planningOutline,
+  planningUserMessage,
+} from './core/llm/prompts';
+export { applyOperations } from './core/ops/apply';
+export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from './core/ops/format';

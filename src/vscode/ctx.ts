@@ -2,9 +2,13 @@ import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { readConfig, type ScalpelConfig } from './config';
 import { loadEngine, type ScalpelEngine } from './engineLoader';
+import { PendingEdits } from './pendingEdits';
 
 /** What every feature of the extension gets: the extension context, the log, settings and the lazily loaded engine. */
 export class Ctx {
+  /** Verified edits waiting for the user's accept or reject. */
+  readonly pendingEdits = new PendingEdits();
+
   constructor(
     readonly extensionContext: vscode.ExtensionContext,
     readonly log: Logger & { show(): void },

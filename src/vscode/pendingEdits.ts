@@ -1,0 +1,53 @@
+import type * as vscode from 'vscode';
+import type { FileChange } from '../core/ops/apply';
+import type { Operation, OperationResult } from '../core/ops/operation';
+
+/**
+ * Edits that verified but are not applied yet: the preview, the chat's buttons and the accept commands all refer
+ * to one by its id. Nothing is written until the user accepts.
+ */
+export interface PendingEdit {
+  readonly id: string;
+  /** What the user asked, for titles. */
+  readonly title: string;
+  readonly operations: readonly Operation[];
+  readonly results: readonly OperationResult[];
+  readonly changes: readonly FileChange[];
+  /** Workspace folder the paths are relative to. */
+  readonly root: vscode.Uri;
+  readonly createdAt: number;
+  /** Token usage of the request(s) that produced it. */
+  readonly usage?: {
+    readonly inputTokens: number;
+    readonly outputTokens: number;
+    readonly wholeFileInputTokens: number;
+  };
+}
+
+export class PendingEdits {
+  private readonly edits = new Map<string, PendingEdit>();
+  private next = 1;
+
+  add(edit: Omit<PendingEdit, 'id' | 'createdAt'>): PendingEdit {
+    const stored: PendingEdit = { ...edit, id: `edit-${this.next++}`, createdAt: Date.now() };
+    this.edits.set(stored.id, stored);
+    return stored;
+  }
+
+  get(id: string): PendingEdit | undefined {
+    return this.edits.get(id);
+  }
+
+  /** The most recent pending edit, for keyboard accept/reject without an id. */
+  latest(): PendingEdit | undefined {
+    return [...this.edits.values()].at(-1);
+  }
+
+  delete(id: string): boolean {
+    return this.edits.delete(id);
+  }
+
+  all(): PendingEdit[] {
+    return [...this.edits.values()];
+  }
+}
