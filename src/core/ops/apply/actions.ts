@@ -20,6 +20,8 @@ export interface InsertItem {
   readonly ops: readonly number[];
   /** `\n`-separated lines, each with its full indentation; commas of comma-separated members are not included. */
   readonly text: string;
+  /** A block-like element (a method, a class, anything over several lines): set apart by the file's blank lines. */
+  readonly block: boolean;
 }
 
 export interface InsertAction {
@@ -30,10 +32,10 @@ export interface InsertAction {
   readonly containerRange?: TextRange;
   readonly slot: Slot;
   readonly items: readonly InsertItem[];
-  /** Blank lines between a multi-line element and its neighbours, and between single-line ones. */
-  readonly blankLines: { readonly multiLine: number; readonly singleLine: number };
-  /** Whether the sibling next to the slot spans several lines. */
-  readonly neighbourMultiLine: boolean;
+  /** Blank lines next to a block-like element, and between two one-line fields or statements. */
+  readonly blankLines: { readonly block: number; readonly line: number };
+  /** Whether the sibling next to the slot is block-like. */
+  readonly neighbourBlock: boolean;
   /** For comma-separated members: whether the last member keeps a trailing comma. */
   readonly trailingComma: boolean;
   /** Fixed blank lines before/after the block, overriding what the surroundings suggest. */

@@ -92,9 +92,9 @@ interface Group {
   readonly container: ContainerInfo;
   readonly containerElement: ElementNode | undefined;
   readonly slot: Slot;
-  readonly items: { ops: number[]; text: string; creation: Creation | undefined }[];
-  readonly neighbourMultiLine: boolean;
-  readonly blankLines: { multiLine: number; singleLine: number };
+  readonly items: { ops: number[]; text: string; block: boolean; creation: Creation | undefined }[];
+  readonly neighbourBlock: boolean;
+  readonly blankLines: { block: number; line: number };
   readonly trailingComma: boolean;
 }
 
@@ -116,6 +116,33 @@ function segmentOf(element: ElementNode): string {
 
 function describeElement(element: { kind: string; name: string }): string {
   return element.name === '' ? element.kind : `${element.kind}[${element.name}]`;
+}
+
+const BLOCK_KINDS = new Set<ElementKind>([
+  'class',
+  'interface',
+  'enum',
+  'function',
+  'method',
+  'constructor',
+  'getter',
+  'setter',
+  'namespace',
+  'static',
+  'default',
+]);
+
+/** Elements set apart by blank lines in most code: anything with a body, or over several lines. */
+function isBlock(element: { kind: ElementKind; startLine: number; endLine: number }): boolean {
+  return BLOCK_KINDS.has(element.kind) || element.startLine !== element.endLine;
+}
+
+/** A KIND hint fits an element of a compatible kind; a function kind needs a function (an arrow in a property). */
+function kindFits(wanted: ElementKind, element: ElementNode): boolean {
+  if (!kindsCompatible(wanted, element.kind)) return false;
+  const wantsFunction = wanted === 'function' || wanted === 'method';
+  const isValue = element.kind === 'property' || element.kind === 'variable';
+  return !(wantsFunction && isValue && element.bodyRange === undefined);
 }
 
 function isAccessorPair(a: string, b: string): boolean {
@@ -781,10 +808,7 @@ export class FilePlanner {
     };
   }
 
-  private blankLinesOf(
-    children: readonly ElementNode[],
-    flavor: ContainerFlavor,
-  ): { multiLine: number; singleLine: number } {
+  private blankLinesOf(children: readonly ElementNode[], flavor: ContainerFlavor): { block: number; line: number } {
     const multi: number[] = [];
     const single: number[] = [];
     for (let i = 1; i < children.length; i++) {
@@ -793,7 +817,7 @@ export class FilePlanner {
       if (a === undefined || b === undefined || a.endLine === b.startLine) continue;
       const between = this.text.slice(a.range.end, b.range.start).split('\n').slice(1, -1);
       const blanks = between.filter((l) => l.trim() === '').length;
-      (a.startLine !== a.endLine || b.startLine !== b.endLine ? multi : single).push(blanks);
+      (isBlock(a) || isBlock(b) ? multi : single).push(blanks);
     }
     const mode = (values: number[], fallback: number): number => {
       if (values.length === 0) return fallback;
@@ -810,7 +834,7 @@ export class FilePlanner {
       return Math.min(best, 2);
     };
     const wide = flavor === 'class' || flavor === 'file' || flavor === 'namespace';
-    return { multiLine: mode(multi, wide ? 1 : 0), singleLine: mode(single, flavor === 'file' ? 1 : 0) };
+    return { block: mode(multi, wide ? 1 : 0), line: mode(single, flavor === 'file' ? 1 : 0) };
   }
 
   /** `;` or `,` when the members of an interface or type literal end with one, else ''. */
@@ -888,7 +912,7 @@ export class FilePlanner {
     }
     if (op.elementKind !== undefined) {
       const wanted = canonicalKind(op.elementKind);
-      const mismatch = wanted === undefined ? undefined : shape.elements.find((e) => !kindsCompatible(e.kind, wanted));
+      const mismatch = wanted === undefined ? undefined : shape.elements.find((e) => !kindFits(wanted, e));
       if (mismatch !== undefined && wanted !== undefined) {
         this.fail(index, {
           message: `${label}: KIND=${op.elementKind} was given, but the content declares ${describeElement(mismatch)}`,
@@ -922,8 +946,7 @@ export class FilePlanner {
         containerElement: container.element,
         slot: located.slot,
         items: [],
-        neighbourMultiLine:
-          located.neighbour !== undefined && located.neighbour.startLine !== located.neighbour.endLine,
+        neighbourBlock: located.neighbour !== undefined && isBlock(located.neighbour),
         blankLines: this.blankLinesOf(container.children, flavor),
         trailingComma: this.trailingCommaOf(container.children, info),
       };
@@ -938,7 +961,8 @@ export class FilePlanner {
       declared,
       group,
     };
-    const item = { ops: [index], text: itemText, creation };
+    const block = shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
+    const item = { ops: [index], text: itemText, block, creation };
     if (located.joins !== undefined) {
       const at = group.items.findIndex((i) => i.creation === located.joins);
       group.items.splice(located.before ? Math.max(at, 0) : at + 1, 0, item);
@@ -1140,9 +1164,9 @@ export class FilePlanner {
         container: group.container,
         ...(group.containerElement === undefined ? {} : { containerRange: group.containerElement.range }),
         slot: group.slot,
-        items: items.map((i) => ({ ops: i.ops, text: i.text })),
+        items: items.map((i) => ({ ops: i.ops, text: i.text, block: i.block })),
         blankLines: group.blankLines,
-        neighbourMultiLine: group.neighbourMultiLine,
+        neighbourBlock: group.neighbourBlock,
         trailingComma: group.trailingComma,
       };
       actions.push(action);
@@ -1238,7 +1262,7 @@ export class FilePlanner {
     const eol = this.style.eol;
     const newByAnchor = new Map<
       string,
-      { anchor: ElementNode | undefined; items: { ops: number[]; text: string }[] }
+      { anchor: ElementNode | undefined; items: { ops: number[]; text: string; block: boolean }[] }
     >();
     for (const state of this.importPlan.declarations) {
       if (state.ops.length === 0 || failed(state.ops)) continue;
@@ -1258,7 +1282,7 @@ export class FilePlanner {
       const anchor = state.after?.element;
       const key = anchor === undefined ? 'top' : String(anchor.range.start);
       const entry = newByAnchor.get(key) ?? { anchor, items: [] };
-      entry.items.push({ ops: state.ops, text: toLf(state.text) });
+      entry.items.push({ ops: state.ops, text: toLf(state.text), block: false });
       newByAnchor.set(key, entry);
     }
     for (const { anchor, items } of newByAnchor.values()) {
@@ -1272,8 +1296,8 @@ export class FilePlanner {
         container: { flavor: 'file', indent: '' },
         slot,
         items,
-        blankLines: { multiLine: 0, singleLine: 0 },
-        neighbourMultiLine: false,
+        blankLines: { block: 0, line: 0 },
+        neighbourBlock: false,
         trailingComma: false,
         ...(anchor === undefined ? { minBlankAfter: 1 } : { blankBefore: 0 }),
       });

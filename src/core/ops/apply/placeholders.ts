@@ -83,6 +83,8 @@ function isLazyPhrase(phrase: string, ellipsis: boolean): boolean {
   const list = words(phrase);
   if (list.length === 0) return ellipsis;
   if (list.length > 12) return false;
+  // `// ... same as validate ...`: code pointed at instead of written.
+  if (ellipsis && /^(?:the )?(?:same|similar) (?:as|to|like)\b/.test(phrase)) return true;
   const first = list[0] ?? '';
   if ((first === 'rest' || first === 'remainder') && list[1] === 'of') return true;
   if (list[0] === 'the' && (list[1] === 'rest' || list[1] === 'remainder') && list[2] === 'of') return true;

@@ -184,8 +184,8 @@ class Renderer {
     }
   }
 
-  private itemBlank(action: InsertAction, multiLine: boolean): number {
-    return multiLine ? action.blankLines.multiLine : action.blankLines.singleLine;
+  private itemBlank(action: InsertAction, block: boolean): number {
+    return block ? action.blankLines.block : action.blankLines.line;
   }
 
   /** The items joined, with commas for comma-separated members; the last one's comma is `lastComma`. */
@@ -198,16 +198,15 @@ class Renderer {
       if (!indentFirst) text = text.replace(/^[ \t]+/, '');
       if (i > 0) {
         const previous = action.items[i - 1];
-        const multi = item.text.includes('\n') || (previous?.text.includes('\n') ?? false);
-        parts.push('\n'.repeat(this.itemBlank(action, multi) + 1));
+        parts.push('\n'.repeat(this.itemBlank(action, item.block || (previous?.block ?? false)) + 1));
       }
       parts.push(text);
     });
     return withEol(parts.join(''), this.eol);
   }
 
-  private blockIsMultiLine(action: InsertAction): boolean {
-    return action.items.some((i) => i.text.includes('\n'));
+  private blockIsBlock(action: InsertAction): boolean {
+    return action.items.some((i) => i.block);
   }
 
   private insertLines(action: InsertAction, lineStart: number, isComma: boolean): void {
@@ -235,7 +234,7 @@ class Renderer {
     const gap = above.count + below.count;
     const lineAbove = this.lineAbove(above.from);
     const lineBelow = this.lineAt(below.to);
-    const multi = this.blockIsMultiLine(action) || action.neighbourMultiLine;
+    const multi = this.blockIsBlock(action) || action.neighbourBlock;
     const style = Math.min(gap > 0 ? gap : this.itemBlank(action, multi), 2);
     const aboveIsEdge = opensBlock(lineAbove) && action.slot.kind !== 'line';
     const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined;
