@@ -32,7 +32,14 @@ export function alignElements(
   let previous: AnchorPair = { before: -1, after: -1 };
   for (const next of [...exact, { before: before.length, after: after.length }]) {
     anchors.push(
-      ...longestCommonSubsequence(keysBefore, previous.before + 1, next.before, keysAfter, previous.after + 1, next.after),
+      ...longestCommonSubsequence(
+        keysBefore,
+        previous.before + 1,
+        next.before,
+        keysAfter,
+        previous.after + 1,
+        next.after,
+      ),
     );
     if (next.before < before.length) anchors.push(next);
     previous = next;

@@ -77,7 +77,8 @@ const LABEL_ORDER: readonly CandidateLabel[] = [
   'replace-file',
 ];
 
-type DescendResult = { readonly ok: true; readonly candidate: DescendCandidate } | { readonly ok: false; readonly reason: string };
+type DescendResult =
+  { readonly ok: true; readonly candidate: DescendCandidate } | { readonly ok: false; readonly reason: string };
 
 export class DiffPlanner {
   private readonly beforeText: string;
@@ -100,11 +101,19 @@ export class DiffPlanner {
   }
 
   /** The verified operations for the whole file, with the fallbacks that were needed. */
-  plan(): { readonly operations: Operation[]; readonly fallbacks: readonly DiffFallback[]; readonly verified: boolean } {
+  plan(): {
+    readonly operations: Operation[];
+    readonly fallbacks: readonly DiffFallback[];
+    readonly verified: boolean;
+  } {
     const unit = this.fileUnit();
     const resolution = this.resolve(unit);
     if (resolution !== undefined) {
-      return { operations: writeOperations(this.tree, resolution.specs), fallbacks: resolution.fallbacks, verified: true };
+      return {
+        operations: writeOperations(this.tree, resolution.specs),
+        fallbacks: resolution.fallbacks,
+        verified: true,
+      };
     }
     const replaceFile: OpSpec[] = [{ type: 'REPLACE_FILE', content: this.afterText }];
     return {
@@ -115,7 +124,12 @@ export class DiffPlanner {
   }
 
   private fileUnit(): Unit {
-    const region: Region = { beforeStart: 0, beforeEnd: this.beforeText.length, afterStart: 0, afterEnd: this.afterText.length };
+    const region: Region = {
+      beforeStart: 0,
+      beforeEnd: this.beforeText.length,
+      afterStart: 0,
+      afterEnd: this.afterText.length,
+    };
     const candidates: Candidate[] = [this.leaf('replace-file', [{ type: 'REPLACE_FILE', content: this.afterText }])];
     const descend = this.descend(this.before.elements, this.after.elements, undefined, region);
     if (descend.ok) candidates.push(descend.candidate);
@@ -153,7 +167,8 @@ export class DiffPlanner {
       const change = importBindingChange(oldText, newText);
       if (change !== undefined) {
         const specs: OpSpec[] = [];
-        if (change.remove !== undefined) specs.push({ type: 'REMOVE_IMPORT', content: change.remove, removed: undefined });
+        if (change.remove !== undefined)
+          specs.push({ type: 'REMOVE_IMPORT', content: change.remove, removed: undefined });
         if (change.add !== undefined) specs.push({ type: 'ADD_IMPORT', content: change.add, created: undefined });
         candidates.push(this.leaf('imports', specs));
       }
@@ -179,10 +194,15 @@ export class DiffPlanner {
     const firstAfter = after.children[0];
     const lastAfter = after.children.at(-1);
     if (firstBefore === undefined || lastBefore === undefined || firstAfter === undefined || lastAfter === undefined) {
-      return { ok: false, reason: before.children.length === 0 ? 'members added to an empty container' : 'all members removed' };
+      return {
+        ok: false,
+        reason: before.children.length === 0 ? 'members added to an empty container' : 'all members removed',
+      };
     }
-    const head = (text: string, element: ElementNode, first: ElementNode): string => text.slice(element.range.start, first.range.start);
-    const tail = (text: string, element: ElementNode, last: ElementNode): string => text.slice(last.range.end, element.range.end);
+    const head = (text: string, element: ElementNode, first: ElementNode): string =>
+      text.slice(element.range.start, first.range.start);
+    const tail = (text: string, element: ElementNode, last: ElementNode): string =>
+      text.slice(last.range.end, element.range.end);
     if (head(this.beforeText, before, firstBefore) !== head(this.afterText, after, firstAfter)) {
       return { ok: false, reason: 'the container header changed' };
     }
@@ -213,9 +233,16 @@ export class DiffPlanner {
         afterEnd: nextAfter?.range.start ?? region.afterEnd,
       };
       if (this.textsDiffer(gap)) {
-        const deleted = beforeList.slice(previous === undefined ? 0 : previous.before + 1, next?.before ?? beforeList.length);
-        const inserted = afterList.slice(previous === undefined ? 0 : previous.after + 1, next?.after ?? afterList.length);
-        if (deleted.length === 0 && inserted.length === 0) return { ok: false, reason: 'text between elements changed' };
+        const deleted = beforeList.slice(
+          previous === undefined ? 0 : previous.before + 1,
+          next?.before ?? beforeList.length,
+        );
+        const inserted = afterList.slice(
+          previous === undefined ? 0 : previous.after + 1,
+          next?.after ?? afterList.length,
+        );
+        if (deleted.length === 0 && inserted.length === 0)
+          return { ok: false, reason: 'text between elements changed' };
         parts.push(
           this.segmentUnit(gap, deleted, inserted, container, {
             previous: previousBefore === undefined ? undefined : this.trackedOrThrow(previousBefore),
@@ -253,7 +280,9 @@ export class DiffPlanner {
         if (importsAsImportOps && element.kind === 'import') {
           specs.push({
             type: 'REMOVE_IMPORT',
-            content: this.toOperationText(this.beforeText.slice(element.declarationRange.start, element.declarationRange.end)),
+            content: this.toOperationText(
+              this.beforeText.slice(element.declarationRange.start, element.declarationRange.end),
+            ),
             removed: target,
           });
         } else {
@@ -266,7 +295,13 @@ export class DiffPlanner {
         if (importsAsImportOps && element.kind === 'import') {
           specs.push({ type: 'ADD_IMPORT', content: this.contentOf(element), created });
         } else {
-          specs.push({ type: 'CREATE_ELEMENT', created, previous, next: neighbours.next, content: this.contentOf(element) });
+          specs.push({
+            type: 'CREATE_ELEMENT',
+            created,
+            previous,
+            next: neighbours.next,
+            content: this.contentOf(element),
+          });
         }
         previous = created;
       }
@@ -296,13 +331,17 @@ export class DiffPlanner {
 
   private fallbackFor(unit: Unit, chosen: Candidate, failed: readonly CandidateLabel[]): DiffFallback | undefined {
     if (chosen.label === 'replace-file') {
-      const reason = unit.notDescended ?? (failed.includes('descend') ? 'element operations did not reproduce the text' : 'cheapest');
+      const reason =
+        unit.notDescended ??
+        (failed.includes('descend') ? 'element operations did not reproduce the text' : 'cheapest');
       return reason === 'cheapest' ? undefined : { kind: 'file', path: unit.path, reason };
     }
     if (chosen.label === 'descend') return undefined;
     if (unit.notDescended !== undefined) return { kind: 'container', path: unit.path, reason: unit.notDescended };
-    if (failed.includes('descend')) return { kind: 'container', path: unit.path, reason: 'member operations did not reproduce the text' };
-    if (failed.length > 0) return { kind: 'element', path: unit.path, reason: `${failed.join(', ')} did not reproduce the text` };
+    if (failed.includes('descend'))
+      return { kind: 'container', path: unit.path, reason: 'member operations did not reproduce the text' };
+    if (failed.length > 0)
+      return { kind: 'element', path: unit.path, reason: `${failed.join(', ')} did not reproduce the text` };
     return undefined;
   }
 
@@ -312,7 +351,9 @@ export class DiffPlanner {
     }
     // Most plans are right as first drawn up: one apply checks them all before any part is checked on its own.
     const preferred = candidate.parts.flatMap((part) => this.preferredSpecs(part));
-    if (this.reproduces(unit.region, preferred)) return { specs: preferred, fallbacks: [] };
+    if (this.reproduces(unit.region, preferred)) {
+      return { specs: preferred, fallbacks: candidate.parts.flatMap((part) => this.preferredFallbacks(part)) };
+    }
     const specs: OpSpec[] = [];
     const fallbacks: DiffFallback[] = [];
     for (const part of candidate.parts) {
@@ -329,9 +370,22 @@ export class DiffPlanner {
     if (cached !== undefined) return cached;
     const best = unit.candidates[0];
     const specs =
-      best === undefined ? [] : best.label === 'descend' ? best.parts.flatMap((p) => this.preferredSpecs(p)) : best.specs;
+      best === undefined
+        ? []
+        : best.label === 'descend'
+          ? best.parts.flatMap((p) => this.preferredSpecs(p))
+          : best.specs;
     this.preferredCache.set(unit, specs);
     return specs;
+  }
+
+  /** The fallbacks the preferred plan of a unit makes: containers that could not be diffed member by member. */
+  private preferredFallbacks(unit: Unit): DiffFallback[] {
+    const best = unit.candidates[0];
+    if (best === undefined) return [];
+    if (best.label === 'descend') return best.parts.flatMap((part) => this.preferredFallbacks(part));
+    const fallback = this.fallbackFor(unit, best, []);
+    return fallback === undefined ? [] : [fallback];
   }
 
   /** Whether applying the specs to the old file changes exactly this region into its new text. */
@@ -354,9 +408,15 @@ export class DiffPlanner {
     return { label, specs, cost: this.costOf(specs) };
   }
 
+  /**
+   * Tokens of the serialized operations, paths left out: a member's path is longer than its container's, and that
+   * must not make replacing a whole class look cheaper than patching the one method that changed.
+   */
   private costOf(specs: readonly OpSpec[]): number {
     try {
-      return this.counter.count(serializeOperations(writeOperations(this.tree, specs)));
+      const operations = writeOperations(this.tree, specs);
+      const paths = operations.reduce((sum, operation) => sum + this.counter.count(operation.path), 0);
+      return this.counter.count(serializeOperations(operations)) - paths;
     } catch {
       return Infinity;
     }
@@ -371,7 +431,8 @@ export class DiffPlanner {
   private textsDiffer(region: Region): boolean {
     return (
       region.beforeEnd - region.beforeStart !== region.afterEnd - region.afterStart ||
-      this.beforeText.slice(region.beforeStart, region.beforeEnd) !== this.afterText.slice(region.afterStart, region.afterEnd)
+      this.beforeText.slice(region.beforeStart, region.beforeEnd) !==
+        this.afterText.slice(region.afterStart, region.afterEnd)
     );
   }
 
@@ -382,8 +443,16 @@ export class DiffPlanner {
   }
 }
 
+/**
+ * How much cheaper an operation on the whole container must be to win over operations on its members: a member
+ * operation says precisely what changed, and each costs a header line more.
+ */
+const DESCEND_PREFERENCE = 1.25;
+
 function sortCandidates(candidates: readonly Candidate[]): Candidate[] {
+  const weighted = (candidate: Candidate): number =>
+    candidate.label === 'descend' ? candidate.cost / DESCEND_PREFERENCE : candidate.cost;
   return [...candidates].sort(
-    (a, b) => a.cost - b.cost || LABEL_ORDER.indexOf(a.label) - LABEL_ORDER.indexOf(b.label),
+    (a, b) => weighted(a) - weighted(b) || LABEL_ORDER.indexOf(a.label) - LABEL_ORDER.indexOf(b.label),
   );
 }

@@ -40,7 +40,9 @@ export function importBindingChange(beforeText: string, afterText: string): Impo
     return `import ${shape.typeOnly ? 'type ' : ''}${parts.join(', ')} from ${shape.moduleText}${shape.semicolon ? ';' : ''}`;
   };
   const add =
-    added.length > 0 || defaultAdded ? declaration(defaultAdded ? after.defaultName : undefined, added, after) : undefined;
+    added.length > 0 || defaultAdded
+      ? declaration(defaultAdded ? after.defaultName : undefined, added, after)
+      : undefined;
   const remove =
     removed.length > 0 || defaultRemoved
       ? declaration(defaultRemoved ? before.defaultName : undefined, removed, before)

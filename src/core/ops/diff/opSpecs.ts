@@ -18,7 +18,7 @@ export type OpSpec =
   | { readonly type: 'REMOVE_IMPORT'; readonly content: string; readonly removed: TrackedElement | undefined }
   | { readonly type: 'REPLACE_FILE'; readonly content: string };
 
-/** Writes the operations in order, each path as it reads at the moment that operation applies. */
+/** Writes the operations with their paths. */
 export function writeOperations(tree: TrackedTree, specs: readonly OpSpec[]): Operation[] {
   const state = new PathState(tree);
   return specs.map((spec): Operation => {
@@ -27,11 +27,8 @@ export function writeOperations(tree: TrackedTree, specs: readonly OpSpec[]): Op
         return { type: spec.type, path: state.pathOf(spec.target), content: spec.content };
       case 'PATCH_ELEMENT':
         return { type: spec.type, path: state.pathOf(spec.target), patches: spec.patches };
-      case 'DELETE_ELEMENT': {
-        const path = state.pathOf(spec.target);
-        state.remove(spec.target);
-        return { type: spec.type, path };
-      }
+      case 'DELETE_ELEMENT':
+        return { type: spec.type, path: state.pathOf(spec.target) };
       case 'CREATE_ELEMENT': {
         const path = state.pathOf(spec.created.parent);
         const position =
@@ -40,14 +37,11 @@ export function writeOperations(tree: TrackedTree, specs: readonly OpSpec[]): Op
             : spec.next !== undefined
               ? ({ kind: 'BEFORE', sibling: state.segmentOf(spec.next) } as const)
               : ({ kind: 'LAST_CHILD' } as const);
-        state.insert(spec.created, spec.previous, spec.next);
         return { type: spec.type, path, position, content: spec.content };
       }
       case 'ADD_IMPORT':
-        if (spec.created !== undefined) state.insertImport(spec.created);
         return { type: spec.type, path: tree.file, content: spec.content };
       case 'REMOVE_IMPORT':
-        if (spec.removed !== undefined) state.remove(spec.removed);
         return { type: spec.type, path: tree.file, content: spec.content };
       case 'REPLACE_FILE':
         return { type: spec.type, path: tree.file, content: spec.content };

@@ -33,12 +33,57 @@ interface Hunk extends ChangeBlock {
   readonly pair: SearchReplacePair;
 }
 
-/** The pairs, or undefined when some change cannot get a unique search within the context limit. */
+/**
+ * The pairs: one per change where a few lines of context make the search unique, else a single pair from the first
+ * changed line to the last, widened until it is unique (at most the whole text, which always is).
+ */
 export function searchReplacePairs(oldText: string, newText: string): SearchReplacePair[] | undefined {
   if (oldText === newText) return [];
   const oldLines = splitLinesKeepingBreaks(oldText);
   const newLines = splitLinesKeepingBreaks(newText);
   const blocks = changeBlocks(oldLines, newLines);
+  return (
+    smallPairs(oldText, newText, oldLines, newLines, blocks) ?? onePair(oldText, newText, oldLines, newLines, blocks)
+  );
+}
+
+function onePair(
+  oldText: string,
+  newText: string,
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  blocks: readonly ChangeBlock[],
+): SearchReplacePair[] | undefined {
+  const first = blocks[0];
+  const last = blocks.at(-1);
+  if (first === undefined || last === undefined) return undefined;
+  const span: ChangeBlock = {
+    oldStart: first.oldStart,
+    oldEnd: last.oldEnd,
+    newStart: first.newStart,
+    newEnd: last.newEnd,
+  };
+  const room = Math.max(span.oldStart, oldLines.length - span.oldEnd);
+  for (let context = 0; context <= room; context++) {
+    const above = Math.min(context, span.oldStart);
+    const below = Math.min(context, oldLines.length - span.oldEnd);
+    const search = joinWithoutFinalBreak(oldLines.slice(span.oldStart - above, span.oldEnd + below));
+    if (search.trim() === '' || countOccurrences(oldText, search) !== 1) continue;
+    const pairs = [
+      { search, replace: joinWithoutFinalBreak(newLines.slice(span.newStart - above, span.newEnd + below)) },
+    ];
+    return appliesInOrder(oldText, newText, pairs) ? pairs : undefined;
+  }
+  return undefined;
+}
+
+function smallPairs(
+  oldText: string,
+  newText: string,
+  oldLines: readonly string[],
+  newLines: readonly string[],
+  blocks: readonly ChangeBlock[],
+): SearchReplacePair[] | undefined {
   const hunks: Hunk[] = [];
   let index = 0;
   while (index < blocks.length) {
@@ -56,7 +101,12 @@ export function searchReplacePairs(oldText: string, newText: string): SearchRepl
         break;
       }
       // The context this change needs runs into the next change: both go into one pair.
-      block = { oldStart: block.oldStart, oldEnd: following.oldEnd, newStart: block.newStart, newEnd: following.newEnd };
+      block = {
+        oldStart: block.oldStart,
+        oldEnd: following.oldEnd,
+        newStart: block.newStart,
+        newEnd: following.newEnd,
+      };
       next += 1;
     }
     if (hunk === undefined) return undefined;
@@ -67,12 +117,12 @@ export function searchReplacePairs(oldText: string, newText: string): SearchRepl
   return appliesInOrder(oldText, newText, pairs) ? pairs : undefined;
 }
 
-function changeBlocks(oldLines: string[], newLines: string[]): ChangeBlock[] {
+function changeBlocks(oldLines: readonly string[], newLines: readonly string[]): ChangeBlock[] {
   const blocks: ChangeBlock[] = [];
   let oldIndex = 0;
   let newIndex = 0;
   let open: ChangeBlock | undefined;
-  for (const change of diffArrays(oldLines, newLines)) {
+  for (const change of diffArrays([...oldLines], [...newLines])) {
     if (!change.added && !change.removed) {
       if (open !== undefined) blocks.push(open);
       open = undefined;

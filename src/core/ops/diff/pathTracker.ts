@@ -2,9 +2,10 @@ import type { ElementKind, ElementNode } from '../../elements/element';
 import { formatElementPath, formatSegment } from '../../elements/elementPath';
 
 /**
- * Operations apply in order, and an element's path depends on the elements around it at that moment: deleting or
- * creating a same-named sibling renumbers `#n`. The diff therefore plans against element references and writes
- * paths only when the operations are put in order, by replaying the structural changes on a copy of the tree.
+ * The apply engine resolves every path of a batch against the file as it was before the batch, and a sibling named
+ * by BEFORE/AFTER may also be an element created earlier in the batch. The diff plans against element references
+ * and writes paths only when the operations are put in order: snapshot paths for elements of the old text, the bare
+ * `kind[name]` segment for elements the batch creates.
  */
 
 export interface TrackedElement {
@@ -39,23 +40,12 @@ export function trackOutline(file: string, elements: readonly ElementNode[]): Tr
   return { file, roots, byNode };
 }
 
-/** A working copy of the tree that structural operations change as they are written out. */
+/** Writes paths of tracked elements. */
 export class PathState {
-  private readonly lists = new Map<TrackedElement | undefined, TrackedElement[]>();
-
   constructor(private readonly tree: TrackedTree) {}
 
-  private listOf(container: TrackedElement | undefined): TrackedElement[] {
-    let list = this.lists.get(container);
-    if (list === undefined) {
-      list = [...(this.tree.roots.get(container) ?? [])];
-      this.lists.set(container, list);
-    }
-    return list;
-  }
-
   segmentOf(element: TrackedElement): string {
-    const siblings = this.listOf(element.parent);
+    const siblings = this.tree.roots.get(element.parent) ?? [];
     let count = 0;
     let ordinal = 0;
     for (const sibling of siblings) {
@@ -63,37 +53,15 @@ export class PathState {
       count += 1;
       if (sibling === element) ordinal = count;
     }
-    if (ordinal === 0) throw new Error(`element ${element.kind}[${element.name}] is not in the tree`);
+    // Not in the old text: created by the batch, and named by its bare segment.
+    if (ordinal === 0) return formatSegment(element.kind, element.name);
     return formatSegment(element.kind, element.name, count > 1 ? ordinal : undefined);
   }
 
   pathOf(element: TrackedElement | undefined): string {
     const segments: string[] = [];
-    for (let current = element; current !== undefined; current = current.parent) segments.unshift(this.segmentOf(current));
+    for (let current = element; current !== undefined; current = current.parent)
+      segments.unshift(this.segmentOf(current));
     return formatElementPath(this.tree.file, segments);
-  }
-
-  remove(element: TrackedElement): void {
-    const list = this.listOf(element.parent);
-    const index = list.indexOf(element);
-    if (index >= 0) list.splice(index, 1);
-  }
-
-  /** Inserts after `previous`, before `next`, or (neither given) at the end. */
-  insert(element: TrackedElement, previous: TrackedElement | undefined, next: TrackedElement | undefined): void {
-    const list = this.listOf(element.parent);
-    if (previous !== undefined) list.splice(list.indexOf(previous) + 1, 0, element);
-    else if (next !== undefined) list.splice(Math.max(0, list.indexOf(next)), 0, element);
-    else list.push(element);
-  }
-
-  /** Where an added import goes: after the last import of the file, or first. */
-  insertImport(element: TrackedElement): void {
-    const list = this.listOf(undefined);
-    let last = -1;
-    list.forEach((sibling, index) => {
-      if (sibling.kind === 'import') last = index;
-    });
-    list.splice(last + 1, 0, element);
   }
 }

@@ -46,5 +46,7 @@ export function indentationBefore(text: string, offset: number): string | undefi
 export function dedentElementText(elementText: string, indentation: string): string {
   if (indentation === '') return elementText;
   const lines = splitLinesKeepingBreaks(elementText);
-  return lines.map((line, index) => (index > 0 && line.startsWith(indentation) ? line.slice(indentation.length) : line)).join('');
+  return lines
+    .map((line, index) => (index > 0 && line.startsWith(indentation) ? line.slice(indentation.length) : line))
+    .join('');
 }

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createTokenCounter } from '../../../../src/core/context/tokens';
+import { diffElements, diffElementsInDetail } from '../../../../src/core/ops/diff';
+import { serializeOperations } from '../../../../src/core/ops/format';
+import type { Operation } from '../../../../src/core/ops/operation';
+import { applyToFile } from './applyToFile';
+
+const FILE = 'src/user.ts';
+const counter = createTokenCounter();
+
+/** The diff, after checking the one promise it makes: applying it to `before` gives `after` exactly. */
+function diffRoundTrip(before: string, after: string, file = FILE): Operation[] {
+  const operations = diffElements(file, before, after);
+  assert.equal(applyToFile(file, before, operations), after, `applying\n${serializeOperations(operations)}`);
+  return operations;
+}
+
+function summary(operations: readonly Operation[]): string[] {
+  return operations.map((o) => `${o.type} ${o.path}`);
+}
+
+const userService = `import { Repository } from './repository';
+import { hash } from './crypto';
+
+/** Users and their passwords. */
+export class UserService {
+  private readonly cache = new Map<string, string>();
+
+  constructor(private readonly repository: Repository) {}
+
+  /** Looks a user up, first in the cache. */
+  async find(id: string): Promise<string | undefined> {
+    const cached = this.cache.get(id);
+    if (cached !== undefined) return cached;
+    const user = await this.repository.load(id);
+    if (user === undefined) return undefined;
+    this.cache.set(id, user.name);
+    return user.name;
+  }
+
+  validate(name: string): boolean {
+    return name.length > 0;
+  }
+}
+
+export function normalize(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+export function greet(name: string): string {
+  return \`Hello, \${name}\`;
+}
+`;
+
+void describe('diffElements: element operations for a change', () => {
+  void test('identical texts need no operations', () => {
+    assert.deepEqual(diffElements(FILE, userService, userService), []);
+  });
+
+  void test('one changed line in a long method is a PATCH of that method, cheaper than its REPLACE', () => {
+    const after = userService.replace(
+      'if (user === undefined) return undefined;',
+      'if (user === undefined) throw new Error(id);',
+    );
+    const operations = diffRoundTrip(userService, after);
+    assert.deepEqual(summary(operations), [`PATCH_ELEMENT ${FILE}/class[UserService]/method[find]`]);
+    const method = after.slice(after.indexOf('/** Looks'), after.indexOf('\n\n  validate'));
+    const replace: Operation = {
+      type: 'REPLACE_ELEMENT',
+      path: `${FILE}/class[UserService]/method[find]`,
+      content: method.replace(/\n {2}/g, '\n'),
+    };
+    assert.ok(counter.count(serializeOperations(operations)) < counter.count(serializeOperations([replace])));
+  });
+
+  void test('a short method rewritten whole is a REPLACE, cheaper than search/replace pairs', () => {
+    const after = userService.replace('return name.length > 0;', 'return /^[a-z]+$/.test(name);');
+    const operations = diffRoundTrip(userService, after);
+    assert.deepEqual(summary(operations), [`REPLACE_ELEMENT ${FILE}/class[UserService]/method[validate]`]);
+    const patch: Operation = {
+      type: 'PATCH_ELEMENT',
+      path: `${FILE}/class[UserService]/method[validate]`,
+      patches: [{ search: '    return name.length > 0;', replace: '    return /^[a-z]+$/.test(name);' }],
+    };
+    assert.ok(counter.count(serializeOperations(operations)) <= counter.count(serializeOperations([patch])));
+  });
+
+  void test('a new method is created after its previous sibling', () => {
+    const after = userService.replace(
+      '    return name.length > 0;\n  }\n',
+      '    return name.length > 0;\n  }\n\n  clear(): void {\n    this.cache.clear();\n  }\n',
+    );
+    const operations = diffRoundTrip(userService, after);
+    assert.equal(operations.length, 1);
+    const [create] = operations;
+    assert.equal(create?.type, 'CREATE_ELEMENT');
+    if (create?.type !== 'CREATE_ELEMENT') return;
+    assert.equal(create.path, `${FILE}/class[UserService]`);
+    assert.deepEqual(create.position, { kind: 'AFTER', sibling: 'method[validate]' });
+    assert.equal(create.content, 'clear(): void {\n  this.cache.clear();\n}');
+  });
+
+  void test('a deleted function is one DELETE_ELEMENT', () => {
+    const after = userService.replace(
+      'export function normalize(name: string): string {\n  return name.trim().toLowerCase();\n}\n\n',
+      '',
+    );
+    assert.deepEqual(summary(diffRoundTrip(userService, after)), [`DELETE_ELEMENT ${FILE}/function[normalize]`]);
+  });
+
+  void test('two functions swapped are moved, not the file replaced', () => {
+    const normalize = 'export function normalize(name: string): string {\n  return name.trim().toLowerCase();\n}';
+    const greet = 'export function greet(name: string): string {\n  return `Hello, ${name}`;\n}';
+    const after = userService.replace(`${normalize}\n\n${greet}`, `${greet}\n\n${normalize}`);
+    const operations = diffRoundTrip(userService, after);
+    assert.ok(!operations.some((o) => o.type === 'REPLACE_FILE'), summary(operations).join('\n'));
+    assert.ok(operations.length <= 2, summary(operations).join('\n'));
+  });
+
+  void test('a changed import list changes only the import', () => {
+    const after = userService.replace("import { hash } from './crypto';", "import { hash, verify } from './crypto';");
+    const operations = diffRoundTrip(userService, after);
+    assert.equal(operations.length, 1, summary(operations).join('\n'));
+    const [operation] = operations;
+    assert.ok(
+      operation?.type === 'ADD_IMPORT' ||
+        (operation?.type !== undefined && operation.path === `${FILE}/import[./crypto]`),
+      summary(operations).join('\n'),
+    );
+  });
+
+  void test('a new import of another module is added on its own', () => {
+    const after = userService.replace(
+      "import { hash } from './crypto';\n",
+      "import { hash } from './crypto';\nimport { log } from './log';\n",
+    );
+    const operations = diffRoundTrip(userService, after);
+    assert.equal(operations.length, 1, summary(operations).join('\n'));
+    assert.match(operations[0]?.type ?? '', /^(ADD_IMPORT|CREATE_ELEMENT)$/);
+  });
+
+  void test('a changed class header replaces or patches the class, not its members', () => {
+    const after = userService.replace('export class UserService {', 'export class UserService extends Base {');
+    const operations = diffRoundTrip(userService, after);
+    assert.equal(operations.length, 1);
+    assert.equal(operations[0]?.path, `${FILE}/class[UserService]`);
+    assert.match(operations[0]?.type ?? '', /^(REPLACE_ELEMENT|PATCH_ELEMENT)$/);
+  });
+
+  void test('one member of an object literal changes alone', () => {
+    const before = 'export const config = {\n  port: 8080,\n  host: "localhost",\n  retries: 3,\n};\n';
+    const after = 'export const config = {\n  port: 9090,\n  host: "localhost",\n  retries: 3,\n};\n';
+    assert.deepEqual(summary(diffRoundTrip(before, after)), [
+      `REPLACE_ELEMENT ${FILE}/variable[config]/property[port]`,
+    ]);
+  });
+
+  void test('an enum member added is created in the enum', () => {
+    const before = 'export enum Color {\n  Red,\n  Green,\n}\n';
+    const after = 'export enum Color {\n  Red,\n  Green,\n  Blue,\n}\n';
+    const operations = diffRoundTrip(before, after);
+    assert.equal(operations.length, 1, summary(operations).join('\n'));
+    assert.ok(operations[0]?.path.startsWith(`${FILE}/enum[Color]`), summary(operations).join('\n'));
+  });
+
+  void test('CRLF files round-trip and the operations carry plain line breaks', () => {
+    const before = userService.replace(/\n/g, '\r\n');
+    const after = before.replace('return name.length > 0;', 'return name.trim().length > 0;');
+    const operations = diffRoundTrip(before, after);
+    assert.deepEqual(summary(operations), [`REPLACE_ELEMENT ${FILE}/class[UserService]/method[validate]`]);
+    assert.ok(!JSON.stringify(operations).includes('\\r'));
+  });
+
+  void test('a changed comment between top-level elements falls back to REPLACE_FILE', () => {
+    const before = `${userService}\n// Helpers below.\n\nexport const x = 1;\n`;
+    const after = `${userService}\n// More helpers below.\n\nexport const x = 1;\n`;
+    const diff = diffElementsInDetail(FILE, before, after);
+    assert.equal(applyToFile(FILE, before, diff.operations), after);
+    assert.deepEqual(summary(diff.operations), [`REPLACE_FILE ${FILE}`]);
+    assert.equal(diff.fallbacks[0]?.kind, 'file');
+  });
+
+  void test('a changed comment between class members falls back to the class', () => {
+    const before = userService.replace('  validate(', '  // Checks.\n\n  validate(');
+    const after = userService.replace('  validate(', '  // Checks names.\n\n  validate(');
+    const diff = diffElementsInDetail(FILE, before, after);
+    assert.equal(applyToFile(FILE, before, diff.operations), after);
+    assert.deepEqual(
+      diff.operations.map((o) => o.path),
+      [`${FILE}/class[UserService]`],
+    );
+    assert.equal(diff.fallbacks[0]?.kind, 'container');
+  });
+
+  void test('a broken old text is replaced whole, and so is a broken new one, which the engine then refuses', () => {
+    const broken = userService.replace('validate(name: string): boolean {', 'validate(name: string): boolean {{');
+    assert.deepEqual(summary(diffRoundTrip(broken, userService)), [`REPLACE_FILE ${FILE}`]);
+    const diff = diffElementsInDetail(FILE, userService, broken);
+    assert.deepEqual(diff.operations, [{ type: 'REPLACE_FILE', path: FILE, content: broken }]);
+    assert.equal(diff.verified, false);
+  });
+
+  void test('a file the element model does not read is replaced whole', () => {
+    assert.deepEqual(summary(diffRoundTrip('# Title\n', '# Title\n\nText.\n', 'README.md')), [
+      'REPLACE_FILE README.md',
+    ]);
+  });
+});
