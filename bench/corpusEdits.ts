@@ -1,0 +1,247 @@
+import { createTwoFilesPatch } from 'diff';
+import { buildContext, type ContextFileRequest } from '../src/core/context/buildContext';
+import type { TokenCounter } from '../src/core/context/tokens';
+import type { FileOutline } from '../src/core/elements/element';
+import { outlineSource } from '../src/core/elements/outline';
+import { elementsInRange, resolveElementPath } from '../src/core/elements/resolve';
+import { applyOperations } from '../src/core/ops/apply';
+import { diffElementsInDetail } from '../src/core/ops/diff';
+import { serializeOperations, serializeOperationsAsJson } from '../src/core/ops/format';
+import type { Operation } from '../src/core/ops/operation';
+import type { ChangedFilePair } from '../test/support/corpus';
+import {
+  applySearchReplaceBlocks,
+  changedRanges,
+  formatSearchReplaceBlocks,
+  searchReplaceBlocks,
+} from './searchReplaceBlocks';
+import { workspacePathOf } from './workspacePaths';
+
+/**
+ * Every changed file of the corpus taken as one edit, before → after: what the model reads (the focused context of the
+ * elements the element diff touched, against the whole file), what it writes in each edit format, and whether
+ * Scalpel's operations reproduce the new file exactly.
+ */
+
+export const OUTPUT_FORMATS = ['scalpel', 'json', 'wholeFile', 'unifiedDiff', 'searchReplace'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface EditMeasure {
+  readonly pkg: string;
+  /** Workspace path: package folder then the path inside the package. */
+  readonly file: string;
+  readonly lines: number;
+  readonly operationTypes: readonly string[];
+  readonly replacedWholeFile: boolean;
+  /** Kinds of fallback the diff reported (`file`, `container`, `element`), once each. */
+  readonly fallbackKinds: readonly string[];
+  readonly fallbackReasons: readonly string[];
+  readonly diffMs: number;
+  /** Canonical paths shown in full in the focused context. */
+  readonly focus: readonly string[];
+  /** Operation paths that did not resolve in the old file (elements the batch itself creates or renames). */
+  readonly unresolvedFocus: readonly string[];
+  readonly input: {
+    readonly focused: number;
+    readonly wholeFile: number;
+    readonly sentWhole: boolean;
+    /**
+     * The focused context when the focus is the elements whose lines changed, whatever operations the diff chose:
+     * what the model must read for this edit, apart from the diff's fallbacks.
+     */
+    readonly focusedByChangedLines: number;
+    /** Tokens of those elements' own text: the floor of any context that shows them in full. */
+    readonly changedElementsOnly: number;
+    /** The focused context of each of those elements alone, as if each were its own edit. */
+    readonly singleElement: readonly number[];
+  };
+  readonly output: Readonly<Record<OutputFormat, number>>;
+  /** The search/replace baseline reproduces the new file when its blocks are applied in order. */
+  readonly searchReplaceRoundTrip: boolean;
+  /** 'ok', or why apply(before, diff(before, after)) is not after. */
+  readonly roundTrip: string;
+}
+
+export interface EditRequest {
+  readonly pair: ChangedFilePair;
+  readonly file: string;
+  readonly outline: FileOutline;
+  readonly request: ContextFileRequest;
+}
+
+export function measureEdit(pair: ChangedFilePair, counter: TokenCounter): { measure: EditMeasure; edit: EditRequest } {
+  const file = workspacePathOf(pair.pkg, pair.relPath);
+  const started = performance.now();
+  const diff = diffElementsInDetail(file, pair.beforeText, pair.afterText, { counter });
+  const diffMs = performance.now() - started;
+  const operations = diff.operations;
+
+  const outline = outlineSource(file, pair.beforeText);
+  const { focus, unresolved, whole } = focusOf(outline, operations);
+  const request: ContextFileRequest = whole ? { outline, focus: [], whole: true } : { outline, focus };
+  const context = buildContext([request], counter);
+  const lineFocus = focusOfChangedLines(outline, pair.beforeText, pair.afterText);
+  const lineContext = buildContext([{ outline, focus: lineFocus }], counter);
+  const elementTokens = (path: string): number => {
+    const resolved = resolveElementPath(outline, path);
+    return resolved.ok
+      ? counter.count(outline.text.slice(resolved.element.range.start, resolved.element.range.end))
+      : 0;
+  };
+  const singleElement = lineFocus.map((path) => buildContext([{ outline, focus: [path] }], counter).tokens);
+
+  const blocks = searchReplaceBlocks(pair.beforeText, pair.afterText);
+  const measure: EditMeasure = {
+    pkg: pair.pkg,
+    file,
+    lines: outline.lineCount,
+    operationTypes: operations.map((o) => o.type),
+    replacedWholeFile: operations.some((o) => o.type === 'REPLACE_FILE'),
+    fallbackKinds: [...new Set(diff.fallbacks.map((f) => f.kind))],
+    fallbackReasons: diff.fallbacks.map((f) => `${f.kind}: ${f.reason}`),
+    diffMs,
+    focus,
+    unresolvedFocus: unresolved,
+    input: {
+      focused: context.tokens,
+      wholeFile: context.wholeFileTokens,
+      sentWhole: context.files[0]?.mode === 'whole',
+      focusedByChangedLines: lineContext.tokens,
+      changedElementsOnly: lineFocus.reduce((sum, path) => sum + elementTokens(path), 0),
+      singleElement,
+    },
+    output: {
+      scalpel: counter.count(serializeOperations(operations)),
+      json: counter.count(serializeOperationsAsJson(operations)),
+      wholeFile: counter.count(wholeFileAnswer(file, pair.afterText)),
+      unifiedDiff: counter.count(
+        createTwoFilesPatch(file, file, pair.beforeText, pair.afterText, undefined, undefined, { context: 3 }),
+      ),
+      searchReplace: counter.count(formatSearchReplaceBlocks(file, blocks)),
+    },
+    searchReplaceRoundTrip: applySearchReplaceBlocks(pair.beforeText, blocks) === pair.afterText,
+    roundTrip: roundTrip(file, pair.beforeText, pair.afterText, operations),
+  };
+  return { measure, edit: { pair, file, outline, request } };
+}
+
+/** The whole-file answer as Aider's "whole" format writes it: the path, then the new file in a fence. */
+function wholeFileAnswer(file: string, text: string): string {
+  const fence = '`'.repeat(Math.max(3, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return `${file}\n${fence}\n${text.endsWith('\n') ? text : `${text}\n`}${fence}\n`;
+}
+
+/**
+ * The elements an edit touches, as the model needs them in full: the target of every element operation, and for a
+ * created element its neighbour (or its container when it has none). Imports are always shown in a focused view, so
+ * import operations need no focus; a whole-file replacement needs the whole file.
+ */
+function focusOf(
+  outline: FileOutline,
+  operations: readonly Operation[],
+): { focus: string[]; unresolved: string[]; whole: boolean } {
+  const focus = new Set<string>();
+  const unresolved: string[] = [];
+  let whole = false;
+  const add = (path: string): void => {
+    // A path the batch itself creates (or renames) is not in the old file; its nearest existing container is.
+    for (let candidate = path; candidate.includes('/'); candidate = candidate.slice(0, candidate.lastIndexOf('/'))) {
+      if (candidate === outline.file) break;
+      const resolved = resolveElementPath(outline, candidate);
+      if (resolved.ok) {
+        focus.add(resolved.element.path);
+        if (candidate !== path) unresolved.push(path);
+        return;
+      }
+    }
+    unresolved.push(path);
+  };
+  for (const operation of operations) {
+    switch (operation.type) {
+      case 'REPLACE_FILE':
+      case 'CREATE_FILE':
+        whole = true;
+        break;
+      case 'ADD_IMPORT':
+      case 'REMOVE_IMPORT':
+        break;
+      case 'REPLACE_ELEMENT':
+      case 'DELETE_ELEMENT':
+      case 'PATCH_ELEMENT':
+        add(operation.path);
+        break;
+      case 'CREATE_ELEMENT': {
+        const { position } = operation;
+        if (position.kind === 'BEFORE' || position.kind === 'AFTER') {
+          add(position.sibling.includes('/') ? position.sibling : `${operation.path}/${position.sibling}`);
+        } else {
+          const siblings = childrenOf(outline, operation.path).filter((e) => e.kind !== 'import');
+          const neighbour = position.kind === 'FIRST_CHILD' ? siblings[0] : siblings[siblings.length - 1];
+          if (neighbour !== undefined) add(neighbour.path);
+          else if (operation.path !== outline.file) add(operation.path);
+        }
+        break;
+      }
+    }
+  }
+  return { focus: [...focus], unresolved, whole };
+}
+
+/** The elements holding the changed lines: innermost holding a change, or every element a change covers whole. */
+function focusOfChangedLines(outline: FileOutline, before: string, after: string): string[] {
+  const focus = new Set<string>();
+  for (const range of changedRanges(before, after)) {
+    for (const element of elementsInRange(outline, range.start, range.end)) {
+      if (element.kind !== 'import') focus.add(element.path);
+    }
+  }
+  // An element inside another focused one is already shown in full.
+  return [...focus].filter((path) => ![...focus].some((other) => path.startsWith(`${other}/`)));
+}
+
+function childrenOf(outline: FileOutline, path: string): readonly FileOutline['elements'][number][] {
+  if (path === outline.file) return outline.elements;
+  const resolved = resolveElementPath(outline, path);
+  return resolved.ok ? resolved.element.children : [];
+}
+
+function roundTrip(file: string, before: string, after: string, operations: readonly Operation[]): string {
+  try {
+    const result = applyOperations({ read: (path) => (path === file ? before : undefined) }, operations);
+    if (!result.ok) {
+      const failed = result.results.find((r) => r.status === 'failed');
+      return `refused: ${failed?.operation.type ?? '?'} ${failed?.operation.path ?? ''}: ${failed?.message ?? 'no message'}`;
+    }
+    const change = result.changes.find((c) => c.path === file);
+    const applied = change?.after ?? before;
+    if (applied === after) return 'ok';
+    return `differs from the new file at line ${firstDifferentLine(applied, after)}`;
+  } catch (error) {
+    return `threw: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function firstDifferentLine(a: string, b: string): number {
+  let line = 1;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    if (a[i] !== b[i]) return line;
+    if (a[i] === '\n') line += 1;
+  }
+  return line;
+}
+
+/** One multi-file edit: the changed files of one group in one focused context, against all of them sent whole. */
+export interface GroupMeasure {
+  readonly group: string;
+  readonly files: number;
+  readonly focused: number;
+  readonly wholeFiles: number;
+}
+
+export function measureGroup(group: string, edits: readonly EditRequest[], counter: TokenCounter): GroupMeasure {
+  const context = buildContext(
+    edits.map((e) => e.request),
+    counter,
+  );
+  return { group, files: edits.length, focused: context.tokens, wholeFiles: context.wholeFileTokens };
+}

@@ -1,0 +1,314 @@
+import { OUTPUT_FORMATS, type OutputFormat } from './corpusEdits';
+import type { BenchResults, Target } from './results';
+import type { Summary } from './stats';
+
+/** bench/results.md: the same text the bench prints. */
+
+const FORMAT_NAMES: Readonly<Record<OutputFormat, string>> = {
+  scalpel: "Scalpel's operation format",
+  json: 'the same operations as JSON',
+  wholeFile: 'whole new file',
+  unifiedDiff: 'unified diff, 3 lines of context',
+  searchReplace: 'search/replace blocks (Aider style)',
+};
+
+export function renderResults(r: BenchResults): string {
+  const m = r.machine;
+  const lines: string[] = [
+    '# Scalpel benchmark',
+    '',
+    `Produced by \`npm run bench\` on ${m.date.slice(0, 10)}: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}, ${m.platform}; commit ${m.commit}; the run took ${r.durationSeconds.toFixed(0)} s (${Object.entries(
+      r.phaseSeconds,
+    )
+      .map(([name, seconds]) => `${name} ${seconds.toFixed(0)} s`)
+      .join(', ')}).`,
+    `Corpus: ${r.corpus.packages.join(', ')}: ${r.corpus.files} files, ${r.corpus.changedPairs} changed pairs, each one edit before → after.`,
+    'Tokens are o200k_base. Medians are per file (p10–p90 beside them); speed is a ratio to a baseline measured in the same run.',
+    '',
+    '## Targets',
+    '',
+    table(
+      ['Target', 'Measured', 'Limit', ''],
+      r.targets.map((t) => [
+        t.description,
+        formatTargetValue(t, t.value),
+        `${t.kind === 'max' ? '≤' : '≥'} ${formatTargetValue(t, t.limit)}`,
+        t.met ? 'met' : '**not met**',
+      ]),
+    ),
+    '',
+    ...inputSection(r),
+    ...outputSection(r),
+    ...fidelitySection(r),
+    ...speedSection(r),
+    ...memorySection(r),
+    ...activationSection(r),
+    ...profileSection(r),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+function inputSection(r: BenchResults): string[] {
+  const i = r.input;
+  const d = i.multiFileByDirectory;
+  return [
+    '## Input tokens: focused context vs whole files',
+    '',
+    'The focus of each edit is what the element diff touched: the target of every operation (a created element: its',
+    'neighbour), the whole file for a REPLACE_FILE fallback. No token budget; files of at most 50 lines are sent whole.',
+    '',
+    table(
+      ['Per changed file', 'Count', 'Median', 'p10', 'p90', 'Total'],
+      [
+        ratioRow('focused / whole file, all', i.ratioAll),
+        ratioRow('focused / whole file, over 150 lines', i.ratioOver150Lines),
+        ratioRow('… of those, element edits only (no REPLACE_FILE)', i.ratioOver150LinesElementEdits),
+        ratioRow('… over 150 lines, focus = elements whose lines changed', i.ratioOver150LinesByChangedLines),
+        ratioRow("… over 150 lines, those elements' own text alone (floor)", i.floorOver150Lines),
+        ratioRow('… over 150 lines, one changed element at a time (per element)', i.singleElementOver150Lines),
+        tokenRow('focused context tokens', i.focusedTokens),
+        tokenRow('whole file tokens', i.wholeFileTokens),
+      ],
+    ),
+    '',
+    `Multi-file edits: the changed files of one directory as one edit (${d.groups} directories with 2 or more changed files, ${d.files} files), one focused context against all of them sent whole: median ${fixed(d.ratio.median)} (p10 ${fixed(d.ratio.p10)}, p90 ${fixed(d.ratio.p90)}), ${int(d.focused.total)} vs ${int(d.wholeFiles.total)} tokens in all.`,
+    '',
+    table(
+      ['One edit per package release', 'Files', 'Focused', 'All whole', 'Ratio'],
+      i.multiFileByPackage.map((g) => [
+        g.group,
+        String(g.files),
+        int(g.focused),
+        int(g.wholeFiles),
+        fixed(g.focused / Math.max(1, g.wholeFiles)),
+      ]),
+    ),
+    '',
+  ];
+}
+
+function outputSection(r: BenchResults): string[] {
+  const o = r.output;
+  return [
+    '## Output tokens: the same edit written five ways',
+    '',
+    table(
+      ['Format', 'Median', 'p10', 'p90', 'Total', '÷ Scalpel (median per file)', '÷ Scalpel (totals)'],
+      OUTPUT_FORMATS.map((format) => {
+        const t = o.tokens[format];
+        return [
+          FORMAT_NAMES[format],
+          int(t.median),
+          int(t.p10),
+          int(t.p90),
+          int(t.total),
+          fixed(o.ratioToScalpel[format].median),
+          fixed(t.total / Math.max(1, o.tokens.scalpel.total)),
+        ];
+      }),
+    ),
+    '',
+    `Scalpel's format / whole new file for the ${o.scalpelOverWholeElementEdits.count} edits written without REPLACE_FILE: median ${fixed(o.scalpelOverWholeElementEdits.median)} (p10 ${fixed(o.scalpelOverWholeElementEdits.p10)}, p90 ${fixed(o.scalpelOverWholeElementEdits.p90)}).`,
+    `The search/replace baseline is checked like Scalpel's: its blocks, applied in order, reproduce ${o.searchReplaceRoundTrips} of ${r.fidelity.pairs} new files.`,
+    '',
+  ];
+}
+
+function fidelitySection(r: BenchResults): string[] {
+  const f = r.fidelity;
+  const failures = f.failures.length === 0 ? ['No failures.'] : f.failures.map((x) => `- \`${x.file}\`: ${x.reason}`);
+  return [
+    '## Fidelity: apply(before, diff(before, after)) == after',
+    '',
+    `${f.roundTrips} of ${f.pairs} (${percent(f.roundTrips, f.pairs)}) round-trip byte for byte through the apply engine.`,
+    `REPLACE_FILE fallback: ${f.replaceFileCount} of ${f.pairs} (${percent(f.replaceFileCount, f.pairs)}): correct, but the whole file is written.`,
+    `Pairs with a fallback, by kind: ${entries(f.pairsWithFallback)}.`,
+    `Fallback reasons: ${entries(f.fallbackReasons)}.`,
+    `Operations: ${entries(f.operations)}. Diff time per file: median ${fixed(f.diffMs.median, 1)} ms, p90 ${fixed(f.diffMs.p90, 1)} ms, total ${(f.diffMs.total / 1000).toFixed(1)} s.`,
+    '',
+    ...failures,
+    '',
+  ];
+}
+
+function speedSection(r: BenchResults): string[] {
+  const first = r.speed.firstUse;
+  const firstUse =
+    'error' in first
+      ? [`First use could not be measured: ${first.error}`]
+      : [
+          `First use in a fresh process (${first.lines}-line module, ${first.runs} processes each, medians, ${first.bundle} dist/engine.js): loading the engine and one outline + context took ${ms(first.engine.totalMs)} (load ${ms(first.engine.loadMs)}, work ${ms(first.engine.workMs)}); loading ts-morph and one createSourceFile took ${ms(first.baseline.totalMs)} (load ${ms(first.baseline.loadMs)}, parse ${ms(first.baseline.workMs)}): ${fixed(first.ratio)}×. Warm, the same outline + context takes ${ms(first.warmMs)}. From process start (Node's own start included): ${ms(first.engine.sinceProcessStart)} vs ${ms(first.baseline.sinceProcessStart)}.`,
+        ];
+  return [
+    '## Speed',
+    '',
+    "Warm medians in one process, baseline and subjects interleaved round by round. Baseline: `ts.createSourceFile(file, text, Latest, setParentNodes: true)` from ts-morph's TypeScript.",
+    'The modules are real corpus declarations concatenated (imports and re-exports left out, clashing names renamed); each parses without errors.',
+    '',
+    table(
+      [
+        'Lines',
+        'Runs',
+        'createSourceFile',
+        'outline',
+        'context',
+        'outline + context',
+        '÷ parse',
+        'apply + verify',
+        '÷ parse',
+      ],
+      r.speed.sizes.map((s) => [
+        int(s.lines),
+        String(s.runs),
+        ms(s.parseMs),
+        ms(s.outlineMs),
+        ms(s.contextMs),
+        ms(s.outlineContextMs),
+        `${fixed(s.outlineContextRatio)}×`,
+        s.applyOutcome === 'ok' ? ms(s.applyMs) : `${ms(s.applyMs)} (refused)`,
+        `${fixed(s.applyRatio)}×`,
+      ]),
+    ),
+    '',
+    ...r.speed.sizes.flatMap((s) => [
+      `- ${int(s.lines)} lines: context for \`${s.focus}\`; batch of ${s.batch.length}: ${s.batch.map((b) => b.split(' ')[0]).join(', ')}${s.applyOutcome === 'ok' ? '' : `; **${s.applyOutcome}**`}`,
+    ]),
+    '',
+    ...firstUse,
+    '',
+  ];
+}
+
+function memorySection(r: BenchResults): string[] {
+  const m = r.memory;
+  if ('error' in m) return ['## Memory', '', `Could not be measured: ${m.error}`, ''];
+  return [
+    '## Memory',
+    '',
+    table(
+      ['Resident memory (one process)', 'MB'],
+      [
+        ['before loading the engine', mb(m.rssAtStartMb)],
+        [`after loading the engine (${m.bundle} dist/engine.js) and the tokenizer`, mb(m.rssAfterLoadMb)],
+        [
+          `peak while outlining and building a context for each of the ${m.files} corpus files (${(m.elapsedMs / 1000).toFixed(1)} s)`,
+          mb(m.peakRssMb),
+        ],
+        ['after a final garbage collection', mb(m.rssAfterGcMb)],
+      ],
+    ),
+    '',
+    `Peak over loaded: +${mb(m.peakRssMb - m.rssAfterLoadMb)} MB.`,
+    '',
+  ];
+}
+
+function activationSection(r: BenchResults): string[] {
+  const a = r.activation;
+  const vsix = a.vsixBytes === undefined ? `not built: ${a.vsixError ?? 'unknown'}` : `${kb(a.vsixBytes)} KB`;
+  const lines = [
+    '## Extension activation',
+    '',
+    `Bundles measured: ${a.bundle} (\`npm run package\` builds them minified). dist/extension.js ${kb(a.extensionJsBytes)} KB, dist/engine.js ${kb(a.engineJsBytes)} KB; scalpel.vsix ${vsix}.`,
+    '',
+  ];
+  if (a.error !== undefined || a.extension === undefined || a.engine === undefined) {
+    return [...lines, `Activation could not be measured: ${a.error ?? 'no runs'}`, ''];
+  }
+  return [
+    ...lines,
+    table(
+      [`Fresh process, median of ${a.runs}`, 'require', 'activate', 'total'],
+      [
+        [
+          'dist/extension.js + activate (vscode stand-in)',
+          ms(a.extension.requireMs),
+          ms(a.extension.activateMs),
+          ms(a.extension.totalMs),
+        ],
+        ['dist/engine.js, loaded alone', ms(a.engine.requireMs), '', ms(a.engine.totalMs)],
+      ],
+    ),
+    '',
+    `Activation registered ${a.registeredCommands?.length ?? 0} commands (${(a.registeredCommands ?? []).join(', ')}) and ${a.subscriptions ?? 0} disposables; heavy modules loaded during activation: ${(a.heavyModulesLoaded ?? []).length === 0 ? 'none' : (a.heavyModulesLoaded ?? []).join(', ')}. Activation / engine load: ${fixed(a.extension.totalMs / Math.max(0.001, a.engine.totalMs), 3)}.${(a.asyncErrors ?? []).length === 0 ? '' : ` Promises left running by activation that failed against the stand-in: ${(a.asyncErrors ?? []).join('; ')}.`}`,
+    '',
+  ];
+}
+
+function profileSection(r: BenchResults): string[] {
+  if (r.profiles.length === 0) return [];
+  return [
+    '## Where the time goes in missed speed targets (node --cpu-prof)',
+    '',
+    ...r.profiles.flatMap(({ target, summary }) => [
+      `### ${target} (${ms(summary.totalMs)} profiled)`,
+      '',
+      table(
+        ['Self time', 'ms', '%'],
+        summary.bySelfTime.map((h) => [`\`${h.where}\``, fixed(h.ms, 0), fixed(h.percent, 1)]),
+      ),
+      '',
+      table(
+        ["Inclusive time, Scalpel's functions", 'ms', '%'],
+        summary.byInclusiveTime.map((h) => [`\`${h.where}\``, fixed(h.ms, 0), fixed(h.percent, 1)]),
+      ),
+      '',
+      table(
+        ["Call path through Scalpel's functions (library frames left out)", 'ms', '%'],
+        summary.byScalpelCallPath.map((h) => [`\`${h.where}\``, fixed(h.ms, 0), fixed(h.percent, 1)]),
+      ),
+      '',
+    ]),
+  ];
+}
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const escape = (cell: string): string => cell.replace(/\|/g, '\\|');
+  return [
+    `| ${header.map(escape).join(' | ')} |`,
+    `| ${header.map((_, i) => (i === 0 ? '---' : '---:')).join(' | ')} |`,
+    ...rows.map((row) => `| ${row.map(escape).join(' | ')} |`),
+  ].join('\n');
+}
+
+function ratioRow(name: string, s: Summary): string[] {
+  return [name, String(s.count), fixed(s.median), fixed(s.p10), fixed(s.p90), ''];
+}
+
+function tokenRow(name: string, s: Summary): string[] {
+  return [name, String(s.count), int(s.median), int(s.p10), int(s.p90), int(s.total)];
+}
+
+function formatTargetValue(t: Target, value: number): string {
+  if (!Number.isFinite(value)) return 'n/a';
+  return t.unit === '%' ? `${fixed(value, 1)}%` : `${fixed(value)}${t.unit}`;
+}
+
+function entries(counts: Readonly<Record<string, number>>): string {
+  const list = Object.entries(counts);
+  return list.length === 0 ? 'none' : list.map(([name, count]) => `${name} × ${count}`).join(', ');
+}
+
+function fixed(value: number, digits = 2): string {
+  return Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
+}
+
+function int(value: number): string {
+  return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : 'n/a';
+}
+
+function ms(value: number): string {
+  return Number.isFinite(value) ? `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms` : 'n/a';
+}
+
+function mb(value: number): string {
+  return value.toFixed(0);
+}
+
+function kb(bytes: number): string {
+  return (bytes / 1024).toLocaleString('en-US', { maximumFractionDigits: 0 });
+}
+
+function percent(count: number, total: number): string {
+  return `${((100 * count) / Math.max(1, total)).toFixed(1)}%`;
+}

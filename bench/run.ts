@@ -1,0 +1,552 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createTokenCounter } from '../src/core/context/tokens';
+import { loadCorpus, type Corpus } from '../test/support/corpus';
+import { errorLines, lastLines, runChild } from './children';
+import { summarizeCpuProfile, type ProfileSummary } from './cpuProfile';
+import {
+  measureEdit,
+  measureGroup,
+  OUTPUT_FORMATS,
+  type EditMeasure,
+  type EditRequest,
+  type OutputFormat,
+} from './corpusEdits';
+import { buildLargeModule, type LargeModule } from './largeModules';
+import { renderResults } from './report';
+import type {
+  ActivationRun,
+  ActivationSummary,
+  BenchResults,
+  FirstUseRun,
+  FirstUseSummary,
+  MemoryMeasure,
+  MultiFileSummary,
+  Target,
+} from './results';
+import { measureSize, type SizeTimings } from './speed';
+import { median, summarize } from './stats';
+import { findRepoRootOrThrow } from './workspacePaths';
+
+/**
+ * `npm run bench`: token economy, fidelity, speed and memory of Scalpel, measured on the real-code corpus. Prints the
+ * results as a markdown table and writes bench/results.md and bench/results.json. Speed is only ever stated as a
+ * ratio to a baseline measured in the same run, so the bench never fails on noise: it exits non-zero only when it
+ * could not run.
+ */
+
+const SIZES: ReadonlyArray<{ lines: number; runs: number }> = [
+  { lines: 1_000, runs: 21 },
+  { lines: 5_000, runs: 11 },
+  { lines: 20_000, runs: 7 },
+];
+const FRESH_PROCESS_RUNS = 5;
+const LARGE_FILE_LINES = 150;
+
+function main(): void {
+  const started = performance.now();
+  const root = findRepoRootOrThrow();
+  const scratch = mkdtempSync(join(tmpdir(), 'scalpel-bench-'));
+  try {
+    const corpus = installCorpusOrThrow(root);
+    const counter = createTokenCounter();
+
+    startPhase('edits', 'token economy and fidelity over the changed files of the corpus');
+    const { edits, requests, failures } = measureCorpusEdits(corpus, counter);
+
+    startPhase('speed', 'warm speed on large modules built from corpus code');
+    const corpusFiles = corpus.corpusFiles();
+    const modules = SIZES.map((size) => buildLargeModule(corpusFiles, size.lines));
+    const sizes = SIZES.map((size, i) => {
+      const module = modules[i];
+      if (module === undefined) throw new Error('missing module');
+      log(`  ${module.lines} lines (${size.runs} runs)`);
+      return measureSize(module, counter, size.runs);
+    });
+
+    startPhase('package', 'packaging (npm run package)');
+    const packaging = packageVsix(root);
+
+    startPhase('first use', 'first use in a fresh process');
+    const firstUse = tryMeasure(() => measureFirstUse(root, scratch, modules[0], sizes[0], packaging.bundle));
+    startPhase('memory', 'memory over the whole corpus');
+    const memory = tryMeasure(() => ({
+      ...runChild<Omit<MemoryMeasure, 'bundle'>>(root, 'memory.js', [root], ['--expose-gc']),
+      bundle: packaging.bundle,
+    }));
+    startPhase('activation', 'extension activation');
+    const activation = measureActivation(root, packaging);
+
+    const partial = {
+      edits,
+      requests,
+      failures,
+      sizes,
+    };
+    const targets = evaluateTargets(partial.edits, partial.failures, sizes);
+    startPhase('profiles', 'profiling missed speed targets');
+    const profiles = profileMisses(root, scratch, targets, modules, sizes);
+    endPhase();
+
+    const results: BenchResults = {
+      machine: machine(root),
+      durationSeconds: (performance.now() - started) / 1000,
+      phaseSeconds,
+      corpus: {
+        packages: corpus.packages.map((p) => `${p.name} ${p.before.version} → ${p.after.version}`),
+        files: corpusFiles.length,
+        changedPairs: edits.length + failures.filter((f) => f.thrown).length,
+      },
+      input: inputSummary(edits, requests, counter),
+      output: outputSummary(edits),
+      fidelity: fidelitySummary(edits, failures),
+      speed: { sizes: sizes.map(({ operations: _operations, ...rest }) => rest), firstUse },
+      memory,
+      activation,
+      targets,
+      profiles,
+      edits: edits.map(compactEdit),
+    };
+    const markdown = renderResults(results);
+    writeFileSync(join(root, 'bench', 'results.md'), markdown);
+    writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    process.stdout.write(`\n${markdown}\n`);
+    log(`wrote bench/results.md and bench/results.json in ${results.durationSeconds.toFixed(0)} s`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const phaseSeconds: Record<string, number> = {};
+let phase: { name: string; started: number } | undefined;
+
+/** Logs the start of a part of the run and times it. */
+function startPhase(name: string, description: string): void {
+  endPhase();
+  phase = { name, started: performance.now() };
+  log(description);
+}
+
+function endPhase(): void {
+  if (phase !== undefined) phaseSeconds[phase.name] = (performance.now() - phase.started) / 1000;
+  phase = undefined;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function tryMeasure<T>(measure: () => T): T | { error: string } {
+  try {
+    return measure();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`  could not measure: ${message}`);
+    return { error: message };
+  }
+}
+
+/** The corpus script does nothing when the pinned releases are there; a corpus it cannot install stops the bench. */
+function installCorpusOrThrow(root: string): Corpus {
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'corpus.mjs')], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(
+      `node scripts/corpus.mjs failed, so there is no corpus to measure:\n${lastLines(result.stderr + result.stdout, 20)}`,
+    );
+  }
+  return loadCorpus();
+}
+
+interface EditFailure {
+  readonly file: string;
+  readonly reason: string;
+  /** The diff itself threw: no measure for this pair. */
+  readonly thrown: boolean;
+}
+
+function measureCorpusEdits(
+  corpus: Corpus,
+  counter: ReturnType<typeof createTokenCounter>,
+): { edits: EditMeasure[]; requests: EditRequest[]; failures: EditFailure[] } {
+  const edits: EditMeasure[] = [];
+  const requests: EditRequest[] = [];
+  const failures: EditFailure[] = [];
+  for (const pair of corpus.changedFilePairs()) {
+    try {
+      const { measure, edit } = measureEdit(pair, counter);
+      edits.push(measure);
+      requests.push(edit);
+      if (measure.roundTrip !== 'ok') failures.push({ file: measure.file, reason: measure.roundTrip, thrown: false });
+    } catch (error) {
+      const reason = `the diff threw: ${error instanceof Error ? error.message : String(error)}`;
+      failures.push({ file: `${pair.pkg}/${pair.relPath}`, reason, thrown: true });
+    }
+  }
+  return { edits, requests, failures };
+}
+
+function inputSummary(
+  edits: readonly EditMeasure[],
+  requests: readonly EditRequest[],
+  counter: ReturnType<typeof createTokenCounter>,
+): BenchResults['input'] {
+  const ratio = (e: EditMeasure): number => e.input.focused / Math.max(1, e.input.wholeFile);
+  const large = edits.filter((e) => e.lines > LARGE_FILE_LINES);
+  const groupBy = (key: (r: EditRequest) => string): Map<string, EditRequest[]> => {
+    const groups = new Map<string, EditRequest[]>();
+    for (const request of requests) {
+      const name = key(request);
+      groups.set(name, [...(groups.get(name) ?? []), request]);
+    }
+    return groups;
+  };
+  const byDirectory = [...groupBy((r) => r.file.slice(0, r.file.lastIndexOf('/'))).entries()]
+    .filter(([, group]) => group.length >= 2)
+    .map(([name, group]) => measureGroup(name, group, counter));
+  const multiFileByDirectory: MultiFileSummary = {
+    groups: byDirectory.length,
+    files: byDirectory.reduce((sum, g) => sum + g.files, 0),
+    ratio: summarize(byDirectory.map((g) => g.focused / Math.max(1, g.wholeFiles))),
+    focused: summarize(byDirectory.map((g) => g.focused)),
+    wholeFiles: summarize(byDirectory.map((g) => g.wholeFiles)),
+  };
+  const multiFileByPackage = [...groupBy((r) => r.pair.pkg).entries()].map(([name, group]) =>
+    measureGroup(name, group, counter),
+  );
+  return {
+    ratioAll: summarize(edits.map(ratio)),
+    ratioOver150Lines: summarize(large.map(ratio)),
+    ratioOver150LinesElementEdits: summarize(large.filter((e) => !e.replacedWholeFile).map(ratio)),
+    ratioOver150LinesByChangedLines: summarize(
+      large.map((e) => e.input.focusedByChangedLines / Math.max(1, e.input.wholeFile)),
+    ),
+    floorOver150Lines: summarize(large.map((e) => e.input.changedElementsOnly / Math.max(1, e.input.wholeFile))),
+    singleElementOver150Lines: summarize(
+      large.flatMap((e) => e.input.singleElement.map((tokens) => tokens / Math.max(1, e.input.wholeFile))),
+    ),
+    focusedTokens: summarize(edits.map((e) => e.input.focused)),
+    wholeFileTokens: summarize(edits.map((e) => e.input.wholeFile)),
+    multiFileByDirectory,
+    multiFileByPackage,
+  };
+}
+
+function outputSummary(edits: readonly EditMeasure[]): BenchResults['output'] {
+  const perFormat = (
+    value: (e: EditMeasure, format: OutputFormat) => number,
+  ): Record<OutputFormat, ReturnType<typeof summarize>> =>
+    Object.fromEntries(
+      OUTPUT_FORMATS.map((format) => [format, summarize(edits.map((e) => value(e, format)))]),
+    ) as Record<OutputFormat, ReturnType<typeof summarize>>;
+  return {
+    tokens: perFormat((e, format) => e.output[format]),
+    ratioToScalpel: perFormat((e, format) => e.output[format] / Math.max(1, e.output.scalpel)),
+    scalpelOver: perFormat((e, format) => e.output.scalpel / Math.max(1, e.output[format])),
+    searchReplaceRoundTrips: edits.filter((e) => e.searchReplaceRoundTrip).length,
+    scalpelOverWholeElementEdits: summarize(
+      edits.filter((e) => !e.replacedWholeFile).map((e) => e.output.scalpel / Math.max(1, e.output.wholeFile)),
+    ),
+  };
+}
+
+function fidelitySummary(edits: readonly EditMeasure[], failures: readonly EditFailure[]): BenchResults['fidelity'] {
+  const count = (values: readonly string[]): Record<string, number> => {
+    const counts: Record<string, number> = {};
+    for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+    return Object.fromEntries(Object.entries(counts).sort((a, b) => b[1] - a[1]));
+  };
+  return {
+    pairs: edits.length + failures.filter((f) => f.thrown).length,
+    roundTrips: edits.filter((e) => e.roundTrip === 'ok').length,
+    failures: failures.map(({ file, reason }) => ({ file, reason })),
+    replaceFileCount: edits.filter((e) => e.replacedWholeFile).length,
+    pairsWithFallback: count(edits.flatMap((e) => e.fallbackKinds)),
+    fallbackReasons: count(edits.flatMap((e) => e.fallbackReasons)),
+    operations: count(edits.flatMap((e) => e.operationTypes)),
+    diffMs: summarize(edits.map((e) => e.diffMs)),
+    unresolvedFocusPaths: edits.reduce((sum, e) => sum + e.unresolvedFocus.length, 0),
+  };
+}
+
+function compactEdit(e: EditMeasure): unknown {
+  return {
+    file: e.file,
+    lines: e.lines,
+    operations: e.operationTypes.join(' '),
+    fallbacks: e.fallbackReasons,
+    focus: e.focus.length,
+    input: e.input,
+    output: e.output,
+    roundTrip: e.roundTrip,
+    searchReplaceRoundTrip: e.searchReplaceRoundTrip,
+    diffMs: Math.round(e.diffMs),
+  };
+}
+
+function evaluateTargets(
+  edits: readonly EditMeasure[],
+  failures: readonly EditFailure[],
+  sizes: readonly SizeTimings[],
+): Target[] {
+  const large = edits.filter((e) => e.lines > LARGE_FILE_LINES);
+  const perFile = (list: readonly EditMeasure[], value: (e: EditMeasure) => number): number => median(list.map(value));
+  const pairs = edits.length + failures.filter((f) => f.thrown).length;
+  const target = (t: Omit<Target, 'met'>): Target => ({
+    ...t,
+    met: t.kind === 'max' ? t.value <= t.limit : t.value >= t.limit,
+  });
+  const targets: Target[] = [
+    target({
+      id: 'input',
+      description: `Input: focused context / whole file, median over changed files of more than ${LARGE_FILE_LINES} lines`,
+      value: perFile(large, (e) => e.input.focused / Math.max(1, e.input.wholeFile)),
+      limit: 0.25,
+      kind: 'max',
+      unit: '×',
+    }),
+    target({
+      id: 'output-whole',
+      description: "Output: Scalpel's format / whole new file, median per file",
+      value: perFile(edits, (e) => e.output.scalpel / Math.max(1, e.output.wholeFile)),
+      limit: 0.2,
+      kind: 'max',
+      unit: '×',
+    }),
+    target({
+      id: 'output-json',
+      description: "Output: Scalpel's format / the same operations as JSON, median per file (60% smaller = 0.40)",
+      value: perFile(edits, (e) => e.output.scalpel / Math.max(1, e.output.json)),
+      limit: 0.4,
+      kind: 'max',
+      unit: '×',
+    }),
+    target({
+      id: 'output-udiff',
+      description: "Output: Scalpel's format / unified diff (3 lines of context), median per file",
+      value: perFile(edits, (e) => e.output.scalpel / Math.max(1, e.output.unifiedDiff)),
+      limit: 1,
+      kind: 'max',
+      unit: '×',
+    }),
+    target({
+      id: 'fidelity',
+      description: 'Fidelity: apply(before, diff(before, after)) == after, byte for byte',
+      value: (100 * edits.filter((e) => e.roundTrip === 'ok').length) / Math.max(1, pairs),
+      limit: 100,
+      kind: 'min',
+      unit: '%',
+    }),
+  ];
+  for (const size of sizes) {
+    targets.push(
+      target({
+        id: `speed-context-${size.lines}`,
+        description: `Speed: warm outline + context / createSourceFile, ${size.lines}-line file`,
+        value: size.outlineContextRatio,
+        limit: 3,
+        kind: 'max',
+        unit: '×',
+      }),
+    );
+  }
+  const largest = sizes[sizes.length - 1];
+  if (largest !== undefined) {
+    targets.push(
+      target({
+        id: 'speed-apply',
+        description: `Speed: apply + verify of a batch / createSourceFile, ${largest.lines}-line file${largest.applyOutcome === 'ok' ? '' : ' (batch refused)'}`,
+        value: largest.applyOutcome === 'ok' ? largest.applyRatio : Number.POSITIVE_INFINITY,
+        limit: 3,
+        kind: 'max',
+        unit: '×',
+      }),
+    );
+  }
+  return targets;
+}
+
+interface Packaging {
+  /** 'production' when dist/ was rebuilt minified for the .vsix, which is then what gets measured. */
+  readonly bundle: 'production' | 'development';
+  readonly vsixBytes?: number;
+  readonly vsixError?: string;
+}
+
+/** `npm run package` builds dist/ minified and writes scalpel.vsix; what ships is then what the bench loads. */
+function packageVsix(root: string): Packaging {
+  const vsix = join(root, 'scalpel.vsix');
+  rmSync(vsix, { force: true });
+  const result = spawnSync('npm', ['run', 'package'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
+  if (result.status === 0 && existsSync(vsix)) return { bundle: 'production', vsixBytes: statSync(vsix).size };
+  const why = result.error?.message ?? errorLines(`${result.stdout}\n${result.stderr}`, 4);
+  log(`  packaging failed: ${why}`);
+  restoreDevelopmentBuild(root);
+  return { bundle: 'development', vsixError: why };
+}
+
+function restoreDevelopmentBuild(root: string): void {
+  const result = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) log(`  could not rebuild dist/: ${errorLines(result.stderr, 4)}`);
+}
+
+function medianRun<T extends object>(runs: readonly T[]): T {
+  const first = runs[0];
+  if (first === undefined) throw new Error('no runs');
+  const keys = Object.keys(first).filter((k) => typeof (first as Record<string, unknown>)[k] === 'number');
+  return Object.fromEntries(
+    keys.map((k) => [k, median(runs.map((r) => (r as Record<string, number>)[k] ?? Number.NaN))]),
+  ) as T;
+}
+
+function measureFirstUse(
+  root: string,
+  scratch: string,
+  module: LargeModule | undefined,
+  size: SizeTimings | undefined,
+  bundle: string,
+): FirstUseSummary {
+  if (module === undefined || size === undefined) throw new Error('no module to measure first use on');
+  const textPath = join(scratch, 'first-use.ts');
+  writeFileSync(textPath, module.text);
+  const engine: FirstUseRun[] = [];
+  const baseline: FirstUseRun[] = [];
+  for (let run = 0; run < FRESH_PROCESS_RUNS; run++) {
+    const args = (mode: string): string[] => [mode, root, textPath, module.file, size.focus];
+    engine.push(runChild<FirstUseRun>(root, 'firstUse.js', args('engine')));
+    baseline.push(runChild<FirstUseRun>(root, 'firstUse.js', args('baseline')));
+  }
+  const engineMedian = medianRun(engine);
+  const baselineMedian = medianRun(baseline);
+  return {
+    file: module.file,
+    lines: module.lines,
+    runs: FRESH_PROCESS_RUNS,
+    engine: engineMedian,
+    baseline: baselineMedian,
+    ratio: engineMedian.totalMs / baselineMedian.totalMs,
+    bundle,
+    warmMs: size.outlineContextMs,
+  };
+}
+
+function measureActivation(root: string, packaging: Packaging): ActivationSummary {
+  const sizeOf = (file: string): number =>
+    existsSync(join(root, 'dist', file)) ? statSync(join(root, 'dist', file)).size : 0;
+  const base = {
+    bundle: packaging.bundle,
+    extensionJsBytes: sizeOf('extension.js'),
+    engineJsBytes: sizeOf('engine.js'),
+    runs: FRESH_PROCESS_RUNS,
+    ...(packaging.vsixBytes === undefined ? {} : { vsixBytes: packaging.vsixBytes }),
+    ...(packaging.vsixError === undefined ? {} : { vsixError: packaging.vsixError }),
+  };
+  try {
+    type ExtensionRun = ActivationRun & {
+      registeredCommands: string[];
+      subscriptions: number;
+      heavyModulesLoaded: string[];
+      asyncErrors: string[];
+    };
+    const extension: ExtensionRun[] = [];
+    const engine: ActivationRun[] = [];
+    for (let run = 0; run < FRESH_PROCESS_RUNS; run++) {
+      extension.push(runChild<ExtensionRun>(root, 'activation.js', ['extension', root]));
+      engine.push(runChild<ActivationRun>(root, 'activation.js', ['engine', root]));
+    }
+    const last = extension[extension.length - 1];
+    return {
+      ...base,
+      extension: medianRun(extension),
+      engine: medianRun(engine),
+      registeredCommands: last?.registeredCommands ?? [],
+      subscriptions: last?.subscriptions ?? 0,
+      heavyModulesLoaded: (last?.heavyModulesLoaded ?? []).map((path) => path.replace(`${root}/`, '')),
+      asyncErrors: [...new Set(extension.flatMap((r) => r.asyncErrors))],
+    };
+  } catch (error) {
+    return { ...base, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    if (packaging.bundle === 'production') restoreDevelopmentBuild(root);
+  }
+}
+
+/** Profiles the task behind every missed speed target, so that the report names the hot spots. */
+function profileMisses(
+  root: string,
+  scratch: string,
+  targets: readonly Target[],
+  modules: readonly LargeModule[],
+  sizes: readonly SizeTimings[],
+): Array<{ target: string; summary: ProfileSummary }> {
+  const profiles: Array<{ target: string; summary: ProfileSummary }> = [];
+  for (const target of targets.filter((t) => !t.met && t.id.startsWith('speed-'))) {
+    const index =
+      target.id === 'speed-apply' ? sizes.length - 1 : sizes.findIndex((s) => target.id === `speed-context-${s.lines}`);
+    const module = modules[index];
+    const size = sizes[index];
+    if (module === undefined || size === undefined) continue;
+    const textPath = join(scratch, `${target.id}.ts`);
+    writeFileSync(textPath, module.text);
+    const taskPath = join(scratch, `${target.id}.json`);
+    const runs = Math.max(
+      3,
+      Math.round(3000 / Math.max(1, target.id === 'speed-apply' ? size.applyMs : size.outlineContextMs)),
+    );
+    writeFileSync(
+      taskPath,
+      JSON.stringify({
+        task: target.id === 'speed-apply' ? 'apply' : 'outlineContext',
+        file: module.file,
+        textPath,
+        focus: size.focus,
+        operations: size.operations,
+        runs,
+      }),
+    );
+    const profileDir = join(scratch, `${target.id}-profile`);
+    const result = spawnSync(
+      process.execPath,
+      [
+        '--cpu-prof',
+        `--cpu-prof-dir=${profileDir}`,
+        join(root, 'out', 'bench', 'children', 'profileTask.js'),
+        taskPath,
+      ],
+      { cwd: root, encoding: 'utf8', timeout: 180_000 },
+    );
+    const profileFile = existsSync(profileDir)
+      ? readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))
+      : undefined;
+    if (result.status !== 0 || profileFile === undefined) {
+      log(`  could not profile ${target.id}: ${lastLines(result.stderr, 4)}`);
+      continue;
+    }
+    profiles.push({ target: target.id, summary: summarizeCpuProfile(join(profileDir, profileFile), root) });
+  }
+  return profiles;
+}
+
+function machine(root: string): BenchResults['machine'] {
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  const dirty = spawnSync('git', ['status', '--porcelain', 'src'], { cwd: root, encoding: 'utf8' });
+  return {
+    cpu: cpus()[0]?.model.trim() ?? 'unknown',
+    cores: cpus().length,
+    memoryGb: Math.round(totalmem() / 1024 ** 3),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    date: new Date().toISOString(),
+    commit: `${commit.stdout.trim()}${dirty.stdout.trim() === '' ? '' : ' with uncommitted changes in src/'}`,
+  };
+}
+
+try {
+  main();
+} catch (error) {
+  process.stderr.write(
+    `[bench] could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+  process.exitCode = 1;
+}
