@@ -168,9 +168,8 @@ export class FileSyntax {
     }
     const fullStart = first === undefined ? this.sourceFile.endOfFileToken.pos : first.pos;
     const tokenStart = first === undefined ? this.text.length : first.getStart(this.sourceFile);
-    const comments = (ts.getLeadingCommentRanges(this.text, Math.max(fullStart, offset)) ?? []).filter(
-      (c) => c.pos >= offset,
-    );
+    // From the statement's full start: comments are only "leading" after the line break that precedes them.
+    const comments = (ts.getLeadingCommentRanges(this.text, fullStart) ?? []).filter((c) => c.pos >= offset);
     // Doc comments right above the first statement stay with it.
     let keep = comments.length;
     let next = tokenStart;

@@ -81,27 +81,20 @@ export class ImportPlan {
     if (!state.ops.includes(opIndex)) state.ops.push(opIndex);
   }
 
-  private addDeclaration(
-    shape: ImportShape,
-    text: string | undefined,
-    opIndex: number,
-    sameModule: readonly Live[],
-  ): void {
-    const anchor = sameModule[sameModule.length - 1]?.state ?? this.lastExisting();
+  private addDeclaration(shape: ImportShape, text: string | undefined, opIndex: number): void {
     const rendered = text ?? renderDeclaration(shape, this.layout);
+    const existing = this.declarations.filter((d) => !d.created);
+    // Next to the module's own imports (even one this batch removes), else after the last import.
+    const anchor =
+      [...existing].reverse().find((d) => d.element?.name === shape.module) ?? existing[existing.length - 1];
     this.declarations.push({
       element: undefined,
       text: rendered,
       removed: false,
       ops: [opIndex],
       created: true,
-      ...(anchor === undefined ? {} : { after: anchor.created ? (anchor.after ?? anchor) : anchor }),
+      ...(anchor === undefined ? {} : { after: anchor }),
     });
-  }
-
-  private lastExisting(): DeclarationState | undefined {
-    const existing = this.declarations.filter((d) => !d.created);
-    return existing[existing.length - 1];
   }
 
   private rewrite(
@@ -127,14 +120,14 @@ export class ImportPlan {
       }
     }
     if (sameModule.length === 0) {
-      this.addDeclaration(request, text, opIndex, sameModule);
+      this.addDeclaration(request, text, opIndex);
       return { ok: true };
     }
     if (isSideEffectOnly(request)) return { ok: true, note: `'${request.module}' is already imported` };
     if (request.equalsName !== undefined) {
       if (sameModule.some((l) => l.shape.equalsName === request.equalsName))
         return { ok: true, note: 'already imported' };
-      this.addDeclaration(request, text, opIndex, sameModule);
+      this.addDeclaration(request, text, opIndex);
       return { ok: true };
     }
     let changed = false;
@@ -166,7 +159,6 @@ export class ImportPlan {
           },
           undefined,
           opIndex,
-          sameModule,
         );
       }
       changed = true;
@@ -203,7 +195,6 @@ export class ImportPlan {
           { module: request.module, typeOnly: request.typeOnly, named: missing, hasNamedList: true },
           undefined,
           opIndex,
-          current,
         );
       }
       changed = true;
@@ -243,7 +234,6 @@ export class ImportPlan {
         { module: request.module, typeOnly: request.typeOnly, defaultName: name, named: [], hasNamedList: false },
         undefined,
         opIndex,
-        sameModule,
       );
     }
     return { ok: true, changed: true };
@@ -269,6 +259,17 @@ export class ImportPlan {
     const wantsType = request.typeOnly || binding.typeOnly;
     if (!existingIsType || wantsType) return { ok: true, changed: false, missing: false };
     // A type-only import now needed as a value.
+    const onlyBinding =
+      holder.shape.named.length === 1 &&
+      holder.shape.defaultName === undefined &&
+      holder.shape.namespaceName === undefined;
+    const valueImport = sameModule.find(
+      (l) => !l.shape.typeOnly && l.shape.namespaceName === undefined && l.state !== holder.state,
+    );
+    if (holder.shape.typeOnly && onlyBinding && valueImport === undefined) {
+      this.touch(holder.state, opIndex, holder.state.text.replace(/^(\s*import)\s+type\b/, '$1'));
+      return { ok: true, changed: true, missing: false };
+    }
     if (!holder.shape.typeOnly) {
       const named = holder.shape.named.map((n) => (n.name === binding.name ? { ...n, typeOnly: false } : n));
       this.rewrite(holder, { ...withDefault(holder.shape.defaultName), named }, opIndex);

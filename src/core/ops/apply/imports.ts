@@ -180,15 +180,20 @@ function rewriteNamedList(
   eol: string,
   braceSpacing: boolean,
 ): string {
-  const existingText = new Map(list.elements.map((e) => [e.name.text, e.getText(sourceFile)]));
+  // A kept binding keeps its text (comments, spacing) unless its `type` marker changes.
+  const existingText = new Map(
+    list.elements.map((e) => [`${e.name.text}\0${String(e.isTypeOnly)}`, e.getText(sourceFile)]),
+  );
+  const textKey = (b: NamedBinding): string => `${b.name}\0${String(b.typeOnly)}`;
   const originalOrder = list.elements.map((e) => (e.propertyName ?? e.name).text);
-  const kept = wanted.filter((b) => existingText.has(b.name));
-  const added = wanted.filter((b) => !existingText.has(b.name));
+  const existingNames = new Set(list.elements.map((e) => e.name.text));
+  const kept = wanted.filter((b) => existingNames.has(b.name));
+  const added = wanted.filter((b) => !existingNames.has(b.name));
   let ordered: NamedBinding[] = [...kept, ...added];
   if (added.length > 0 && isSorted(originalOrder)) {
     ordered = [...ordered].sort((a, b) => a.imported.localeCompare(b.imported, 'en', { sensitivity: 'base' }));
   }
-  const texts = ordered.map((b) => existingText.get(b.name) ?? bindingText(b));
+  const texts = ordered.map((b) => existingText.get(textKey(b)) ?? bindingText(b));
   const start = list.getStart(sourceFile);
   const end = list.end;
   const original = text.slice(start, end);
