@@ -60,6 +60,8 @@ interface Unit {
   /** Why the unit cannot be diffed member by member although it has members; set for containers only. */
   readonly notDescended?: string;
   readonly isFile?: boolean;
+  /** The leading import declarations of the file, as one unit. */
+  readonly isImportBlock?: boolean;
 }
 
 interface Resolution {
@@ -131,7 +133,8 @@ export class DiffPlanner {
       afterEnd: this.afterText.length,
     };
     const candidates: Candidate[] = [this.leaf('replace-file', [{ type: 'REPLACE_FILE', content: this.afterText }])];
-    const descend = this.descend(this.before.elements, this.after.elements, undefined, region);
+    const descend =
+      this.descendWithImportBlock(region) ?? this.descend(this.before.elements, this.after.elements, undefined, region);
     if (descend.ok) candidates.push(descend.candidate);
     return {
       path: this.tree.file,
@@ -140,6 +143,81 @@ export class DiffPlanner {
       isFile: true,
       ...(descend.ok ? {} : { notDescended: descend.reason }),
     };
+  }
+
+  /**
+   * ADD_IMPORT puts a new import after the last one, so an import added in the middle of the list cannot be placed
+   * by itself. When the leading imports changed, they become one unit whose fallback keeps the longest unchanged
+   * run of imports and removes and adds back every import after it, in order.
+   */
+  private descendWithImportBlock(region: Region): DescendResult | undefined {
+    const leadingImports = (elements: readonly ElementNode[]): number => {
+      const count = elements.findIndex((e) => e.kind !== 'import');
+      return count < 0 ? elements.length : count;
+    };
+    const beforeCount = leadingImports(this.before.elements);
+    const afterCount = leadingImports(this.after.elements);
+    const lastBefore = this.before.elements[beforeCount - 1];
+    const lastAfter = this.after.elements[afterCount - 1];
+    if (lastBefore === undefined || lastAfter === undefined) return undefined;
+    const blockRegion: Region = {
+      beforeStart: region.beforeStart,
+      beforeEnd: lastBefore.range.end,
+      afterStart: region.afterStart,
+      afterEnd: lastAfter.range.end,
+    };
+    if (!this.textsDiffer(blockRegion)) return undefined;
+    const beforeImports = this.before.elements.slice(0, beforeCount);
+    const afterImports = this.after.elements.slice(0, afterCount);
+    const rest = this.descend(
+      this.before.elements.slice(beforeCount),
+      this.after.elements.slice(afterCount),
+      undefined,
+      {
+        beforeStart: blockRegion.beforeEnd,
+        beforeEnd: region.beforeEnd,
+        afterStart: blockRegion.afterEnd,
+        afterEnd: region.afterEnd,
+      },
+    );
+    if (!rest.ok) return rest;
+    const candidates: Candidate[] = [];
+    const blockDescend = this.descend(beforeImports, afterImports, undefined, blockRegion);
+    if (blockDescend.ok) candidates.push(blockDescend.candidate);
+    let kept = 0;
+    while (
+      kept < beforeImports.length &&
+      kept < afterImports.length &&
+      this.textOf(this.beforeText, beforeImports[kept]) === this.textOf(this.afterText, afterImports[kept])
+    ) {
+      kept += 1;
+    }
+    const rebuild: OpSpec[] = [
+      ...beforeImports.slice(kept).map((element): OpSpec => ({
+        type: 'REMOVE_IMPORT',
+        content: this.toOperationText(
+          this.beforeText.slice(element.declarationRange.start, element.declarationRange.end),
+        ),
+        removed: this.trackedOrThrow(element),
+      })),
+      ...afterImports
+        .slice(kept)
+        .map((element): OpSpec => ({ type: 'ADD_IMPORT', content: this.contentOf(element), created: undefined })),
+    ];
+    candidates.push(this.leaf('imports', rebuild));
+    const block: Unit = {
+      path: `${this.tree.file} imports`,
+      region: blockRegion,
+      candidates: sortCandidates(candidates),
+      isImportBlock: true,
+    };
+    const parts = [block, ...rest.candidate.parts];
+    const cost = parts.reduce((sum, part) => sum + (part.candidates[0]?.cost ?? Infinity), 0);
+    return { ok: true, candidate: { label: 'descend', cost, parts } };
+  }
+
+  private textOf(text: string, element: ElementNode | undefined): string | undefined {
+    return element === undefined ? undefined : text.slice(element.range.start, element.range.end);
   }
 
   private elementUnit(before: ElementNode, after: ElementNode): Unit {
@@ -337,6 +415,11 @@ export class DiffPlanner {
       return reason === 'cheapest' ? undefined : { kind: 'file', path: unit.path, reason };
     }
     if (chosen.label === 'descend') return undefined;
+    if (unit.isImportBlock === true) {
+      return failed.length === 0
+        ? undefined
+        : { kind: 'element', path: unit.path, reason: 'imports removed and added back in order' };
+    }
     if (unit.notDescended !== undefined) return { kind: 'container', path: unit.path, reason: unit.notDescended };
     if (failed.includes('descend'))
       return { kind: 'container', path: unit.path, reason: 'member operations did not reproduce the text' };

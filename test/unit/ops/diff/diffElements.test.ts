@@ -140,6 +140,19 @@ void describe('diffElements: element operations for a change', () => {
     assert.match(operations[0]?.type ?? '', /^(ADD_IMPORT|CREATE_ELEMENT)$/);
   });
 
+  void test('an import added in the middle of the list is placed where it belongs', () => {
+    const after = userService.replace(
+      "import { Repository } from './repository';\n",
+      "import { Repository } from './repository';\nimport { log } from './log';\n",
+    );
+    const operations = diffRoundTrip(userService, after);
+    assert.ok(!operations.some((o) => o.type === 'REPLACE_FILE'), summary(operations).join('\n'));
+    assert.ok(
+      operations.every((o) => o.type === 'ADD_IMPORT' || o.type === 'REMOVE_IMPORT'),
+      summary(operations).join('\n'),
+    );
+  });
+
   void test('a changed class header replaces or patches the class, not its members', () => {
     const after = userService.replace('export class UserService {', 'export class UserService extends Base {');
     const operations = diffRoundTrip(userService, after);
