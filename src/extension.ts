@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
+import { registerChat } from './vscode/chat/registerChat';
 import { registerCommands } from './vscode/commands';
 import { Ctx } from './vscode/ctx';
+import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
 
 /**
@@ -13,6 +15,8 @@ export function activate(context: vscode.ExtensionContext): void {
   try {
     const ctx = new Ctx(context, log);
     registerCommands(ctx);
+    registerLanguageModels(ctx);
+    registerChat(ctx);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
   } catch (error) {
     log.error('activation failed', error);

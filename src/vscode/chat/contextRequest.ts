@@ -1,0 +1,118 @@
+import * as vscode from 'vscode';
+import type { ContextFileRequest } from '../../core/context/buildContext';
+import type { FileOutline } from '../../core/elements/element';
+import type { Ctx } from '../ctx';
+import { UserFacingError } from '../userError';
+import { focusOfRequestOrThrow, knownFocusOf, type FocusFile } from './chatFocus';
+import { chatResult, focusFromHistory } from './chatResult';
+import { foldedMarkdown, formatCount, inlineCode, plural, savingOf } from './chatText';
+import { describeFocus } from './requestSupport';
+
+/** Longer contexts fold behind a summary line. */
+const FOLD_AFTER_LINES = 40;
+
+/**
+ * `/context [instruction]`: what `/edit` would send for the same focus, and what it costs against the whole
+ * file. No model is called.
+ */
+export async function handleContext(
+  ctx: Ctx,
+  request: vscode.ChatRequest,
+  chatContext: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  instruction: string,
+): Promise<vscode.ChatResult> {
+  const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'context', instruction));
+  describeFocus(stream, focus);
+  const config = ctx.config(focus.files[0]?.uri);
+  const engine = ctx.engine();
+  const counter = engine.createTokenCounter(config.tokenEncoding);
+  let context;
+  try {
+    context = engine.buildContext(
+      focus.files.map((file) => contextRequestOf(file, config.strategy === 'file')),
+      counter,
+      {
+        budget: config.tokenBudget,
+        smallFileLines: config.smallFileLines,
+      },
+    );
+  } catch (error) {
+    if (error instanceof engine.ContextBudgetError)
+      throw new UserFacingError(`The context does not fit: ${error.message} (\`scalpel.tokenBudget\`).`);
+    throw error;
+  }
+
+  const wholeFiles = context.files.length === 1 ? 'the whole file' : 'the whole files';
+  stream.markdown(
+    `**Context for ${focus.origin}:** **${formatCount(context.tokens)} tokens** (${context.encoding}) instead of ${formatCount(context.wholeFileTokens)} for ${wholeFiles} (${savingOf(context.tokens, context.wholeFileTokens)}).\n\n`,
+  );
+  for (const summary of context.files) {
+    const file = focus.files.find((f) => f.path === summary.file);
+    stream.markdown(`- ${inlineCode(summary.file)} (${plural(summary.lineCount, 'line')}): `);
+    if (summary.mode === 'whole') {
+      stream.markdown(
+        summary.lineCount <= config.smallFileLines
+          ? `sent whole (at most ${config.smallFileLines} lines)`
+          : 'sent whole',
+      );
+    } else if (summary.focus.length === 0) {
+      stream.markdown('signatures only, no element in focus');
+    } else {
+      stream.markdown('in full: ');
+      summary.focus.forEach((path, index) => {
+        if (index > 0) stream.markdown(', ');
+        const element = file?.outline === undefined ? undefined : engine.resolveElementPath(file.outline, path);
+        if (file !== undefined && element?.ok === true) {
+          stream.anchor(
+            new vscode.Location(file.uri, file.lines.rangeOf(element.element.range.start, element.element.range.end)),
+            path.slice(summary.file.length + 1),
+          );
+        } else {
+          stream.markdown(inlineCode(path));
+        }
+      });
+    }
+    stream.markdown('\n');
+  }
+
+  const notes: string[] = [];
+  if (context.dropped.length > 0)
+    notes.push(
+      `${plural(context.dropped.length, 'element')} left out to fit \`scalpel.tokenBudget\` (${formatCount(config.tokenBudget)}).`,
+    );
+  const unfocused = context.files.filter((f) => f.mode === 'focused' && f.focus.length === 0);
+  if (unfocused.length > 0 && config.planning !== 'never') {
+    notes.push(
+      'No element is in focus: `/edit` first asks the model which elements it needs (`/plan` shows its choice).',
+    );
+  }
+  if (instruction !== '') {
+    const requestTokens =
+      counter.count(engine.CODING_SYSTEM_PROMPT) + counter.count(engine.codingUserMessage(context.text, instruction));
+    notes.push(`With the system prompt and your instruction the request is **${formatCount(requestTokens)} tokens**.`);
+  }
+  if (notes.length > 0) stream.markdown(`\n${notes.join('  \n')}\n`);
+  stream.markdown('\n');
+  stream.markdown(foldedMarkdown(context.text, 'The context as the model reads it', FOLD_AFTER_LINES));
+  return chatResult({ command: 'context', instruction, outcome: 'ok', focus: knownFocusOf(focus) });
+}
+
+function contextRequestOf(file: FocusFile, fileStrategy: boolean): ContextFileRequest {
+  if (file.outline === undefined || file.outline.syntaxErrors.length > 0 || fileStrategy) {
+    return { outline: file.outline ?? plainOutline(file), focus: [], whole: true };
+  }
+  return { outline: file.outline, focus: file.focus };
+}
+
+/** A file the element model does not read goes to the model whole; this is the outline that says so. */
+function plainOutline(file: FocusFile): FileOutline {
+  return {
+    file: file.path,
+    text: file.text,
+    language: 'ts',
+    elements: [],
+    syntaxErrors: [],
+    lineCount: file.lineCount,
+  };
+}

@@ -1,0 +1,342 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import {
+  scripted,
+  startScriptedLlmServer,
+  type RecordedRequest,
+  type ScriptedLlmServer,
+} from '../../support/llmServer';
+import {
+  openWorkspaceFile,
+  readWorkspaceFileFromDisk,
+  scalpelExtensionOrThrow,
+  waitFor,
+  workspaceUri,
+} from './helpers';
+
+// `@scalpel` in the real Chat view, driven the way a user sends a message, answered by Scalpel's own language-model
+// provider backed by the scripted LLM server. The chat renders into the workbench, out of reach of a test, so the
+// extension records its answers under test (command `scalpel.chat.lastResponse`, registered only in test mode).
+
+type TranscriptPart =
+  | { type: 'markdown'; value: string }
+  | { type: 'progress'; value: string }
+  | { type: 'anchor'; uri: string; range?: [number, number, number, number]; title?: string }
+  | { type: 'reference'; uri: string }
+  | { type: 'button'; command: string; title: string; arguments: unknown[] };
+
+interface Transcript {
+  sequence: number;
+  prompt: string;
+  command: string | undefined;
+  model: string;
+  parts: TranscriptPart[];
+  done: boolean;
+  result?: { metadata?: { editId?: string; outcome?: string; command?: string }; errorDetails?: { message: string } };
+  followups?: { prompt: string; label?: string; command?: string }[];
+}
+
+const KEY = 'sk-scripted-chat';
+const MODEL_ID = 'openai:gpt-4o-mini';
+/**
+ * Sent at once, in Ask mode (Agent mode offers only models that call tools, which Scalpel's endpoints do not), with
+ * Scalpel's model picked as a user picks it: a chat view opened and sent to in one go has not chosen a model yet.
+ */
+const CHAT_OPTIONS = { isPartialQuery: false, mode: 'ask', modelSelector: { vendor: 'scalpel', id: MODEL_ID } };
+const USER_TS = 'src/user.ts';
+
+function engineLoaded(): boolean {
+  return Object.keys(require.cache).some((path) => path.replace(/\\/g, '/').endsWith('/dist/engine.js'));
+}
+
+async function configure(values: Readonly<Record<string, unknown>>): Promise<void> {
+  const config = vscode.workspace.getConfiguration('scalpel');
+  for (const [name, value] of Object.entries(values))
+    await config.update(name, value, vscode.ConfigurationTarget.Workspace);
+}
+
+async function lastTranscript(): Promise<Transcript | undefined> {
+  return vscode.commands.executeCommand<Transcript | undefined>('scalpel.chat.lastResponse');
+}
+
+/** Sends a message in the Chat view, as typed, and returns Scalpel's finished answer. */
+async function ask(query: string): Promise<Transcript> {
+  const before = (await lastTranscript())?.sequence ?? 0;
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query, ...CHAT_OPTIONS });
+  return waitFor(
+    async () => {
+      const transcript = await lastTranscript();
+      return transcript !== undefined && transcript.sequence > before && transcript.done ? transcript : undefined;
+    },
+    { timeoutMs: 20_000, description: `Scalpel's answer to "${query}"` },
+  );
+}
+
+function markdownOf(transcript: Transcript): string {
+  return transcript.parts
+    .map((p) => (p.type === 'markdown' ? p.value : p.type === 'anchor' ? `[${p.title ?? p.uri}]` : ''))
+    .join('');
+}
+
+function anchors(transcript: Transcript): Extract<TranscriptPart, { type: 'anchor' }>[] {
+  return transcript.parts.filter((p): p is Extract<TranscriptPart, { type: 'anchor' }> => p.type === 'anchor');
+}
+
+function buttons(transcript: Transcript): Extract<TranscriptPart, { type: 'button' }>[] {
+  return transcript.parts.filter((p): p is Extract<TranscriptPart, { type: 'button' }> => p.type === 'button');
+}
+
+function userMessageOf(request: RecordedRequest | undefined): string {
+  const messages = request?.body?.messages ?? [];
+  return messages
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
+}
+
+function systemMessageOf(request: RecordedRequest | undefined): string {
+  const system = request?.body?.messages?.find((m) => m.role === 'system');
+  return typeof system?.content === 'string' ? system.content : '';
+}
+
+/** The 0-based line where `text` starts in the workspace file. */
+async function lineOf(path: string, text: string): Promise<number> {
+  const line = (await readWorkspaceFileFromDisk(path)).split('\n').findIndex((l) => l.includes(text));
+  assert.ok(line >= 0, `${text} is in ${path}`);
+  return line;
+}
+
+async function placeCursor(path: string, text: string): Promise<void> {
+  const editor = await openWorkspaceFile(path);
+  const line = await lineOf(path, text);
+  editor.selection = new vscode.Selection(line, 6, line, 6);
+}
+
+function chatRequestsSince(server: ScriptedLlmServer, count: number): RecordedRequest[] {
+  return server.requests.slice(count).filter((r) => r.path === '/v1/chat/completions');
+}
+
+const STRICTER_VALIDATE = `REPLACE_ELEMENT src/user.ts/class[User]/method[validate]
+\`\`\`ts
+validate(): string[] {
+  const problems: string[] = [];
+  if (this.name.trim().length === 0) problems.push('name is empty');
+  if (this.name.length > config.maxNameLength) problems.push(\`name is longer than \${config.maxNameLength}\`);
+  if (!/^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$/.test(this.email)) problems.push('email is not an address');
+  return problems;
+}
+\`\`\`
+`;
+
+describe('@scalpel chat participant', () => {
+  let server: ScriptedLlmServer;
+
+  before(async () => {
+    server = await startScriptedLlmServer({ models: ['gpt-4o-mini'] });
+    await openWorkspaceFile(USER_TS);
+    await waitFor(() => scalpelExtensionOrThrow().isActive, { description: 'activation' });
+    // user.ts has 45 lines: below 10 lines a file goes whole, so the model sees a focused view of it.
+    await configure({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'gpt-4o-mini', smallFileLines: 10 });
+    await vscode.commands.executeCommand('scalpel.setApiKey', 'openai', KEY);
+    await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'scalpel', id: MODEL_ID })).length > 0, {
+      description: "Scalpel's model for the scripted server",
+    });
+  });
+
+  beforeEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
+    await configure({ provider: undefined, baseUrl: undefined, model: undefined, smallFileLines: undefined });
+    await server.close();
+  });
+
+  it('offers its language model to the chat without loading the engine', () => {
+    // Announcing models happens during activation; ts-morph and the tokenizer load with the first real request.
+    assert.equal(engineLoaded(), false);
+  });
+
+  it('/edit prepares an edit of the element at the cursor, applied only when the user accepts it', async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    const before = await readWorkspaceFileFromDisk(USER_TS);
+    const sent = server.requests.length;
+    server.enqueue(scripted.answer(STRICTER_VALIDATE));
+
+    const answer = await ask('@scalpel /edit reject email addresses whose domain has no dot');
+
+    assert.equal(answer.model, `scalpel/${MODEL_ID}`);
+    const [request, ...more] = chatRequestsSince(server, sent);
+    assert.equal(more.length, 0, 'one model request');
+    assert.equal(request?.headers.authorization, `Bearer ${KEY}`);
+    const userMessage = userMessageOf(request);
+    assert.match(userMessage, /Task: reject email addresses whose domain has no dot/);
+    assert.ok(userMessage.includes("problems.push('email is not an address')"), 'the focused element goes in full');
+    assert.ok(!userMessage.includes('users.find('), 'bodies of other elements stay out');
+
+    const text = markdownOf(answer);
+    assert.match(text, /Ready to apply:\*\* 1 change in `src\/user\.ts`/);
+    const [anchor] = anchors(answer);
+    assert.equal(anchor?.title, 'src/user.ts/class[User]/method[validate]');
+    assert.ok(anchor?.uri.endsWith('/src/user.ts'));
+    assert.equal(anchor?.range?.[0], await lineOf(USER_TS, 'validate(): string[] {'));
+    const tokens = /Context sent: \*\*([\d,]+) tokens\*\* instead of ([\d,]+) for the whole file/.exec(text);
+    assert.ok(tokens, `token numbers in: ${text}`);
+    assert.ok(Number(tokens[1]?.replace(/,/g, '')) < Number(tokens[2]?.replace(/,/g, '')));
+
+    const editId = answer.result?.metadata?.editId;
+    assert.ok(editId);
+    assert.deepEqual(
+      buttons(answer).map((b) => [b.title, b.command, b.arguments]),
+      [
+        ['Preview', 'scalpel.previewEdit', [editId]],
+        ['Apply', 'scalpel.acceptEdit', [editId]],
+        ['Discard', 'scalpel.rejectEdit', [editId]],
+      ],
+    );
+    assert.equal(await readWorkspaceFileFromDisk(USER_TS), before, 'nothing is written before the user accepts');
+    const document = await vscode.workspace.openTextDocument(workspaceUri(USER_TS));
+    assert.equal(document.getText(), before);
+
+    await vscode.commands.executeCommand('scalpel.acceptEdit', editId);
+    await waitFor(() => document.getText().includes('[^@\\s]+@[^@\\s]+\\.[^@\\s]+$'), {
+      description: 'the accepted edit in the editor',
+    });
+    assert.ok(document.getText().includes('canEdit(): boolean {'), 'the rest of the file is unchanged');
+    await vscode.commands.executeCommand('undo');
+    await document.save();
+  });
+
+  it('a prompt without a command edits too', async () => {
+    await placeCursor(USER_TS, "return this.role === 'admin' || this.role === 'editor';");
+    const sent = server.requests.length;
+    server.enqueue(
+      scripted.answer(`PATCH_ELEMENT src/user.ts/class[User]/method[canEdit]
+\`\`\`ts
+<<<<<<< SEARCH
+    return this.role === 'admin' || this.role === 'editor';
+=======
+    return this.role !== 'viewer';
+>>>>>>> REPLACE
+\`\`\`
+`),
+    );
+    const answer = await ask('@scalpel let every role but viewers edit');
+    assert.equal(answer.command, undefined);
+    assert.match(userMessageOf(chatRequestsSince(server, sent)[0]), /Task: let every role but viewers edit/);
+    assert.deepEqual(
+      anchors(answer).map((a) => a.title),
+      ['src/user.ts/class[User]/method[canEdit]'],
+    );
+    assert.ok(answer.result?.metadata?.editId);
+  });
+
+  it('/edit says what failed and what to do, and prepares nothing, when the model refuses the key', async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    server.enqueue(scripted.error('invalid-api-key'));
+    const answer = await ask('@scalpel /edit trim the name before checking it');
+    const text = markdownOf(answer);
+    assert.match(text, /The edit failed:\*\*/);
+    assert.match(text, /Scalpel: Set API Key/);
+    assert.equal(answer.result?.metadata?.outcome, 'failed');
+    assert.equal(answer.result?.metadata?.editId, undefined);
+    assert.ok(!buttons(answer).some((b) => b.command === 'scalpel.acceptEdit'));
+  });
+
+  it('/context shows what would be sent and its tokens against the whole file, without asking the model', async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    const sent = server.requests.length;
+    const answer = await ask('@scalpel /context');
+    assert.equal(server.requests.length, sent, 'no model request');
+    const text = markdownOf(answer);
+    const tokens =
+      /Context for the element at the cursor:\*\* \*\*([\d,]+) tokens\*\* \(o200k_base\) instead of ([\d,]+) for the whole file/.exec(
+        text,
+      );
+    assert.ok(tokens, text);
+    assert.ok(Number(tokens[1]?.replace(/,/g, '')) < Number(tokens[2]?.replace(/,/g, '')));
+    assert.deepEqual(
+      anchors(answer).map((a) => a.title),
+      ['class[User]/method[validate]'],
+    );
+    assert.ok(
+      text.includes("    if (this.name.trim().length === 0) problems.push('name is empty');"),
+      'the focused body',
+    );
+    assert.ok(text.includes('canEdit(): boolean { … }'), 'neighbours as signatures');
+    assert.ok(!text.includes('users.find('), 'no other bodies');
+  });
+
+  it('/context of a referenced file shows that file', async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    const before = (await lastTranscript())?.sequence ?? 0;
+    await vscode.commands.executeCommand('workbench.action.chat.open', {
+      query: '@scalpel /context',
+      ...CHAT_OPTIONS,
+      attachFiles: [workspaceUri('src/config.ts')],
+    });
+    const answer = await waitFor(
+      async () => {
+        const transcript = await lastTranscript();
+        return transcript !== undefined && transcript.sequence > before && transcript.done ? transcript : undefined;
+      },
+      { timeoutMs: 20_000, description: 'the answer to /context with a reference' },
+    );
+    const text = markdownOf(answer);
+    assert.match(text, /Context for your references/);
+    assert.match(text, /`src\/config\.ts`/);
+    assert.ok(!text.includes('class User'), 'the file at the cursor is not the focus');
+  });
+
+  it('/plan shows the elements the model wants, and the follow-up /edit works on them', async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    const sent = server.requests.length;
+    server.enqueue(
+      scripted.answer('NEED src/user.ts/class[User]/method[canEdit]\nNEED src/user.ts/function[findByEmail]\n'),
+    );
+    const instruction = 'let admins find users by name as well as by email';
+    const plan = await ask(`@scalpel /plan ${instruction}`);
+
+    const [planRequest] = chatRequestsSince(server, sent);
+    assert.match(systemMessageOf(planRequest), /choose which program elements you need/);
+    const outline = userMessageOf(planRequest);
+    assert.ok(outline.includes('src/user.ts/class[User]/method[canEdit]'), 'the model sees the outline');
+    assert.ok(!outline.includes('users.find('), 'and no bodies');
+    const planned = anchors(plan);
+    assert.deepEqual(
+      planned.map((a) => a.title),
+      ['src/user.ts/class[User]/method[canEdit]', 'src/user.ts/function[findByEmail]'],
+    );
+    assert.equal(planned[1]?.range?.[0], await lineOf(USER_TS, 'export function findByEmail('));
+    assert.equal(plan.result?.metadata?.editId, undefined, 'planning edits nothing');
+    const followups = await waitFor(
+      async () =>
+        (await vscode.commands.executeCommand<Transcript>('scalpel.chat.lastResponse', plan.sequence)).followups,
+      {
+        description: 'the follow-ups of the plan',
+      },
+    );
+    assert.deepEqual(followups, [{ prompt: instruction, command: 'edit', label: 'Edit these elements' }]);
+
+    // The follow-up: the same instruction under /edit, with the cursor still in validate().
+    const beforeEdit = server.requests.length;
+    server.enqueue(
+      scripted.answer(`PATCH_ELEMENT src/user.ts/function[findByEmail]
+\`\`\`ts
+<<<<<<< SEARCH
+  const wanted = email.toLowerCase();
+=======
+  const wanted = email.trim().toLowerCase();
+>>>>>>> REPLACE
+\`\`\`
+`),
+    );
+    const edit = await ask(`@scalpel /edit ${instruction}`);
+    const codeMessage = userMessageOf(chatRequestsSince(server, beforeEdit)[0]);
+    assert.ok(codeMessage.includes('users.find('), 'findByEmail, named by the plan, goes in full');
+    assert.ok(!codeMessage.includes("problems.push('name is empty')"), 'validate, at the cursor, does not');
+    assert.ok(edit.result?.metadata?.editId);
+  });
+});
