@@ -2,6 +2,7 @@ import { CliError } from './cliError';
 import type { CliCommand, CliIo } from './command';
 import { applyCommand } from './commands/apply';
 import { contextCommand } from './commands/context';
+import { diffCommand } from './commands/diff';
 import { editCommand } from './commands/edit';
 import { outlineCommand } from './commands/outline';
 import { statsCommand } from './commands/stats';
@@ -13,6 +14,7 @@ const COMMANDS: readonly CliCommand[] = [
   tokensCommand,
   editCommand,
   applyCommand,
+  diffCommand,
   statsCommand,
 ];
 
