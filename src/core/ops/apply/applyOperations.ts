@@ -139,6 +139,20 @@ export function applyOperations(
         hint: 'change the file with element operations (REPLACE_ELEMENT, PATCH_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, ADD_IMPORT)',
       });
     }
+    if (isElementOp && snapshot.read(path) === undefined) {
+      // `README.md/heading[Intro]`: a kind the element model does not know leaves it all in the file part.
+      const parts = path.split('/');
+      for (let end = parts.length - 1; end > 0; end--) {
+        const prefix = parts.slice(0, end).join('/');
+        if (snapshot.read(prefix) === undefined) continue;
+        return fail({
+          message: `${operation.type} ${operation.path}: ${prefix} has no elements${isOutlinable(prefix) ? ` named "${parts.slice(end).join('/')}"` : ' (it is not TypeScript or JavaScript)'}`,
+          hint: isOutlinable(prefix)
+            ? `check the outline of ${prefix} for the element's path`
+            : `send the whole new file with REPLACE_FILE ${prefix}`,
+        });
+      }
+    }
     let work = files.get(path);
     if (work === undefined) {
       work = { path, before: snapshot.read(path), elementOps: [], fileOp: undefined };

@@ -1,7 +1,7 @@
 import type { Action, DeleteAction, InsertAction, RewriteAction } from './actions';
 import { scanCode } from './codeScan';
 import { EditBuffer } from './editBuffer';
-import { isBlankLine, lineEndOf, lineStartOf, nextLineStartOf, withEol } from './textStyle';
+import { isBlankLine, lineEndOf, lineStartOf as rawLineStartOf, nextLineStartOf, withEol } from './textStyle';
 
 /**
  * Writes planned actions into the snapshot text. Insertions go first, then rewrites and deletions: every action
@@ -28,6 +28,12 @@ export function renderActions(snapshot: string, actions: readonly Action[], eol:
     else if (action.kind === 'delete') renderer.delete(action);
   }
   return buffer;
+}
+
+/** The start of the line holding `offset`; the first line starts after a byte order mark. */
+function lineStartOf(text: string, offset: number): number {
+  const start = rawLineStartOf(text, offset);
+  return start === 0 && offset > 0 && text.charCodeAt(0) === 0xfeff ? 1 : start;
 }
 
 function lineWithoutBreak(text: string, start: number): string {
