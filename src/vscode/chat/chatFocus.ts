@@ -23,6 +23,8 @@ export interface FocusFile {
   readonly lineCount: number;
   /** Element paths to show in full; empty when the element is not known (the model plans, or the file is small). */
   readonly focus: string[];
+  /** The user referenced the whole file (`#file:`): it goes to the model whole. */
+  whole: boolean;
 }
 
 export interface ChatFocus {
@@ -38,7 +40,7 @@ export interface ChatFocus {
 /** A focus chosen earlier (the elements a /plan answer named), by workspace path and element paths. */
 export interface KnownFocus {
   readonly root: string;
-  readonly files: readonly { readonly path: string; readonly focus: readonly string[] }[];
+  readonly files: readonly { readonly path: string; readonly focus: readonly string[]; readonly whole?: boolean }[];
   readonly origin: string;
 }
 
@@ -125,6 +127,7 @@ class FocusBuilder {
       lines: new LineIndex(text),
       lineCount: countLines(text),
       focus: [],
+      whole: false,
     };
     this.files.push(file);
     return file;
@@ -144,10 +147,6 @@ function addFocus(file: FocusFile, elements: readonly ElementNode[]): void {
   for (const element of elements) if (!file.focus.includes(element.path)) file.focus.push(element.path);
 }
 
-function topLevelElements(outline: FileOutline): ElementNode[] {
-  return outline.elements.filter((e) => e.kind !== 'import');
-}
-
 function focusOfReferencesOrThrow(ctx: Ctx, references: readonly vscode.ChatPromptReference[]): ChatFocus {
   const builder = new FocusBuilder(ctx);
   const engine = ctx.engine();
@@ -156,7 +155,7 @@ function focusOfReferencesOrThrow(ctx: Ctx, references: readonly vscode.ChatProm
     const value = reference.value;
     if (value instanceof vscode.Uri) {
       const file = builder.file(value);
-      if (file?.outline !== undefined) addFocus(file, topLevelElements(file.outline));
+      if (file !== undefined) file.whole = true;
     } else if (value instanceof vscode.Location) {
       const file = builder.file(value.uri);
       if (file?.outline === undefined) continue;
@@ -177,6 +176,7 @@ function focusOfKnown(ctx: Ctx, known: KnownFocus): ChatFocus {
     const file = builder.file(vscode.Uri.joinPath(root, ...entry.path.split('/')));
     if (file === undefined) continue;
     for (const path of entry.focus) if (!file.focus.includes(path)) file.focus.push(path);
+    if (entry.whole === true) file.whole = true;
   }
   return builder.build(known.origin);
 }
@@ -208,4 +208,29 @@ function countLines(text: string): number {
   if (text.length === 0) return 0;
   const breaks = text.split('\n').length - 1;
   return text.endsWith('\n') ? breaks : breaks + 1;
+}
+
+export interface FocusedRequest {
+  readonly files: readonly { readonly path: string; readonly focus: readonly string[] }[];
+  /** Every file goes whole. */
+  readonly full: boolean;
+}
+
+/**
+ * How the focus reaches the pipeline. Files referenced whole are sent whole when all are; mixed with ranges, a whole
+ * file has all its top-level elements in focus (the pipeline takes one `full` for all files).
+ */
+export function focusedRequestOf(focus: ChatFocus): FocusedRequest {
+  const full = focus.files.length > 0 && focus.files.every((f) => f.whole);
+  return {
+    full,
+    files: focus.files.map((f) => ({
+      path: f.path,
+      focus: full
+        ? []
+        : f.whole && f.outline !== undefined
+          ? f.outline.elements.filter((e) => e.kind !== 'import').map((e) => e.path)
+          : f.focus,
+    })),
+  };
 }

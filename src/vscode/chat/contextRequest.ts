@@ -3,7 +3,7 @@ import type { ContextFileRequest } from '../../core/context/buildContext';
 import type { FileOutline } from '../../core/elements/element';
 import type { Ctx } from '../ctx';
 import { UserFacingError } from '../userError';
-import { focusOfRequestOrThrow, knownFocusOf, type FocusFile } from './chatFocus';
+import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type FocusFile } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
 import { foldedMarkdown, formatCount, inlineCode, plural, savingOf } from './chatText';
 import { describeFocus } from './requestSupport';
@@ -27,15 +27,15 @@ export async function handleContext(
   const config = ctx.config(focus.files[0]?.uri);
   const engine = ctx.engine();
   const counter = engine.createTokenCounter(config.tokenEncoding);
+  const shaped = focusedRequestOf(focus);
   let context;
   try {
     context = engine.buildContext(
-      focus.files.map((file) => contextRequestOf(file, config.strategy === 'file')),
+      focus.files.map((file, index) =>
+        contextRequestOf(file, shaped.files[index]?.focus ?? [], config.strategy === 'file'),
+      ),
       counter,
-      {
-        budget: config.tokenBudget,
-        smallFileLines: config.smallFileLines,
-      },
+      { budget: config.tokenBudget, smallFileLines: config.smallFileLines, ...(shaped.full ? { full: true } : {}) },
     );
   } catch (error) {
     if (error instanceof engine.ContextBudgetError)
@@ -98,11 +98,11 @@ export async function handleContext(
   return chatResult({ command: 'context', instruction, outcome: 'ok', focus: knownFocusOf(focus) });
 }
 
-function contextRequestOf(file: FocusFile, fileStrategy: boolean): ContextFileRequest {
+function contextRequestOf(file: FocusFile, focus: readonly string[], fileStrategy: boolean): ContextFileRequest {
   if (file.outline === undefined || file.outline.syntaxErrors.length > 0 || fileStrategy) {
     return { outline: file.outline ?? plainOutline(file), focus: [], whole: true };
   }
-  return { outline: file.outline, focus: file.focus };
+  return { outline: file.outline, focus };
 }
 
 /** A file the element model does not read goes to the model whole; this is the outline that says so. */

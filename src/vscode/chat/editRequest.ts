@@ -5,7 +5,7 @@ import type { Ctx } from '../ctx';
 import { exclusionMessage, firstExclusion } from '../exclusions';
 import { recordMetrics } from '../stats';
 import { changedElements } from './changeSummary';
-import { focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
+import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
 import { providerForChatRequest } from './chatModel';
 import { chatResult, focusFromHistory } from './chatResult';
 import { codeBlock, formatCount, inlineCode, plural, savingOf } from './chatText';
@@ -36,9 +36,10 @@ export async function handleEdit(
   const config = ctx.config(focus.files[0]?.uri);
   const provider = await providerForChatRequest(ctx, request.model);
   const engine = ctx.engine();
+  const shaped = focusedRequestOf(focus);
   const outcome = await engine.runEdit({
     instruction,
-    files: focus.files.map((f) => ({ path: f.path, focus: f.focus })),
+    files: shaped.files,
     snapshot: focus.snapshot,
     provider,
     counter: engine.createTokenCounter(config.tokenEncoding),
@@ -49,6 +50,7 @@ export async function handleEdit(
       repairRounds: config.repairRounds,
       planning: config.planning,
       maxOutputTokens: config.maxOutputTokens,
+      ...(shaped.full ? { full: true } : {}),
     },
     signal: abortSignalOf(token),
     onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),

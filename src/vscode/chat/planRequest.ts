@@ -87,14 +87,12 @@ export async function handlePlan(
     root: focus.root.toString(),
     origin: 'the elements the plan named',
     files: focus.files
-      .map((file) => ({
-        path: file.path,
-        focus:
-          plan.wholeFiles.includes(file) && file.outline !== undefined
-            ? file.outline.elements.filter((e) => e.kind !== 'import').map((e) => e.path)
-            : plan.elements.filter((e) => e.file === file).map((e) => e.element.path),
-      }))
-      .filter((entry) => entry.focus.length > 0 || plan.wholeFiles.some((f) => f.path === entry.path)),
+      .map((file) =>
+        plan.wholeFiles.includes(file)
+          ? { path: file.path, focus: [], whole: true }
+          : { path: file.path, focus: plan.elements.filter((e) => e.file === file).map((e) => e.element.path) },
+      )
+      .filter((entry) => entry.focus.length > 0 || entry.whole === true),
   };
   return chatResult({
     command: 'plan',

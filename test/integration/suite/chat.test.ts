@@ -59,17 +59,26 @@ async function lastTranscript(): Promise<Transcript | undefined> {
   return vscode.commands.executeCommand<Transcript | undefined>('scalpel.chat.lastResponse');
 }
 
-/** Sends a message in the Chat view, as typed, and returns Scalpel's finished answer. */
-async function ask(query: string): Promise<Transcript> {
+/** Sends a message in the Chat view, as typed (with files attached, as dropped on the chat input). */
+async function send(query: string, attachFiles: readonly vscode.Uri[] = []): Promise<number> {
   const before = (await lastTranscript())?.sequence ?? 0;
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, ...CHAT_OPTIONS });
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query, ...CHAT_OPTIONS, attachFiles });
+  return before;
+}
+
+async function answerAfter(sequence: number, description: string): Promise<Transcript> {
   return waitFor(
     async () => {
       const transcript = await lastTranscript();
-      return transcript !== undefined && transcript.sequence > before && transcript.done ? transcript : undefined;
+      return transcript !== undefined && transcript.sequence > sequence && transcript.done ? transcript : undefined;
     },
-    { timeoutMs: 20_000, description: `Scalpel's answer to "${query}"` },
+    { timeoutMs: 20_000, description },
   );
+}
+
+/** Sends a message and returns Scalpel's finished answer. */
+async function ask(query: string, attachFiles: readonly vscode.Uri[] = []): Promise<Transcript> {
+  return answerAfter(await send(query, attachFiles), `Scalpel's answer to "${query}"`);
 }
 
 function markdownOf(transcript: Transcript): string {
@@ -268,26 +277,61 @@ describe('@scalpel chat participant', () => {
     assert.ok(!text.includes('users.find('), 'no other bodies');
   });
 
-  it('/context of a referenced file shows that file', async () => {
+  it('/context of an attached file shows that file, whole', async () => {
     await placeCursor(USER_TS, "problems.push('name is empty')");
-    await vscode.commands.executeCommand('workbench.action.chat.newChat');
-    const before = (await lastTranscript())?.sequence ?? 0;
-    await vscode.commands.executeCommand('workbench.action.chat.open', {
-      query: '@scalpel /context',
-      ...CHAT_OPTIONS,
-      attachFiles: [workspaceUri('src/config.ts')],
-    });
-    const answer = await waitFor(
-      async () => {
-        const transcript = await lastTranscript();
-        return transcript !== undefined && transcript.sequence > before && transcript.done ? transcript : undefined;
-      },
-      { timeoutMs: 20_000, description: 'the answer to /context with a reference' },
-    );
+    const answer = await ask('@scalpel /context', [workspaceUri('src/config.ts')]);
     const text = markdownOf(answer);
     assert.match(text, /Context for your references/);
-    assert.match(text, /`src\/config\.ts`/);
+    assert.match(text, /`src\/config\.ts` \(15 lines\): sent whole/);
+    assert.ok(text.includes('File src/config.ts (whole file, 15 lines)'));
     assert.ok(!text.includes('class User'), 'the file at the cursor is not the focus');
+  });
+
+  it('/edit of an attached file sends it whole and links the element the model changed', async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    const sent = server.requests.length;
+    server.enqueue(
+      scripted.answer(`PATCH_ELEMENT src/config.ts/variable[config]
+\`\`\`ts
+<<<<<<< SEARCH
+  maxNameLength: 64,
+=======
+  maxNameLength: 80,
+>>>>>>> REPLACE
+\`\`\`
+`),
+    );
+    const answer = await ask('@scalpel /edit allow names of up to 80 characters', [workspaceUri('src/config.ts')]);
+    const userMessage = userMessageOf(chatRequestsSince(server, sent)[0]);
+    assert.ok(userMessage.includes('File src/config.ts (whole file, 15 lines)'), userMessage);
+    assert.ok(!userMessage.includes('class User'));
+    const [anchor] = anchors(answer);
+    assert.equal(anchor?.title, 'src/config.ts/variable[config]');
+    assert.ok(anchor?.uri.endsWith('/src/config.ts'));
+    const editId = answer.result?.metadata?.editId;
+    assert.ok(editId);
+    await vscode.commands.executeCommand('scalpel.rejectEdit', editId);
+    assert.match(await readWorkspaceFileFromDisk('src/config.ts'), /maxNameLength: 64,/);
+  });
+
+  it('stopping the request closes the model call and prepares nothing', async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    const sent = server.requests.length;
+    server.enqueue(scripted.answer(STRICTER_VALIDATE, { delayMs: 15_000 }));
+    const before = await send('@scalpel /edit reject email addresses whose domain has no dot');
+    const [call] = await waitFor(
+      () => {
+        const calls = chatRequestsSince(server, sent);
+        return calls.length > 0 ? calls : undefined;
+      },
+      { description: 'the model call' },
+    );
+    await vscode.commands.executeCommand('workbench.action.chat.cancel');
+    const answer = await answerAfter(before, 'the stopped answer');
+    assert.equal(answer.result?.metadata?.outcome, 'cancelled');
+    assert.equal(answer.result?.metadata?.editId, undefined);
+    assert.equal(buttons(answer).length, 0);
+    await waitFor(() => call?.closedByClient, { description: 'the HTTP request to be closed' });
   });
 
   it('/plan shows the elements the model wants, and the follow-up /edit works on them', async () => {
