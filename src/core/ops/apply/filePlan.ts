@@ -27,7 +27,7 @@ import { ImportPlan } from './importPlan';
 import { readImportContent } from './imports';
 import { applyPatches } from './patchMatch';
 import { findNewPlaceholder } from './placeholders';
-import { normalizeContent, reindent, withoutFirstIndent } from './reindent';
+import { normalizeContent, reindent, reindentReplacing, withoutFirstIndent } from './reindent';
 import { indentBefore, indentOfLine, type TextStyle, toLf, withEol } from './textStyle';
 
 /**
@@ -428,7 +428,10 @@ export class FilePlanner {
     }
     const keepsDoc = !startsWithComment(body) && node.range.start < node.declarationRange.start;
     const indent = indentOfLine(this.text, node.range.start);
-    const lines = withoutFirstIndent(reindent(body, { indent, style: this.style.indent }), indent);
+    const lines = withoutFirstIndent(
+      reindentReplacing(body, { indent, style: this.style.indent }, toLf(oldText).replace(/\r/g, '')),
+      indent,
+    );
     const written = withEol(lines.join('\n'), this.style.eol);
     return keepsDoc ? this.text.slice(node.range.start, node.declarationRange.start) + written : written;
   }
@@ -546,7 +549,14 @@ export class FilePlanner {
     const indent = indentOfLine(this.text, info.statement.getStart(this.syntax.sourceFile));
     const place = (code: string): string =>
       withEol(
-        withoutFirstIndent(reindent(code, { indent, style: this.style.indent }), indent).join('\n'),
+        withoutFirstIndent(
+          reindentReplacing(
+            code,
+            { indent, style: this.style.indent },
+            toLf(this.text.slice(probe.range.start, probe.range.end)),
+          ),
+          indent,
+        ).join('\n'),
         this.style.eol,
       );
     if (errors.length === 0 && only !== undefined && ts.isVariableStatement(only)) {

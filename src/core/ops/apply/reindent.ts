@@ -75,6 +75,11 @@ export interface ReindentTarget {
   readonly style: IndentStyle;
   /** The content's base level in columns, when the caller knows it (a SEARCH block's indentation). */
   readonly baseWidth?: number;
+  /**
+   * How to read a first line at column 0: `auto` decides from the other lines; `cut` takes the other lines as
+   * already in place (text cut from the file at the element's first token); `dedented` as relative to column 0.
+   */
+  readonly mode?: 'auto' | 'cut' | 'dedented';
 }
 
 /**
@@ -87,6 +92,7 @@ export interface ReindentTarget {
  */
 export function reindent(content: string, target: ReindentTarget): string[] {
   const { lines, literal } = lineFacts(content);
+  if (target.mode === 'cut') return lines.map((line, i) => (i === 0 ? target.indent + line : line));
   const tabWidth = target.style.tabWidth;
   const widthOf = (line: string): number => indentWidth(leadingWhitespace(line), tabWidth);
   const firstWidth = widthOf(lines[0] ?? '');
@@ -98,6 +104,7 @@ export function reindent(content: string, target: ReindentTarget): string[] {
   const targetWidth = indentWidth(target.indent, tabWidth);
   const cutFromFile =
     target.baseWidth === undefined &&
+    target.mode !== 'dedented' &&
     firstWidth === 0 &&
     targetWidth > 0 &&
     restWidths.length > 0 &&
@@ -117,6 +124,41 @@ export function reindent(content: string, target: ReindentTarget): string[] {
     const relative = i === 0 && cutFromFile ? '' : dropColumns(indent, base, tabWidth);
     return target.indent + convertRelative(relative, target.style, spaceUnit) + line.slice(indent.length);
   });
+}
+
+/**
+ * Re-bases content that replaces `original`: when its first line is at column 0 the rest could be meant in place or
+ * relative to it, and the reading that keeps more of the original lines as they were wins (an edit changes few).
+ */
+export function reindentReplacing(content: string, target: ReindentTarget, original: string): string[] {
+  const automatic = reindent(content, target);
+  const firstLine = content.split('\n', 1)[0] ?? '';
+  if (target.indent === '' || leadingWhitespace(firstLine) !== '' || !content.includes('\n')) return automatic;
+  const originalLines = new Map<string, number>();
+  for (const line of original.split('\n').slice(1)) originalLines.set(line, (originalLines.get(line) ?? 0) + 1);
+  const kept = (candidate: readonly string[]): number => {
+    const left = new Map(originalLines);
+    let count = 0;
+    for (const line of candidate.slice(1)) {
+      const n = left.get(line) ?? 0;
+      if (n > 0) {
+        count += 1;
+        left.set(line, n - 1);
+      }
+    }
+    return count;
+  };
+  let best = automatic;
+  let bestKept = kept(automatic);
+  for (const mode of ['cut', 'dedented'] as const) {
+    const candidate = reindent(content, { ...target, mode });
+    const score = kept(candidate);
+    if (score > bestKept) {
+      best = candidate;
+      bestKept = score;
+    }
+  }
+  return best;
 }
 
 /** Removes the target indentation from the first line (it is written at a column that already has it). */
