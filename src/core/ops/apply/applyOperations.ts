@@ -1,6 +1,6 @@
 import { ElementPathSyntaxError, parseElementPath } from '../../elements/elementPath';
 import { isOutlinable, outlineSource } from '../../elements/outline';
-import type { Operation, OperationResult } from '../operation';
+import { OPERATION_TYPES, type Operation, type OperationResult } from '../operation';
 import type { Action, Expectation } from './actions';
 import { applyEdits } from './editBuffer';
 import { applyFileOperation } from './fileOperations';
@@ -52,6 +52,12 @@ function fileOf(operation: Operation): { ok: true; file: string } | { ok: false;
 }
 
 function malformed(operation: Operation): OpFailure | undefined {
+  if (!(OPERATION_TYPES as readonly string[]).includes((operation as { type?: unknown }).type as string)) {
+    return {
+      message: `unknown operation type "${String((operation as { type?: unknown }).type)}"`,
+      hint: `use one of ${OPERATION_TYPES.join(', ')}`,
+    };
+  }
   const content = (operation as { content?: unknown }).content;
   if (operation.type === 'PATCH_ELEMENT') {
     const patches: unknown = operation.patches;
@@ -104,6 +110,20 @@ export function applyOperations(
   const skippedBecause = new Map<number, string>();
   const files = new Map<string, FileWork>();
   const createdBy = new Map<string, number>();
+  // Each file is read once: every operation of the batch sees the same snapshot text.
+  const texts = new Map<string, string | undefined>();
+  const read = (path: string): string | undefined => {
+    if (!texts.has(path)) {
+      let text: string | undefined;
+      try {
+        text = snapshot.read(path);
+      } catch {
+        text = undefined;
+      }
+      texts.set(path, typeof text === 'string' ? text : undefined);
+    }
+    return texts.get(path);
+  };
 
   operations.forEach((operation, index) => {
     if (operation.type === 'CREATE_FILE' && typeof operation.path === 'string') {
@@ -139,12 +159,12 @@ export function applyOperations(
         hint: 'change the file with element operations (REPLACE_ELEMENT, PATCH_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, ADD_IMPORT)',
       });
     }
-    if (isElementOp && snapshot.read(path) === undefined) {
+    if (isElementOp && read(path) === undefined) {
       // `README.md/heading[Intro]`: a kind the element model does not know leaves it all in the file part.
       const parts = path.split('/');
       for (let end = parts.length - 1; end > 0; end--) {
         const prefix = parts.slice(0, end).join('/');
-        if (snapshot.read(prefix) === undefined) continue;
+        if (read(prefix) === undefined) continue;
         return fail({
           message: `${operation.type} ${operation.path}: ${prefix} has no elements${isOutlinable(prefix) ? ` named "${parts.slice(end).join('/')}"` : ' (it is not TypeScript or JavaScript)'}`,
           hint: isOutlinable(prefix)
@@ -155,7 +175,7 @@ export function applyOperations(
     }
     let work = files.get(path);
     if (work === undefined) {
-      work = { path, before: snapshot.read(path), elementOps: [], fileOp: undefined };
+      work = { path, before: read(path), elementOps: [], fileOp: undefined };
       files.set(path, work);
     }
     const creator = createdBy.get(path);

@@ -110,6 +110,16 @@ interface Creation {
 
 const COMMA_FLAVORS = new Set<ContainerFlavor>(['object', 'enum']);
 
+const EXPORTABLE = new Set<ts.SyntaxKind>([
+  ts.SyntaxKind.FunctionDeclaration,
+  ts.SyntaxKind.ClassDeclaration,
+  ts.SyntaxKind.InterfaceDeclaration,
+  ts.SyntaxKind.TypeAliasDeclaration,
+  ts.SyntaxKind.EnumDeclaration,
+  ts.SyntaxKind.VariableStatement,
+  ts.SyntaxKind.ModuleDeclaration,
+]);
+
 function segmentOf(element: ElementNode): string {
   return `${element.kind}[${element.name}]`;
 }
@@ -426,6 +436,7 @@ export class FilePlanner {
       const terminator = oldEnd.endsWith(';') ? ';' : oldEnd.endsWith(',') ? ',' : '';
       if (terminator !== '') body = withTerminator(body, terminator);
     }
+    if (flavor === 'file' || flavor === 'namespace') body = this.withExportKept(body, node);
     const keepsDoc = !startsWithComment(body) && node.range.start < node.declarationRange.start;
     const indent = indentOfLine(this.text, node.range.start);
     const lines = withoutFirstIndent(
@@ -434,6 +445,32 @@ export class FilePlanner {
     );
     const written = withEol(lines.join('\n'), this.style.eol);
     return keepsDoc ? this.text.slice(node.range.start, node.declarationRange.start) + written : written;
+  }
+
+  /**
+   * Puts back the `export` (or `export default`) of a declaration the content left it off: a model rewriting a
+   * function seldom means to stop exporting it, and its importers would break.
+   */
+  private withExportKept(body: string, node: ElementNode): string {
+    if (node.overloads !== undefined) return body;
+    const old = this.syntax.nodeSpanning(node.declarationRange.start, node.declarationRange.end);
+    if (old === undefined || !ts.canHaveModifiers(old)) return body;
+    const oldModifiers = (ts.getModifiers(old) ?? []).map((m) => m.kind);
+    if (!oldModifiers.includes(ts.SyntaxKind.ExportKeyword)) return body;
+    const parsed = parseSource(this.file, body);
+    const statement = parsed.statements.length === 1 ? parsed.statements[0] : undefined;
+    if (statement === undefined || !EXPORTABLE.has(statement.kind) || !ts.canHaveModifiers(statement)) return body;
+    const modifiers = ts.getModifiers(statement) ?? [];
+    if (modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return body;
+    const decorators = ts.canHaveDecorators(statement) ? (ts.getDecorators(statement) ?? []) : [];
+    const lastDecorator = decorators[decorators.length - 1];
+    const firstModifier = modifiers[0];
+    let at = firstModifier !== undefined ? firstModifier.getStart(parsed) : statement.getStart(parsed);
+    if (lastDecorator !== undefined && firstModifier === undefined) {
+      at = lastDecorator.end + Math.max(0, body.slice(lastDecorator.end).search(/\S/));
+    }
+    const prefix = oldModifiers.includes(ts.SyntaxKind.DefaultKeyword) ? 'export default ' : 'export ';
+    return body.slice(0, at) + prefix + body.slice(at);
   }
 
   private memberWords(flavor: ContainerFlavor): string {

@@ -16,7 +16,11 @@ export function checkWorkspacePath(input: string): WorkspacePathCheck {
     return { ok: false, reason: 'absolute paths are not accepted; write the path relative to the workspace root' };
   }
   if (slashed.split('/').includes('..')) return { ok: false, reason: '".." may not appear in a workspace path' };
-  const path = normalizeFilePath(slashed).replace(/\/$/, '');
+  const path = normalizeFilePath(slashed)
+    .split('/')
+    .filter((segment, i) => segment !== '.' || i === 0)
+    .join('/')
+    .replace(/\/$/, '');
   if (path.length === 0 || path === '.') return { ok: false, reason: 'the path names no file' };
   return { ok: true, path };
 }

@@ -327,6 +327,50 @@ void describe('REPLACE_ELEMENT', () => {
   });
 });
 
+void describe('REPLACE_ELEMENT keeps what a model leaves out by habit', () => {
+  void test('`export` (and `export default`) a top-level declaration had stays when the content omits it', () => {
+    const { after } = applyOk(files, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/variable[handler]`,
+        content:
+          'const handler = async (request: Request): Promise<Response> => {\n  return new Response(request.method);\n};',
+      },
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/class[UserService]`,
+        content: service
+          .slice(service.indexOf('@Injectable()'), service.indexOf('\nexport interface Shape'))
+          .replace('export class', 'class'),
+      },
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/namespace[Geometry]/function[area]`,
+        content: 'function area(c: Circle): number {\n  return c.radius;\n}',
+      },
+    ]);
+    let expected = edited(service, 'return new Response(String(request.url));', 'return new Response(request.method);');
+    expected = edited(expected, '    return Math.PI * c.radius ** 2;', '    return c.radius;');
+    assert.equal(after(SERVICE), expected);
+    const main = lines('export default function main(): number {', '  return 1;', '}');
+    const replaced = applyOk({ 'src/main.ts': main }, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: 'src/main.ts/function[main]',
+        content: 'function main(): number {\n  return 2;\n}',
+      },
+    ]);
+    assert.equal(replaced.after('src/main.ts'), lines('export default function main(): number {', '  return 2;', '}'));
+  });
+
+  void test('content that adds `export` keeps it', () => {
+    const { after } = applyOk(files, [
+      { type: 'REPLACE_ELEMENT', path: `${CONFIG}/variable[counter]`, content: 'export let counter = 0;' },
+    ]);
+    assert.ok(after(CONFIG).includes('export let counter = 0;\nlet limit = 10;'));
+  });
+});
+
 void describe('REPLACE_ELEMENT refusals', () => {
   void test('content that defines another element is refused, naming both', () => {
     const result = applyFails(files, [
