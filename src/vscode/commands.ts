@@ -2,21 +2,85 @@ import * as vscode from 'vscode';
 import { activeEditorOrThrow, elementAtCursorOrThrow, outlineDocumentOrThrow } from './activeElement';
 import { ContextDocumentProvider, CONTEXT_SCHEME } from './contextDocuments';
 import type { Ctx } from './ctx';
+import {
+  applyOperationsFromText,
+  copyContext,
+  editElementAtCursor,
+  editFile,
+  editSelection,
+} from './edit/editCommands';
+import { EditCodeLensProvider } from './edit/editCodeLens';
+import { conflictReports, EditService } from './edit/editService';
+import { clearApiKey, selectModel, setApiKey } from './edit/modelCommands';
+import { describeOperation, EditSessions } from './preview/editSessions';
+import { PreviewEditors } from './preview/previewEditors';
+import { tokenStatistics } from './stats';
+import { ScalpelStatusBar } from './statusBar';
 import { UserFacingError } from './userError';
 
 /**
- * The command table: one entry per command, ids without the `scalpel.` prefix (applied in one place below). A unit
- * test checks that it agrees with package.json's contributes.commands.
+ * The command table: one entry per command, ids without the `scalpel.` prefix (applied in one place below). An
+ * integration test checks that it agrees with package.json's contributes.commands.
  */
 type CommandFactory = (ctx: Ctx, services: CommandServices) => (...args: unknown[]) => unknown;
 
-interface CommandServices {
+export interface CommandServices {
   readonly contextDocuments: ContextDocumentProvider;
+  readonly statusBar: ScalpelStatusBar;
+  readonly sessions: EditSessions;
+  readonly preview: PreviewEditors;
+  readonly edits: EditService;
 }
 
 export const COMMAND_PREFIX = 'scalpel.';
 
+/** The pending edit a command without an id means: the preview in view, else the most recent one. */
+function editIdOrThrow(ctx: Ctx, { preview }: CommandServices, given: unknown): string {
+  if (typeof given === 'string') return given;
+  const id = preview.visibleEditId() ?? ctx.pendingEdits.latest()?.id;
+  if (id === undefined) throw new UserFacingError('There is no pending Scalpel edit to accept or reject.');
+  return id;
+}
+
+function indicesOf(given: unknown): number[] | undefined {
+  if (typeof given === 'number') return [given];
+  if (Array.isArray(given) && given.every((i) => typeof i === 'number')) return given as number[];
+  return undefined;
+}
+
+/** One change of a preview: given as (edit id, operation index), or the one at the cursor in the preview. */
+function changeOrThrow(
+  ctx: Ctx,
+  services: CommandServices,
+  id: unknown,
+  index: unknown,
+): { editId: string; index: number } {
+  if (typeof index === 'number') return { editId: editIdOrThrow(ctx, services, id), index };
+  const atCursor = services.preview.operationAtCursor();
+  if (atCursor === undefined) {
+    throw new UserFacingError(
+      'Place the cursor on a change in a Scalpel preview, or use its Accept and Reject CodeLenses.',
+    );
+  }
+  return atCursor;
+}
+
 export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
+  editElementAtCursor:
+    (ctx, { edits }) =>
+    (instruction, at) =>
+      editElementAtCursor(ctx, edits, instruction, at),
+
+  editSelection:
+    (ctx, { edits }) =>
+    (instruction) =>
+      editSelection(ctx, edits, instruction),
+
+  editFile:
+    (ctx, { edits }) =>
+    (instruction) =>
+      editFile(ctx, edits, instruction),
+
   showContext:
     (ctx, { contextDocuments }) =>
     async () => {
@@ -46,16 +110,128 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
       return { path: element.path, tokens: result.tokens, wholeFileTokens: result.wholeFileTokens };
     },
 
+  copyContext:
+    (ctx, { edits }) =>
+    (instruction) =>
+      copyContext(ctx, edits, instruction),
+
+  applyOperationsFromClipboard:
+    (ctx, { edits }) =>
+    (text) =>
+      applyOperationsFromText(ctx, edits, text),
+
+  selectModel: (ctx) => (choice) => selectModel(ctx, choice),
+
+  setApiKey: (ctx) => (provider, key) => setApiKey(ctx, provider, key),
+
+  clearApiKey: (ctx) => (provider) => clearApiKey(ctx, provider),
+
+  showTokenStatistics:
+    (ctx, { contextDocuments }) =>
+    async () => {
+      const statistics = tokenStatistics(ctx);
+      await contextDocuments.show('token-statistics.txt', statistics.text);
+      return statistics;
+    },
+
   showLog: (ctx) => () => ctx.log.show(),
+
+  showLastAnswer:
+    (_ctx, { edits }) =>
+    () =>
+      edits.showLastReport(),
+
+  cancelEdit:
+    (_ctx, { edits }) =>
+    () =>
+      edits.cancel(),
+
+  previewEdit: (ctx, services) => async (id) => {
+    const session = await services.preview.open(editIdOrThrow(ctx, services, id));
+    return {
+      editId: session.edit.id,
+      files: session.resolution.changes.map((c) => c.path),
+      conflicts: conflictReports(session.resolution.conflicts),
+    };
+  },
+
+  acceptEdit: (ctx, services) => async (id, indices) => {
+    const result = await services.edits.accept(editIdOrThrow(ctx, services, id), indicesOf(indices));
+    if (result.finished) await services.preview.close(result.editId);
+    return { ...result, conflicts: conflictReports(result.conflicts) };
+  },
+
+  rejectEdit: (ctx, services) => async (id, indices) => {
+    const result = services.sessions.reject(editIdOrThrow(ctx, services, id), indicesOf(indices));
+    if (result.finished) await services.preview.close(result.editId);
+    return result;
+  },
+
+  acceptChange: (ctx, services) => async (id, index) => {
+    const change = changeOrThrow(ctx, services, id, index);
+    const result = await services.edits.accept(change.editId, [change.index]);
+    if (result.finished) await services.preview.close(result.editId);
+    return { ...result, conflicts: conflictReports(result.conflicts) };
+  },
+
+  rejectChange: (ctx, services) => async (id, index) => {
+    const change = changeOrThrow(ctx, services, id, index);
+    const result = services.sessions.reject(change.editId, [change.index]);
+    if (result.finished) await services.preview.close(result.editId);
+    return result;
+  },
+
+  chooseChanges: (ctx, services) => async (id, indices) => {
+    const editId = editIdOrThrow(ctx, services, id);
+    let chosen = indicesOf(indices);
+    if (chosen === undefined) {
+      const session = services.sessions.sessionOrThrow(editId);
+      const conflicted = new Map(session.resolution.conflicts.map((c) => [c.index, c.reason]));
+      const items = session.edit.operations
+        .map((operation, index) => ({ operation, index }))
+        .filter(({ index }) => !session.accepted.has(index))
+        .map(({ operation, index }) => ({
+          label: describeOperation(operation),
+          description: operation.type,
+          ...(conflicted.has(index) ? { detail: `conflict: ${conflicted.get(index) ?? ''}` } : {}),
+          picked: session.included.has(index),
+          index,
+        }));
+      const picked = await vscode.window.showQuickPick(items, {
+        title: `Scalpel: which changes of "${session.edit.title}" to keep?`,
+        canPickMany: true,
+      });
+      if (picked === undefined) return undefined;
+      chosen = picked.map((p) => p.index);
+    }
+    const session = services.sessions.choose(editId, chosen);
+    return { editId, included: [...session.included].sort((a, b) => a - b) };
+  },
 };
 
-export function registerCommands(ctx: Ctx): void {
+export function registerCommands(ctx: Ctx): CommandServices {
   const contextDocuments = new ContextDocumentProvider();
+  const statusBar = new ScalpelStatusBar(ctx);
+  const sessions = new EditSessions(ctx);
+  const preview = new PreviewEditors(ctx, sessions);
+  const edits = new EditService(ctx, sessions, preview, statusBar, contextDocuments);
+  const editLenses = new EditCodeLensProvider();
   ctx.subscriptions.push(
     contextDocuments,
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocuments),
+    statusBar,
+    sessions,
+    preview,
+    editLenses,
+    vscode.languages.registerCodeLensProvider(
+      ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map((language) => ({
+        language,
+        scheme: 'file',
+      })),
+      editLenses,
+    ),
   );
-  const services: CommandServices = { contextDocuments };
+  const services: CommandServices = { contextDocuments, statusBar, sessions, preview, edits };
   for (const [name, factory] of Object.entries(COMMANDS)) {
     const handler = factory(ctx, services);
     const id = `${COMMAND_PREFIX}${name}`;
@@ -65,26 +241,38 @@ export function registerCommands(ctx: Ctx): void {
           return await handler(...args);
         } catch (error) {
           reportError(ctx, id, error);
-          return undefined;
+          // Callers that drive commands (tests, the chat) learn what the user was told.
+          return error instanceof vscode.CancellationError
+            ? { status: 'cancelled' }
+            : { status: 'failed', message: error instanceof Error ? error.message : String(error) };
         }
       }),
     );
   }
+  return services;
 }
+
+/** What the buttons of a failure message do. */
+const ACTIONS: Readonly<Record<string, (ctx: Ctx) => unknown>> = {
+  'Show Log': (ctx) => ctx.log.show(),
+  'Select Model': () => vscode.commands.executeCommand('scalpel.selectModel'),
+  'Set API Key': () => vscode.commands.executeCommand('scalpel.setApiKey'),
+  'Show Answer': () => vscode.commands.executeCommand('scalpel.showLastAnswer'),
+  'Open Settings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:scalpel-dev.scalpel'),
+};
 
 /** Every failure reaches the user as one clear message (never a stack trace) and the log gets the details. */
 export function reportError(ctx: Ctx, commandId: string, error: unknown): void {
   if (error instanceof vscode.CancellationError) return;
+  const run = (action: string | undefined): void => {
+    if (action !== undefined) void ACTIONS[action]?.(ctx);
+  };
   if (error instanceof UserFacingError) {
     ctx.log.warn(`${commandId}: ${error.message}`);
-    void vscode.window.showWarningMessage(error.message, ...error.actions).then((action) => {
-      if (action === 'Show Log') ctx.log.show();
-    });
+    void vscode.window.showWarningMessage(error.message, ...error.actions).then(run);
     return;
   }
   const message = error instanceof Error ? error.message : String(error);
   ctx.log.error(`${commandId} failed`, error);
-  void vscode.window.showErrorMessage(`Scalpel: ${message}`, 'Show Log').then((action) => {
-    if (action === 'Show Log') ctx.log.show();
-  });
+  void vscode.window.showErrorMessage(`Scalpel: ${message}`, 'Show Log').then(run);
 }

@@ -1,0 +1,294 @@
+import * as vscode from 'vscode';
+import type { FileChange } from '../../core/ops/apply';
+import type { Operation } from '../../core/ops/operation';
+import type { Ctx } from '../ctx';
+import { applyChanges, StaleChangeError } from '../edit/applyChanges';
+import {
+  type Conflict,
+  describeConflicts,
+  fileOfOperation,
+  type IndexedOperation,
+  operationPath,
+  type Resolution,
+  resolveAgainstCurrent,
+} from '../edit/resolveAgainstCurrent';
+import { liveSnapshot } from '../edit/workspaceSnapshot';
+import type { PendingEdit } from '../pendingEdits';
+import { UserFacingError } from '../userError';
+
+const ELEMENT_TARGETING = new Set<Operation['type']>(['REPLACE_ELEMENT', 'PATCH_ELEMENT', 'DELETE_ELEMENT']);
+
+/**
+ * What happens to a pending edit between "verified" and "written": which of its operations the user still wants,
+ * what they would do to the files as they are now, and accepting or rejecting all or some of them. The preview
+ * (diff editors and CodeLenses) renders this state; the accept and reject commands change it.
+ */
+
+export interface EditSession {
+  readonly edit: PendingEdit;
+  /** Per file the text the operations were verified against, moved forward by what was accepted from them. */
+  readonly baseline: Map<string, string | undefined>;
+  /** Operations still proposed: neither rejected nor accepted yet. */
+  readonly included: Set<number>;
+  readonly accepted: Set<number>;
+  /** The included operations resolved against the current text; recomputed when the files change. */
+  resolution: Resolution;
+  /** Bumped on every recomputation; CodeLenses cache per version. */
+  version: number;
+}
+
+export interface AcceptResult {
+  readonly editId: string;
+  /** Indices of the operations written by this call. */
+  readonly applied: readonly number[];
+  readonly files: readonly string[];
+  readonly conflicts: readonly Conflict[];
+  /** True when nothing of the edit is left pending. */
+  readonly finished: boolean;
+}
+
+export interface RejectResult {
+  readonly editId: string;
+  readonly rejected: readonly number[];
+  readonly finished: boolean;
+}
+
+export class EditSessions implements vscode.Disposable {
+  private readonly sessions = new Map<string, EditSession>();
+  private readonly changed = new vscode.EventEmitter<EditSession>();
+  private readonly ended = new vscode.EventEmitter<string>();
+  /** Fires when a session's proposal changed (operations chosen, files edited). */
+  readonly onDidChange = this.changed.event;
+  /** Fires with the id of an edit that was accepted or rejected completely. */
+  readonly onDidEnd = this.ended.event;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  all(): EditSession[] {
+    return [...this.sessions.values()];
+  }
+
+  find(editId: string): EditSession | undefined {
+    return this.sessions.get(editId);
+  }
+
+  /** The session of a pending edit, started on first use (the chat may hand over an edit the preview never saw). */
+  sessionOrThrow(editId: string): EditSession {
+    const existing = this.sessions.get(editId);
+    if (existing !== undefined) return existing;
+    const edit = this.ctx.pendingEdits.get(editId);
+    if (edit === undefined) {
+      throw new UserFacingError(`There is no pending Scalpel edit "${editId}": it was accepted or rejected already.`);
+    }
+    const baseline = new Map<string, string | undefined>();
+    for (const change of edit.changes) baseline.set(change.path, change.before);
+    const session: EditSession = {
+      edit,
+      baseline,
+      included: new Set(edit.operations.map((_, index) => index)),
+      accepted: new Set(),
+      resolution: { changes: [], applied: [], conflicts: [] },
+      version: 0,
+    };
+    this.sessions.set(editId, session);
+    this.recompute(session);
+    return session;
+  }
+
+  /** Resolves the operations still proposed against the files as they are now. */
+  recompute(session: EditSession): Resolution {
+    session.resolution = this.resolve(session, [...session.included]);
+    session.version++;
+    this.changed.fire(session);
+    return session.resolution;
+  }
+
+  private resolve(session: EditSession, indices: readonly number[]): Resolution {
+    const operations: IndexedOperation[] = [...indices]
+      .sort((a, b) => a - b)
+      .flatMap((index) => {
+        const operation = session.edit.operations[index];
+        return operation === undefined ? [] : [{ index, operation }];
+      });
+    if (operations.length === 0) return { changes: [], applied: [], conflicts: [] };
+    const strategy = this.ctx.config(session.edit.root).strategy;
+    return resolveAgainstCurrent(
+      this.ctx.engine(),
+      operations,
+      session.baseline,
+      liveSnapshot(session.edit.root),
+      strategy,
+    );
+  }
+
+  /** Files the session touches, in batch order. */
+  filesOf(session: EditSession): string[] {
+    return [...session.baseline.keys()];
+  }
+
+  /** The text a file would have if the proposal were accepted now. */
+  proposedText(session: EditSession, path: string): string | undefined {
+    const change = session.resolution.changes.find((c) => c.path === path);
+    if (change !== undefined) return change.after;
+    return liveSnapshot(session.edit.root).read(path);
+  }
+
+  /** Where each proposed operation lands in the proposed text of `path`: operation index → offset. */
+  operationOffsets(session: EditSession, path: string): Map<number, number> {
+    const offsets = new Map<number, number>();
+    const batch = session.resolution.changes.find((c) => c.path === path);
+    if (batch === undefined) return offsets;
+    const engine = this.ctx.engine();
+    const current = liveSnapshot(session.edit.root);
+    const strategy = this.ctx.config(session.edit.root).strategy;
+    const text = current.read(path);
+    const outline = text !== undefined && engine.isOutlinable(path) ? engine.outlineSource(path, text) : undefined;
+    for (const index of session.resolution.applied) {
+      const operation = session.edit.operations[index];
+      if (operation === undefined || fileOfOperation(operation, session.baseline.keys()) !== path) continue;
+      // An operation on an existing element sits where that element starts, even when its first changed line is
+      // further down.
+      if (outline !== undefined && ELEMENT_TARGETING.has(operation.type)) {
+        const target = engine.resolveElementPath(outline, operationPath(operation));
+        if (target.ok) {
+          offsets.set(index, mapOffset(batch, target.element.range.start));
+          continue;
+        }
+      }
+      // Applied alone, the operation says which part of the file it touches; an operation that needs another one
+      // of the batch (a patch of an element the batch creates) cannot say, and gets no place of its own.
+      const alone = engine.applyOperations(current, [operation], { strategy });
+      const first = alone.changes.find((c) => c.path === path)?.edits[0];
+      if (first !== undefined) offsets.set(index, mapOffset(batch, first.start));
+    }
+    return offsets;
+  }
+
+  async accept(editId: string, indices?: readonly number[]): Promise<AcceptResult> {
+    const session = this.sessionOrThrow(editId);
+    const wanted = (indices ?? [...session.included]).filter((i) => session.included.has(i));
+    const all = indices === undefined;
+    let resolution = this.resolve(session, wanted);
+    if (resolution.applied.length > 0) {
+      try {
+        await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`);
+      } catch (error) {
+        if (!(error instanceof StaleChangeError)) throw error;
+        // The user typed between the resolution and the write: resolve once more against that text.
+        resolution = this.resolve(session, wanted);
+        if (resolution.applied.length > 0)
+          await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`);
+      }
+    }
+    this.advanceBaseline(session, resolution.applied);
+    for (const index of resolution.applied) {
+      session.included.delete(index);
+      session.accepted.add(index);
+    }
+    // Accepting everything ends the edit: what conflicted is reported and dropped, never forced in.
+    if (all) for (const conflict of resolution.conflicts) session.included.delete(conflict.index);
+    const finished = session.included.size === 0;
+    this.ctx.log.info(
+      `${editId}: applied ${resolution.applied.length} operation(s) in ${resolution.changes.length} file(s)` +
+        (resolution.conflicts.length > 0
+          ? `; ${resolution.conflicts.length} conflict(s): ${describeConflicts(resolution.conflicts)}`
+          : ''),
+    );
+    if (finished) this.end(editId);
+    else this.recompute(session);
+    return {
+      editId,
+      applied: resolution.applied,
+      files: resolution.changes.map((c) => c.path),
+      conflicts: resolution.conflicts,
+      finished,
+    };
+  }
+
+  reject(editId: string, indices?: readonly number[]): RejectResult {
+    const session = this.sessionOrThrow(editId);
+    const rejected = (indices ?? [...session.included]).filter((i) => session.included.has(i));
+    for (const index of rejected) session.included.delete(index);
+    const finished = session.included.size === 0;
+    this.ctx.log.info(
+      `${editId}: rejected ${rejected.length} operation(s)${finished ? '; nothing of it is pending any more' : ''}`,
+    );
+    if (finished) this.end(editId);
+    else this.recompute(session);
+    return { editId, rejected, finished };
+  }
+
+  /** Keeps exactly these operations in the proposal (those not accepted yet). */
+  choose(editId: string, indices: readonly number[]): EditSession {
+    const session = this.sessionOrThrow(editId);
+    session.included.clear();
+    for (const index of indices) {
+      if (index >= 0 && index < session.edit.operations.length && !session.accepted.has(index))
+        session.included.add(index);
+    }
+    this.recompute(session);
+    return session;
+  }
+
+  /** After accepting some operations, the baseline of their files is what the model's text became with them. */
+  private advanceBaseline(session: EditSession, applied: readonly number[]): void {
+    if (applied.length === 0) return;
+    const engine = this.ctx.engine();
+    const baseline = session.baseline;
+    const reader = { read: (path: string) => baseline.get(path) ?? liveSnapshot(session.edit.root).read(path) };
+    const operations = applied.flatMap((i) => {
+      const operation = session.edit.operations[i];
+      return operation === undefined ? [] : [operation];
+    });
+    const strategy = this.ctx.config(session.edit.root).strategy;
+    const result = engine.applyOperations(reader, operations, { strategy, partial: true });
+    for (const change of result.changes) baseline.set(change.path, change.after);
+  }
+
+  private end(editId: string): void {
+    this.sessions.delete(editId);
+    this.ctx.pendingEdits.delete(editId);
+    this.ended.fire(editId);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+    this.ended.dispose();
+    this.sessions.clear();
+  }
+}
+
+/** An offset into a change's `before` moved to where the same text sits in its `after`. */
+export function mapOffset(change: FileChange, offset: number): number {
+  let shift = 0;
+  for (const edit of change.edits) {
+    if (edit.start >= offset) break;
+    if (edit.end > offset) return edit.start + shift;
+    shift += edit.newText.length - (edit.end - edit.start);
+  }
+  return offset + shift;
+}
+
+/** `edit method[validate]`, `add import`, ...: what an operation does, in a few words. */
+export function describeOperation(operation: Operation, file?: string): string {
+  const path = operationPath(operation);
+  const target = file !== undefined && path.startsWith(`${file}/`) ? path.slice(file.length + 1) : path;
+  switch (operation.type) {
+    case 'REPLACE_ELEMENT':
+      return `replace ${target}`;
+    case 'PATCH_ELEMENT':
+      return `edit ${target}`;
+    case 'DELETE_ELEMENT':
+      return `delete ${target}`;
+    case 'CREATE_ELEMENT':
+      return target === path && file !== undefined && path === file ? 'add an element' : `add to ${target}`;
+    case 'ADD_IMPORT':
+      return `add import in ${target}`;
+    case 'REMOVE_IMPORT':
+      return `remove import in ${target}`;
+    case 'CREATE_FILE':
+      return `create ${path}`;
+    case 'REPLACE_FILE':
+      return `rewrite ${path}`;
+  }
+}

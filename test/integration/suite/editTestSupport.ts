@@ -1,0 +1,190 @@
+// Shared by the edit, preview, conflict, keys and lmCommands suites: a scripted model the extension talks to over
+// real HTTP, settings pointed at it, and a workspace put back the way it was after each test.
+import { readFile, rm } from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { openWorkspaceFile, scalpelExtensionOrThrow, waitFor, workspaceUri } from './helpers';
+
+export const MODEL = 'gpt-4o-mini';
+export const API_KEY = 'sk-scalpel-integration';
+
+/** What the edit commands answer (src/vscode/edit/editService.ts EditCommandResult), as the tests read it. */
+export interface EditResult {
+  readonly status: 'preview' | 'applied' | 'conflict' | 'cancelled' | 'failed';
+  readonly editId?: string;
+  readonly files?: readonly string[];
+  readonly conflicts?: readonly { index: number; path: string; operation: string; reason: string }[];
+  readonly message?: string;
+  readonly usage?: { inputTokens: number; outputTokens: number; wholeFileInputTokens: number; requests: number };
+}
+
+export interface AcceptResult {
+  readonly editId: string;
+  readonly applied: readonly number[];
+  readonly files: readonly string[];
+  readonly conflicts: readonly { index: number; path: string; operation: string; reason: string }[];
+  readonly finished: boolean;
+  readonly status?: 'failed';
+  readonly message?: string;
+}
+
+const SETTINGS = [
+  'provider',
+  'model',
+  'baseUrl',
+  'preview',
+  'previewSmallBatchOperations',
+  'repairRounds',
+  'planning',
+  'smallFileLines',
+  'exclude',
+  'strategy',
+] as const;
+
+export async function setSetting(name: string, value: unknown, section = 'scalpel'): Promise<void> {
+  await vscode.workspace.getConfiguration(section).update(name, value, vscode.ConfigurationTarget.Workspace);
+}
+
+/**
+ * A scripted model on 127.0.0.1 with Scalpel's settings and key pointed at it, as a user would configure it, and a
+ * workspace put back as it was after each test. A test that left answers unused gets the server replaced, so they
+ * cannot reach the next test.
+ */
+export function useScriptedModel(): { readonly server: ScriptedLlmServer } {
+  let current: ScriptedLlmServer | undefined;
+  const start = async (): Promise<void> => {
+    current = await startScriptedLlmServer({ models: [MODEL] });
+    await setSetting('baseUrl', current.openaiBaseUrl);
+  };
+  before(async () => {
+    await openWorkspaceFile('src/user.ts');
+    await waitFor(() => scalpelExtensionOrThrow().isActive, { description: 'activation' });
+    await setSetting('provider', 'openai');
+    await setSetting('model', MODEL);
+    await setSetting('preview', 'always');
+    // The playground's files are small enough to be sent whole; the tests want to see the focused view.
+    await setSetting('smallFileLines', 10);
+    // A scripted answer is what the test wants; repair rounds would only ask the script for more.
+    await setSetting('repairRounds', 0);
+    await vscode.commands.executeCommand('scalpel.setApiKey', 'openai', API_KEY);
+    await start();
+  });
+  afterEach(async () => {
+    await resetWorkspace();
+    if (current !== undefined && current.pendingSteps.length > 0) {
+      await current.close();
+      await start();
+    }
+  });
+  after(async () => {
+    await current?.close();
+    current = undefined;
+    for (const name of SETTINGS) await setSetting(name, undefined);
+    await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
+  });
+  return {
+    get server(): ScriptedLlmServer {
+      if (current === undefined) throw new Error('the scripted model runs only inside a test');
+      return current;
+    },
+  };
+}
+
+function previewTabOpen(): boolean {
+  return vscode.window.tabGroups.all.some((group) =>
+    group.tabs.some((tab) => {
+      const input = tab.input;
+      if (input instanceof vscode.TabInputTextDiff) return input.modified.scheme === 'scalpel-proposed';
+      if (input instanceof vscode.TabInputText) return input.uri.scheme === 'scalpel-proposed';
+      return typeof input === 'object' && input !== null && 'textDiffs' in input;
+    }),
+  );
+}
+
+/** Rejects whatever is still pending, puts unsaved documents back to their text on disk and closes every editor. */
+export async function resetWorkspace(): Promise<void> {
+  for (let i = 0; i < 20 && previewTabOpen(); i++) {
+    const result = (await vscode.commands.executeCommand('scalpel.rejectEdit')) as { status?: string } | undefined;
+    if (result?.status === 'failed') break;
+  }
+  for (const document of vscode.workspace.textDocuments) {
+    if (!document.isDirty || document.uri.scheme !== 'file') continue;
+    let onDisk: string;
+    try {
+      onDisk = await readFile(document.uri.fsPath, 'utf8');
+    } catch {
+      continue;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(
+      document.uri,
+      new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+      onDisk,
+    );
+    await vscode.workspace.applyEdit(edit);
+    await document.save();
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+export async function removeWorkspaceFile(relativePath: string): Promise<void> {
+  await rm(workspaceUri(relativePath).fsPath, { force: true, recursive: true });
+}
+
+/** Puts the cursor on the first line holding `text`, at the start of `text`. */
+export function placeCursor(editor: vscode.TextEditor, text: string): vscode.Position {
+  const offset = editor.document.getText().indexOf(text);
+  if (offset < 0) throw new Error(`"${text}" is not in ${editor.document.uri.path}`);
+  const position = editor.document.positionAt(offset);
+  editor.selection = new vscode.Selection(position, position);
+  return position;
+}
+
+/** Inserts text the way typing does, at the start of the line holding `anchor`. */
+export async function typeAt(editor: vscode.TextEditor, anchor: string, text: string): Promise<void> {
+  const offset = editor.document.getText().indexOf(anchor);
+  if (offset < 0) throw new Error(`"${anchor}" is not in ${editor.document.uri.path}`);
+  const ok = await editor.edit((builder) => builder.insert(editor.document.positionAt(offset), text));
+  if (!ok) throw new Error('the editor refused the typing');
+}
+
+export function proposedEditors(): vscode.TextEditor[] {
+  return vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'scalpel-proposed');
+}
+
+/** The proposed document of a file in the preview, once it shows. */
+export async function proposedDocument(path: string): Promise<vscode.TextDocument> {
+  return waitFor(() => proposedEditors().find((e) => e.document.uri.path.endsWith(`/${path}`))?.document, {
+    description: `the preview of ${path}`,
+  });
+}
+
+/** The user messages the model received, joined: what Scalpel sent. */
+export function sentUserText(server: ScriptedLlmServer, requestIndex = -1): string {
+  const chat = server.requests.filter((r) => r.api === 'openai' && r.method === 'POST');
+  const request = chat.at(requestIndex);
+  return (request?.body?.messages ?? [])
+    .filter((m) => m.role === 'user')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
+}
+
+export function chatRequests(server: ScriptedLlmServer): number {
+  return server.requests.filter((r) => r.api === 'openai' && r.method === 'POST').length;
+}
+
+/** The model's answer: operations in Scalpel's text format. */
+export function fenced(header: string, code: string): string {
+  return `${header}\n\`\`\`ts\n${code}\n\`\`\`\n`;
+}
+
+export const CAN_EDIT = 'src/user.ts/class[User]/method[canEdit]';
+export const DISPLAY_NAME = 'src/user.ts/class[User]/method[displayName]';
+
+export const NEW_CAN_EDIT = `canEdit(): boolean {
+  return this.role !== 'viewer';
+}`;
+
+export const NEW_DISPLAY_NAME = `displayName(): string {
+  return this.role === 'admin' ? \`\${this.name} [admin]\` : this.name;
+}`;

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { scripted } from '../../support/llmServer';
+import {
+  type AcceptResult,
+  CAN_EDIT,
+  DISPLAY_NAME,
+  type EditResult,
+  fenced,
+  NEW_CAN_EDIT,
+  NEW_DISPLAY_NAME,
+  placeCursor,
+  proposedDocument,
+  proposedEditors,
+  useScriptedModel,
+  typeAt,
+} from './editTestSupport';
+import { openWorkspaceFile, readWorkspaceFileFromDisk, waitFor } from './helpers';
+
+describe('preview', () => {
+  const model = useScriptedModel();
+  let userTs: string;
+
+  before(async () => {
+    userTs = await readWorkspaceFileFromDisk('src/user.ts');
+  });
+
+  async function previewTwoChanges(): Promise<{ editor: vscode.TextEditor; editId: string }> {
+    model.server.enqueue(
+      scripted.answer(
+        fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT) +
+          '\n' +
+          fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME),
+      ),
+    );
+    const editor = await openWorkspaceFile('src/user.ts');
+    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
+    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'two changes')) as EditResult;
+    assert.equal(result.status, 'preview', result.message);
+    assert.ok(result.editId !== undefined);
+    return { editor, editId: result.editId };
+  }
+
+  async function lensTitles(document: vscode.TextDocument): Promise<{ line: number; title: string }[]> {
+    const lenses = await waitFor(
+      async () => {
+        const found = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+          'vscode.executeCodeLensProvider',
+          document.uri,
+        );
+        return found.length > 0 ? found : undefined;
+      },
+      { description: 'the CodeLenses of the preview' },
+    );
+    return lenses.map((l) => ({ line: l.range.start.line, title: l.command?.title ?? '' }));
+  }
+
+  it('shows the proposal in a diff with Accept and Reject for the batch and for each element', async () => {
+    await previewTwoChanges();
+    const proposed = await proposedDocument('src/user.ts');
+    const lenses = await lensTitles(proposed);
+    const titles = lenses.map((l) => l.title);
+    assert.ok(titles.includes('$(check-all) Accept all 2 changes'));
+    assert.ok(titles.includes('$(close-all) Reject all'));
+    const canEditLine = proposed
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('canEdit(): boolean'));
+    const displayLine = proposed
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('displayName(): string'));
+    assert.deepEqual(
+      lenses.filter((l) => l.title.startsWith('$(check) Accept:')),
+      [
+        { line: canEditLine, title: '$(check) Accept: replace class[User]/method[canEdit]' },
+        { line: displayLine, title: '$(check) Accept: replace class[User]/method[displayName]' },
+      ],
+    );
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor');
+    assert.equal(tab.input.original.scheme, 'file', 'the current file on the left');
+    assert.equal(tab.input.modified.scheme, 'scalpel-proposed', 'the read-only proposal on the right');
+  });
+
+  it('accepting one element writes only it; the rest stays proposed until rejected', async () => {
+    const { editor, editId } = await previewTwoChanges();
+
+    const first = (await vscode.commands.executeCommand('scalpel.acceptChange', editId, 1)) as AcceptResult;
+
+    assert.deepEqual(first.applied, [1]);
+    assert.equal(first.finished, false);
+    assert.ok(editor.document.getText().includes('[admin]'));
+    assert.ok(!editor.document.getText().includes("this.role !== 'viewer'"));
+    const proposed = await proposedDocument('src/user.ts');
+    await waitFor(() => proposed.getText().includes('[admin]'), {
+      description: 'the preview to show the accepted change as current',
+    });
+    assert.ok(proposed.getText().includes("this.role !== 'viewer'"), 'the other change is still proposed');
+
+    const rest = (await vscode.commands.executeCommand('scalpel.rejectChange', editId, 0)) as { finished: boolean };
+
+    assert.equal(rest.finished, true);
+    await waitFor(() => proposedEditors().length === 0, { description: 'the preview to close' });
+    assert.ok(!editor.document.getText().includes("this.role !== 'viewer'"));
+    assert.ok(editor.document.getText().includes('[admin]'));
+  });
+
+  it('Choose Changes keeps only the picked operations', async () => {
+    const { editor, editId } = await previewTwoChanges();
+
+    const chosen = (await vscode.commands.executeCommand('scalpel.chooseChanges', editId, [0])) as {
+      included: number[];
+    };
+    assert.deepEqual(chosen.included, [0]);
+    const proposed = await proposedDocument('src/user.ts');
+    await waitFor(() => !proposed.getText().includes('[admin]'), {
+      description: 'the unpicked change to leave the preview',
+    });
+
+    const accepted = (await vscode.commands.executeCommand('scalpel.acceptEdit', editId)) as AcceptResult;
+    assert.deepEqual(accepted.applied, [0]);
+    assert.ok(editor.document.getText().includes("this.role !== 'viewer'"));
+    assert.ok(!editor.document.getText().includes('[admin]'));
+  });
+
+  it('the proposal follows what the user types while it is open', async () => {
+    const { editor } = await previewTwoChanges();
+    const proposed = await proposedDocument('src/user.ts');
+
+    const shown = await vscode.window.showTextDocument(editor.document);
+    await typeAt(shown, 'export function findByEmail', '// typed during the preview\n');
+
+    await waitFor(() => proposed.getText().includes('// typed during the preview\nexport function findByEmail'), {
+      description: 'the preview to pick up the typing',
+    });
+    assert.ok(proposed.getText().includes("this.role !== 'viewer'"));
+  });
+
+  it('a batch over several files opens the multi-file diff', async () => {
+    model.server.enqueue(
+      scripted.answer(
+        fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT) +
+          '\n' +
+          fenced('CREATE_FILE src/roles.ts', "export const EDITING_ROLES = ['admin', 'editor'] as const;\n"),
+      ),
+    );
+    const editor = await openWorkspaceFile('src/user.ts');
+    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
+    const result = (await vscode.commands.executeCommand(
+      'scalpel.editElementAtCursor',
+      'roles in their own file',
+    )) as EditResult;
+    assert.equal(result.status, 'preview', result.message);
+
+    const tab = await waitFor(
+      () => {
+        const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+        return active !== undefined && !(active.input instanceof vscode.TabInputText) ? active : undefined;
+      },
+      { description: 'the multi-file diff' },
+    );
+    assert.match(tab.label, /roles in their own file/);
+    await vscode.commands.executeCommand('scalpel.rejectEdit', result.editId);
+    assert.equal(editor.document.getText(), userTs);
+  });
+});
