@@ -12,11 +12,11 @@ export interface WorkspaceFile {
 }
 
 /** Reads a file named on the command line (relative to the current directory, or absolute) inside `root`. */
-export function readWorkspaceFile(root: string, input: string): WorkspaceFile {
+export function readWorkspaceFile(root: string, input: string, cwd: string): WorkspaceFile {
   let path: string;
   let absolutePath: string;
   try {
-    path = toWorkspaceRelative(root, input);
+    path = toWorkspaceRelative(root, input, cwd);
     absolutePath = resolveInWorkspace(root, path);
   } catch (error) {
     if (error instanceof WorkspacePathError) throw new CliError(error.message);

@@ -45,7 +45,7 @@ Options:
     const budget = parsePositiveInteger('budget', values.budget);
     const smallFileLines = parsePositiveInteger('small-file-lines', values['small-file-lines']);
     const root = resolve(io.cwd, values.root ?? '.');
-    const outlines = positionals.map((file) => outlineWorkspaceFile(readWorkspaceFile(root, resolve(io.cwd, file))));
+    const outlines = positionals.map((file) => outlineWorkspaceFile(readWorkspaceFile(root, file, io.cwd)));
 
     const focusByFile = new Map<string, string[]>(outlines.map((o) => [o.file, []]));
     for (const focus of values.focus ?? []) {

@@ -59,7 +59,7 @@ Options:
     if (positionals.length !== 1 || positionals[0] === undefined)
       throw new UsageError(`outline takes exactly one file\n\n${this.usage}`);
     const root = resolve(io.cwd, values.root ?? '.');
-    const outline = outlineWorkspaceFile(readWorkspaceFile(root, resolve(io.cwd, positionals[0])));
+    const outline = outlineWorkspaceFile(readWorkspaceFile(root, positionals[0], io.cwd));
     if (values.json === true) {
       io.stdout(
         `${JSON.stringify({ file: outline.file, lineCount: outline.lineCount, elements: outline.elements.map(toEntry) }, null, 2)}\n`,

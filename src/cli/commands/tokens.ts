@@ -32,7 +32,7 @@ Options:
     const counter = createTokenCounter(encoding);
     const root = resolve(io.cwd, values.root ?? '.');
     const files = positionals.map((input) => {
-      const file = readWorkspaceFile(root, resolve(io.cwd, input));
+      const file = readWorkspaceFile(root, input, io.cwd);
       return {
         file: file.path,
         lines: countLines(file.text),
