@@ -128,23 +128,13 @@ function describeElement(element: { kind: string; name: string }): string {
   return element.name === '' ? element.kind : `${element.kind}[${element.name}]`;
 }
 
-const BLOCK_KINDS = new Set<ElementKind>([
-  'class',
-  'interface',
-  'enum',
-  'function',
-  'method',
-  'constructor',
-  'getter',
-  'setter',
-  'namespace',
-  'static',
-  'default',
-]);
+const BLOCK_KINDS = new Set<ElementKind>(['class', 'interface', 'enum', 'namespace', 'static', 'default']);
+const FUNCTION_KINDS = new Set<ElementKind>(['function', 'method', 'constructor', 'getter', 'setter']);
 
 /** Elements set apart by blank lines in most code: anything with a body, or over several lines. */
-function isBlock(element: { kind: ElementKind; startLine: number; endLine: number }): boolean {
-  return BLOCK_KINDS.has(element.kind) || element.startLine !== element.endLine;
+function isBlock(element: ElementNode): boolean {
+  if (element.startLine !== element.endLine || BLOCK_KINDS.has(element.kind)) return true;
+  return FUNCTION_KINDS.has(element.kind) && element.bodyRange !== undefined;
 }
 
 /** A KIND hint fits an element of a compatible kind; a function kind needs a function (an arrow in a property). */

@@ -28,6 +28,10 @@ export interface DeclaratorInfo {
   readonly declarations: readonly ts.VariableDeclaration[];
 }
 
+/** Comments that address the whole file and must stay at its top: `@ts-nocheck`, `/// <reference>`, licences. */
+const FILE_PRAGMA =
+  /^\/\/\/\s*<|@ts-(?:no)?check|eslint-disable(?!-next-line|-line)|eslint-env|\bglobals?\b|jshint|@jsx|@license|@preserve|copyright/i;
+
 export class FileSyntax {
   readonly sourceFile: ts.SourceFile;
 
@@ -170,14 +174,14 @@ export class FileSyntax {
     const tokenStart = first === undefined ? this.text.length : first.getStart(this.sourceFile);
     // From the statement's full start: comments are only "leading" after the line break that precedes them.
     const comments = (ts.getLeadingCommentRanges(this.text, fullStart) ?? []).filter((c) => c.pos >= offset);
-    // Doc comments right above the first statement stay with it.
+    // Comments right above the first statement stay with it, unless they speak to the whole file.
     let keep = comments.length;
     let next = tokenStart;
     while (keep > 0) {
       const comment = comments[keep - 1];
       if (comment === undefined) break;
       const attached = !/\n[ \t\f\v]*\r?\n/.test(this.text.slice(comment.end, next));
-      if (!attached || !this.text.startsWith('/**', comment.pos) || first === undefined) break;
+      if (!attached || first === undefined || FILE_PRAGMA.test(this.text.slice(comment.pos, comment.end))) break;
       keep -= 1;
       next = comment.pos;
     }

@@ -82,18 +82,19 @@ export function verifyEdit(
   const { edited, containers } = changedRanges(actions);
   const afterElements = withChains(after.elements);
   const available = new Map<string, number>();
-  // A separator an edit adds after a type member (`y: number` → `y: number;`) belongs to that member's node.
+  // Compared from the first token: a comment above an element may end up above a new neighbour instead. A separator
+  // an edit adds after a type member (`y: number` → `y: number;`) belongs to that member's node.
   const keyOf = (element: ElementNode, chain: readonly string[], text: string): string =>
     `${chain.join('/')}/${segment(element)}\0${text.replace(/[;,]$/, '')}`;
   for (const { element, chain } of afterElements) {
-    const key = keyOf(element, chain, afterText.slice(element.range.start, element.range.end));
+    const key = keyOf(element, chain, afterText.slice(element.declarationRange.start, element.range.end));
     available.set(key, (available.get(key) ?? 0) + 1);
   }
   for (const { element, chain } of withChains(before.elements)) {
     const range = element.range;
     if (edited.some((r) => r.start < range.end && range.start < r.end)) continue;
     if (containers.some((c) => range.start <= c.start && c.end <= range.end)) continue;
-    const key = keyOf(element, chain, before.text.slice(range.start, range.end));
+    const key = keyOf(element, chain, before.text.slice(element.declarationRange.start, range.end));
     const left = available.get(key) ?? 0;
     if (left > 0) {
       available.set(key, left - 1);
