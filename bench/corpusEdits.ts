@@ -11,6 +11,7 @@ import type { Operation } from '../src/core/ops/operation';
 import type { ChangedFilePair } from '../test/support/corpus';
 import {
   applySearchReplaceBlocks,
+  changedLineCounts,
   changedRanges,
   formatSearchReplaceBlocks,
   searchReplaceBlocks,
@@ -54,8 +55,12 @@ export interface EditMeasure {
     readonly changedElementsOnly: number;
     /** The focused context of each of those elements alone, as if each were its own edit. */
     readonly singleElement: readonly number[];
+    /** The file with nothing in focus: every element as a signature or stub, the cost of showing the rest. */
+    readonly nothingInFocus: number;
   };
   readonly output: Readonly<Record<OutputFormat, number>>;
+  /** Lines removed and added by the edit, against the old file's line count. */
+  readonly changedLines: { readonly removed: number; readonly added: number; readonly lines: number };
   /** The search/replace baseline reproduces the new file when its blocks are applied in order. */
   readonly searchReplaceRoundTrip: boolean;
   /** 'ok', or why apply(before, diff(before, after)) is not after. */
@@ -109,6 +114,7 @@ export function measureEdit(pair: ChangedFilePair, counter: TokenCounter): { mea
       focusedByChangedLines: lineContext.tokens,
       changedElementsOnly: lineFocus.reduce((sum, path) => sum + elementTokens(path), 0),
       singleElement,
+      nothingInFocus: buildContext([{ outline, focus: [] }], counter).tokens,
     },
     output: {
       scalpel: counter.count(serializeOperations(operations)),
@@ -119,6 +125,7 @@ export function measureEdit(pair: ChangedFilePair, counter: TokenCounter): { mea
       ),
       searchReplace: counter.count(formatSearchReplaceBlocks(file, blocks)),
     },
+    changedLines: changedLineCounts(pair.beforeText, pair.afterText),
     searchReplaceRoundTrip: applySearchReplaceBlocks(pair.beforeText, blocks) === pair.afterText,
     roundTrip: roundTrip(file, pair.beforeText, pair.afterText, operations),
   };

@@ -34,6 +34,11 @@ export interface BenchResults {
     readonly floorOver150Lines: Summary;
     /** Files over 150 lines: each changed element alone in focus, one sample per element. */
     readonly singleElementOver150Lines: Summary;
+    /** Files over 150 lines with nothing in focus: the signatures and stubs of the whole file / the file. */
+    readonly nothingInFocusOver150Lines: Summary;
+    /** Files over 150 lines sent whole because the diff fell back to REPLACE_FILE. */
+    readonly sentWholeOver150Lines: number;
+    readonly filesOver150Lines: number;
     readonly focusedTokens: Summary;
     readonly wholeFileTokens: Summary;
     readonly multiFileByDirectory: MultiFileSummary;
@@ -48,6 +53,8 @@ export interface BenchResults {
     readonly searchReplaceRoundTrips: number;
     /** Scalpel's tokens / whole new file, for the edits the diff wrote without REPLACE_FILE. */
     readonly scalpelOverWholeElementEdits: Summary;
+    /** Per file, (old lines removed + new lines added) / old lines: how much of the file the edit rewrites. */
+    readonly changedLineShare: Summary;
   };
   readonly fidelity: {
     readonly pairs: number;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createTokenCounter } from '../src/core/context/tokens';
@@ -29,6 +29,7 @@ import type {
 import { measureSize, type SizeTimings } from './speed';
 import { median, summarize } from './stats';
 import { findRepoRootOrThrow } from './workspacePaths';
+import { readZipEntries } from './zipEntries';
 
 /**
  * `npm run bench`: token economy, fidelity, speed and memory of Scalpel, measured on the real-code corpus. Prints the
@@ -43,6 +44,7 @@ const SIZES: ReadonlyArray<{ lines: number; runs: number }> = [
   { lines: 20_000, runs: 7 },
 ];
 const FRESH_PROCESS_RUNS = 5;
+const PACKAGING_ATTEMPTS = 3;
 const LARGE_FILE_LINES = 150;
 
 function main(): void {
@@ -67,13 +69,13 @@ function main(): void {
     });
 
     startPhase('package', 'packaging (npm run package)');
-    const packaging = packageVsix(root);
+    const packaging = packageVsix(root, scratch);
 
     startPhase('first use', 'first use in a fresh process');
-    const firstUse = tryMeasure(() => measureFirstUse(root, scratch, modules[0], sizes[0], packaging.bundle));
+    const firstUse = tryMeasure(() => measureFirstUse(root, scratch, modules[0], sizes[0], packaging));
     startPhase('memory', 'memory over the whole corpus');
     const memory = tryMeasure(() => ({
-      ...runChild<Omit<MemoryMeasure, 'bundle'>>(root, 'memory.js', [root], ['--expose-gc']),
+      ...runChild<Omit<MemoryMeasure, 'bundle'>>(root, 'memory.js', [root, packaging.distDir], ['--expose-gc']),
       bundle: packaging.bundle,
     }));
     startPhase('activation', 'extension activation');
@@ -226,6 +228,9 @@ function inputSummary(
     singleElementOver150Lines: summarize(
       large.flatMap((e) => e.input.singleElement.map((tokens) => tokens / Math.max(1, e.input.wholeFile))),
     ),
+    nothingInFocusOver150Lines: summarize(large.map((e) => e.input.nothingInFocus / Math.max(1, e.input.wholeFile))),
+    sentWholeOver150Lines: large.filter((e) => e.replacedWholeFile).length,
+    filesOver150Lines: large.length,
     focusedTokens: summarize(edits.map((e) => e.input.focused)),
     wholeFileTokens: summarize(edits.map((e) => e.input.wholeFile)),
     multiFileByDirectory,
@@ -245,6 +250,9 @@ function outputSummary(edits: readonly EditMeasure[]): BenchResults['output'] {
     ratioToScalpel: perFormat((e, format) => e.output[format] / Math.max(1, e.output.scalpel)),
     scalpelOver: perFormat((e, format) => e.output.scalpel / Math.max(1, e.output[format])),
     searchReplaceRoundTrips: edits.filter((e) => e.searchReplaceRoundTrip).length,
+    changedLineShare: summarize(
+      edits.map((e) => (e.changedLines.removed + e.changedLines.added) / Math.max(1, e.changedLines.lines)),
+    ),
     scalpelOverWholeElementEdits: summarize(
       edits.filter((e) => !e.replacedWholeFile).map((e) => e.output.scalpel / Math.max(1, e.output.wholeFile)),
     ),
@@ -368,22 +376,68 @@ function evaluateTargets(
 }
 
 interface Packaging {
-  /** 'production' when dist/ was rebuilt minified for the .vsix, which is then what gets measured. */
-  readonly bundle: 'production' | 'development';
+  /** What the fresh-process measures load: the bundles inside scalpel.vsix, or dist/ when packaging failed. */
+  readonly bundle: string;
+  readonly distDir: string;
+  readonly minified: boolean;
   readonly vsixBytes?: number;
   readonly vsixError?: string;
 }
 
-/** `npm run package` builds dist/ minified and writes scalpel.vsix; what ships is then what the bench loads. */
-function packageVsix(root: string): Packaging {
+/**
+ * `npm run package` builds dist/ minified and writes scalpel.vsix. The bundles are then read from the .vsix itself:
+ * what ships, and safe from anyone rebuilding dist/ meanwhile. dist/ is rebuilt for development afterwards.
+ */
+function packageVsix(root: string, scratch: string): Packaging {
+  let packaging: Packaging | undefined;
+  // Other work in the same checkout may rebuild dist/ for development while vsce reads it; a .vsix that caught such a
+  // build holds unminified bundles, and packaging is tried again.
+  for (let attempt = 1; attempt <= PACKAGING_ATTEMPTS; attempt++) {
+    packaging = packageOnce(root, scratch);
+    if (packaging.vsixError !== undefined || packaging.minified) break;
+    log(
+      `  scalpel.vsix holds unminified bundles (dist/ was rebuilt meanwhile); attempt ${attempt} of ${PACKAGING_ATTEMPTS}`,
+    );
+  }
+  restoreDevelopmentBuild(root);
+  if (packaging === undefined) throw new Error('unreachable: no packaging attempt');
+  return packaging;
+}
+
+function packageOnce(root: string, scratch: string): Packaging {
   const vsix = join(root, 'scalpel.vsix');
   rmSync(vsix, { force: true });
   const result = spawnSync('npm', ['run', 'package'], { cwd: root, encoding: 'utf8', timeout: 300_000 });
-  if (result.status === 0 && existsSync(vsix)) return { bundle: 'production', vsixBytes: statSync(vsix).size };
-  const why = result.error?.message ?? errorLines(`${result.stdout}\n${result.stderr}`, 4);
-  log(`  packaging failed: ${why}`);
-  restoreDevelopmentBuild(root);
-  return { bundle: 'development', vsixError: why };
+  try {
+    if (result.status !== 0 || !existsSync(vsix)) {
+      throw new Error(result.error?.message ?? errorLines(`${result.stdout}\n${result.stderr}`, 4));
+    }
+    const entries = readZipEntries(vsix);
+    const distDir = join(scratch, 'vsix', 'dist');
+    mkdirSync(distDir, { recursive: true });
+    let minified = true;
+    for (const name of ['extension.js', 'engine.js']) {
+      const content = entries.get(`extension/dist/${name}`);
+      if (content === undefined) throw new Error(`scalpel.vsix has no extension/dist/${name}`);
+      writeFileSync(join(distDir, name), content);
+      minified &&= content.toString('utf8').split('\n').length < content.length / 1000;
+    }
+    return {
+      bundle: `the bundles inside scalpel.vsix (${minified ? 'minified' : 'not minified'})`,
+      distDir,
+      minified,
+      vsixBytes: statSync(vsix).size,
+    };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    log(`  packaging failed: ${why}`);
+    return {
+      bundle: 'dist/ (development build; packaging failed)',
+      distDir: join(root, 'dist'),
+      minified: false,
+      vsixError: why,
+    };
+  }
 }
 
 function restoreDevelopmentBuild(root: string): void {
@@ -405,7 +459,7 @@ function measureFirstUse(
   scratch: string,
   module: LargeModule | undefined,
   size: SizeTimings | undefined,
-  bundle: string,
+  packaging: Packaging,
 ): FirstUseSummary {
   if (module === undefined || size === undefined) throw new Error('no module to measure first use on');
   const textPath = join(scratch, 'first-use.ts');
@@ -413,7 +467,7 @@ function measureFirstUse(
   const engine: FirstUseRun[] = [];
   const baseline: FirstUseRun[] = [];
   for (let run = 0; run < FRESH_PROCESS_RUNS; run++) {
-    const args = (mode: string): string[] => [mode, root, textPath, module.file, size.focus];
+    const args = (mode: string): string[] => [mode, root, packaging.distDir, textPath, module.file, size.focus];
     engine.push(runChild<FirstUseRun>(root, 'firstUse.js', args('engine')));
     baseline.push(runChild<FirstUseRun>(root, 'firstUse.js', args('baseline')));
   }
@@ -426,7 +480,7 @@ function measureFirstUse(
     engine: engineMedian,
     baseline: baselineMedian,
     ratio: engineMedian.totalMs / baselineMedian.totalMs,
-    bundle,
+    bundle: packaging.bundle,
     warmMs: size.outlineContextMs,
   };
 }
@@ -452,8 +506,8 @@ function measureActivation(root: string, packaging: Packaging): ActivationSummar
     const extension: ExtensionRun[] = [];
     const engine: ActivationRun[] = [];
     for (let run = 0; run < FRESH_PROCESS_RUNS; run++) {
-      extension.push(runChild<ExtensionRun>(root, 'activation.js', ['extension', root]));
-      engine.push(runChild<ActivationRun>(root, 'activation.js', ['engine', root]));
+      extension.push(runChild<ExtensionRun>(root, 'activation.js', ['extension', root, packaging.distDir]));
+      engine.push(runChild<ActivationRun>(root, 'activation.js', ['engine', root, packaging.distDir]));
     }
     const last = extension[extension.length - 1];
     return {
@@ -467,8 +521,6 @@ function measureActivation(root: string, packaging: Packaging): ActivationSummar
     };
   } catch (error) {
     return { ...base, error: error instanceof Error ? error.message : String(error) };
-  } finally {
-    if (packaging.bundle === 'production') restoreDevelopmentBuild(root);
   }
 }
 

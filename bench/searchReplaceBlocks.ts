@@ -123,6 +123,18 @@ export function changedRanges(before: string, after: string): Array<{ start: num
   });
 }
 
+/** How much of the file an edit rewrites: old lines removed or replaced, new lines written, of the old count. */
+export function changedLineCounts(before: string, after: string): { removed: number; added: number; lines: number } {
+  const oldLines = splitLines(before);
+  let removed = 0;
+  let added = 0;
+  for (const change of diffArrays(oldLines, splitLines(after))) {
+    if (change.removed) removed += change.count;
+    else if (change.added) added += change.count;
+  }
+  return { removed, added, lines: oldLines.length };
+}
+
 /** Lines with their line breaks, so that joining them gives the text back. */
 function splitLines(text: string): string[] {
   return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];

@@ -7,7 +7,7 @@ import { applyOperations } from '../src/core/ops/apply';
 import type { Operation } from '../src/core/ops/operation';
 import { editBatchFor } from './editBatch';
 import type { LargeModule } from './largeModules';
-import { medians, timeInterleaved } from './timing';
+import { medianRatio, medians, timeInterleaved } from './timing';
 
 /**
  * Warm speed on one large module, as ratios to TypeScript's own parse of the same text in the same rounds:
@@ -19,7 +19,7 @@ export interface SizeTimings {
   readonly lines: number;
   readonly focus: string;
   readonly runs: number;
-  /** Medians in milliseconds. */
+  /** Medians in milliseconds; the ratios are medians of the per-round ratios to the parse. */
   readonly parseMs: number;
   readonly outlineMs: number;
   readonly contextMs: number;
@@ -69,8 +69,8 @@ export function measureSize(module: LargeModule, counter: TokenCounter, runs: nu
     contextMs: m['context'] ?? Number.NaN,
     outlineContextMs,
     applyMs,
-    outlineContextRatio: outlineContextMs / parseMs,
-    applyRatio: applyMs / parseMs,
+    outlineContextRatio: medianRatio(samples['outlineContext'] ?? [], samples['parse'] ?? []),
+    applyRatio: medianRatio(samples['apply'] ?? [], samples['parse'] ?? []),
     batch: operations.map((o) => `${o.type} ${o.path}`),
     applyOutcome,
     operations,

@@ -1,9 +1,12 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { median } from './stats';
 
 /**
  * Warm timings, subject against baseline in the same process and the same rounds: each round runs every subject once,
- * in an order that rotates from round to round, so that drift (GC, frequency scaling, a neighbour's load) hits them
- * alike and their ratio stays meaningful even when the absolute numbers move.
+ * in an order that rotates from round to round, so that drift (frequency scaling, a neighbour's load) hits them alike
+ * and their ratio, taken round by round, stays meaningful even when the absolute numbers move. The heap is collected
+ * before every sample, so that no subject pays for the garbage of the one before it. Samples are in round order.
  */
 export function timeInterleaved(
   subjects: Readonly<Record<string, () => unknown>>,
@@ -13,11 +16,13 @@ export function timeInterleaved(
   const names = Object.keys(subjects);
   const samples: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
   let sink = 0;
+  const collect = garbageCollector();
   for (let round = 0; round < warmup + runs; round++) {
     for (let k = 0; k < names.length; k++) {
       const name = names[(round + k) % names.length] ?? '';
       const run = subjects[name];
       if (run === undefined) continue;
+      collect();
       const started = performance.now();
       const result = run();
       const elapsed = performance.now() - started;
@@ -32,4 +37,17 @@ export function timeInterleaved(
 
 export function medians(samples: Readonly<Record<string, readonly number[]>>): Record<string, number> {
   return Object.fromEntries(Object.entries(samples).map(([name, values]) => [name, median(values)]));
+}
+
+/** The median of the per-round ratios of two subjects timed by `timeInterleaved`. */
+export function medianRatio(subject: readonly number[], baseline: readonly number[]): number {
+  return median(subject.map((value, round) => value / (baseline[round] ?? Number.NaN)));
+}
+
+/** `gc()` without starting Node with --expose-gc (the bench runs as plain `node out/bench/run.js`). */
+function garbageCollector(): () => void {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed !== undefined) return exposed;
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
 }

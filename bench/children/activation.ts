@@ -4,20 +4,20 @@ import { join } from 'node:path';
 import { createExtensionContext, createVscodeStub, vscodeExportNames } from '../vscodeStub';
 
 /**
- * Run in a fresh process by the bench: loads dist/extension.js and runs `activate` against the vscode stand-in
- * (`extension`), or only loads dist/engine.js (`engine`), and prints the timings as one JSON line.
- *   node out/bench/children/activation.js extension|engine <repo root>
+ * Run in a fresh process by the bench: loads extension.js and runs `activate` against the vscode stand-in
+ * (`extension`), or only loads engine.js (`engine`), from the bundles folder given (the .vsix's own dist/, or the
+ * repository's), and prints the timings as one JSON line.
+ *   node out/bench/children/activation.js extension|engine <repo root> <bundles folder>
  */
 
 const HEAVY_MODULE = /[\\/](engine\.js|typescript\.js|ts-morph[\\/].*|gpt-tokenizer[\\/].*)$/;
 
 async function main(): Promise<void> {
-  const [mode, root] = process.argv.slice(2);
-  if ((mode !== 'extension' && mode !== 'engine') || root === undefined) {
-    throw new Error('usage: activation.js extension|engine <repo root>');
+  const [mode, root, dist] = process.argv.slice(2);
+  if ((mode !== 'extension' && mode !== 'engine') || root === undefined || dist === undefined) {
+    throw new Error('usage: activation.js extension|engine <repo root> <bundles folder>');
   }
   const load = createRequire(join(root, 'package.json'));
-  const dist = join(root, 'dist');
   if (mode === 'engine') {
     const started = performance.now();
     load(join(dist, 'engine.js'));

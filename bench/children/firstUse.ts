@@ -6,22 +6,29 @@ import type * as Engine from '../../src/engine';
 
 /**
  * Run in a fresh process by the bench: the first outline + context of a process, loading included (`engine`: the
- * shipped dist/engine.js, ts-morph and the tokenizer inside), or the first parse with TypeScript loaded from ts-morph
+ * shipped engine.js, ts-morph and the tokenizer inside), or the first parse with TypeScript loaded from ts-morph
  * (`baseline`). Prints the timings as one JSON line; `sinceProcessStart` includes Node's own start.
- *   node out/bench/children/firstUse.js engine|baseline <repo root> <text file> <workspace path> <focus path>
+ *   node out/bench/children/firstUse.js engine|baseline <repo root> <bundles folder> <text file> <workspace path> <focus>
  */
 
 function main(): void {
-  const [mode, root, textFile, file, focus] = process.argv.slice(2);
-  if ((mode !== 'engine' && mode !== 'baseline') || root === undefined || textFile === undefined) {
-    throw new Error('usage: firstUse.js engine|baseline <repo root> <text file> <workspace path> <focus path>');
+  const [mode, root, dist, textFile, file, focus] = process.argv.slice(2);
+  if (
+    (mode !== 'engine' && mode !== 'baseline') ||
+    root === undefined ||
+    dist === undefined ||
+    textFile === undefined
+  ) {
+    throw new Error(
+      'usage: firstUse.js engine|baseline <repo root> <bundles folder> <text file> <workspace path> <focus>',
+    );
   }
   if (file === undefined || focus === undefined) throw new Error('the workspace path and the focus path are needed');
   const text = readFileSync(textFile, 'utf8');
   const load = createRequire(join(root, 'package.json'));
   const started = performance.now();
   if (mode === 'engine') {
-    const engine = load(join(root, 'dist', 'engine.js')) as typeof Engine;
+    const engine = load(join(dist, 'engine.js')) as typeof Engine;
     const loaded = performance.now();
     const outline = engine.outlineSource(file, text);
     const context = engine.buildContext([{ outline, focus: [focus] }], engine.createTokenCounter());

@@ -8,21 +8,21 @@ import { loadCorpus } from '../../test/support/corpus';
  * Run in a fresh process by the bench (with --expose-gc): the resident memory after loading the shipped engine, then
  * its peak while outlining every corpus file and building a focused context for the element in its middle, one file
  * after another as requests would come, and what is left after a final collection. Prints one JSON line.
- *   node --expose-gc out/bench/children/memory.js <repo root>
+ *   node --expose-gc out/bench/children/memory.js <repo root> <bundles folder>
  */
 
 const MB = 1024 * 1024;
 
 function main(): void {
-  const [root] = process.argv.slice(2);
-  if (root === undefined) throw new Error('usage: memory.js <repo root>');
+  const [root, dist] = process.argv.slice(2);
+  if (root === undefined || dist === undefined) throw new Error('usage: memory.js <repo root> <bundles folder>');
   const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
   const files = loadCorpus().corpusFiles();
   collect();
   const rssAtStart = process.memoryUsage().rss;
 
   const load = createRequire(join(root, 'package.json'));
-  const engine = load(join(root, 'dist', 'engine.js')) as typeof Engine;
+  const engine = load(join(dist, 'engine.js')) as typeof Engine;
   const counter = engine.createTokenCounter();
   counter.count('warm the tokenizer up');
   collect();
