@@ -72,3 +72,10 @@ export interface Expectation {
   readonly name: string;
   readonly describe: string;
 }
+
+/** Why an operation failed, and what the model should do instead. */
+export interface OpFailure {
+  readonly message: string;
+  readonly hint?: string;
+  readonly suggestions?: readonly string[];
+}

@@ -4,7 +4,8 @@ import { OPERATION_TYPES, type Operation, type OperationResult } from '../operat
 import type { Action, Expectation } from './actions';
 import { applyEdits } from './editBuffer';
 import { applyFileOperation } from './fileOperations';
-import { type ElementOperation, FilePlanner, isElementOperation, type OpFailure } from './filePlan';
+import type { OpFailure } from './actions';
+import { type ElementOperation, FilePlanner, isElementOperation } from './filePlan';
 import { RenderError, renderActions } from './render';
 import { detectStyle } from './textStyle';
 import type { ApplyOptions, ApplyResult, FileChange, SnapshotReader } from './types';

@@ -1,7 +1,7 @@
 import { isOutlinable, outlineSource } from '../../elements/outline';
 import type { CreateFileOperation, ReplaceFileOperation } from '../operation';
 import { trimEdit } from './editBuffer';
-import type { OpFailure } from './filePlan';
+import type { OpFailure } from './actions';
 import { findNewPlaceholder } from './placeholders';
 import { detectEol, detectStyle, stripBom, toLf, withEol } from './textStyle';
 import type { FileChange } from './types';

@@ -8,7 +8,6 @@ import {
   normalizeFilePath,
   parseElementPath,
 } from '../../elements/elementPath';
-import { parseSource } from '../../elements/outline';
 import { ancestryOf, resolveElementPath } from '../../elements/resolve';
 import type {
   AddImportOperation,
@@ -19,16 +18,25 @@ import type {
   RemoveImportOperation,
   ReplaceElementOperation,
 } from '../operation';
-import type { Action, Expectation, InsertAction, Slot } from './actions';
+import type { Action, Expectation, InsertAction, OpFailure, Slot } from './actions';
+import { declarationMismatch, describeElement, memberWords, parseHint, withExportKept } from './contentChecks';
 import { scanCode } from './codeScan';
 import { type ContainerFlavor, shapeOfContent } from './contentShape';
+import { blankLinesOf, childIndent, isBlock, memberSeparatorOf, trailingCommaOf } from './containerLayout';
+import {
+  type DeclaratorFate,
+  declaresVariable,
+  readDeclaratorContent,
+  rewriteDeclarations,
+  variableHead,
+} from './declarators';
 import { type ContainerInfo, type DeclaratorInfo, FileSyntax } from './fileSyntax';
 import { ImportPlan } from './importPlan';
 import { readImportContent } from './imports';
 import { applyPatches } from './patchMatch';
 import { findNewPlaceholder } from './placeholders';
 import { normalizeContent, reindent, reindentReplacing, withoutFirstIndent } from './reindent';
-import { indentBefore, indentOfLine, type TextStyle, toLf, withEol } from './textStyle';
+import { indentOfLine, type TextStyle, toLf, withEol } from './textStyle';
 
 /**
  * Plans the element and import operations of one file against its snapshot: resolves every path once, composes
@@ -49,12 +57,6 @@ import { indentBefore, indentOfLine, type TextStyle, toLf, withEol } from './tex
  * - ADD_IMPORT/REMOVE_IMPORT of one module compose in order; an element operation on an import declaration that an
  *   import operation also changes is refused.
  */
-
-export interface OpFailure {
-  readonly message: string;
-  readonly hint?: string;
-  readonly suggestions?: readonly string[];
-}
 
 export interface FilePlan {
   readonly actions: readonly Action[];
@@ -110,31 +112,8 @@ interface Creation {
 
 const COMMA_FLAVORS = new Set<ContainerFlavor>(['object', 'enum']);
 
-const EXPORTABLE = new Set<ts.SyntaxKind>([
-  ts.SyntaxKind.FunctionDeclaration,
-  ts.SyntaxKind.ClassDeclaration,
-  ts.SyntaxKind.InterfaceDeclaration,
-  ts.SyntaxKind.TypeAliasDeclaration,
-  ts.SyntaxKind.EnumDeclaration,
-  ts.SyntaxKind.VariableStatement,
-  ts.SyntaxKind.ModuleDeclaration,
-]);
-
 function segmentOf(element: ElementNode): string {
   return `${element.kind}[${element.name}]`;
-}
-
-function describeElement(element: { kind: string; name: string }): string {
-  return element.name === '' ? element.kind : `${element.kind}[${element.name}]`;
-}
-
-const BLOCK_KINDS = new Set<ElementKind>(['class', 'interface', 'enum', 'namespace', 'static', 'default']);
-const FUNCTION_KINDS = new Set<ElementKind>(['function', 'method', 'constructor', 'getter', 'setter']);
-
-/** Elements set apart by blank lines in most code: anything with a body, or over several lines. */
-function isBlock(element: ElementNode): boolean {
-  if (element.startLine !== element.endLine || BLOCK_KINDS.has(element.kind)) return true;
-  return FUNCTION_KINDS.has(element.kind) && element.bodyRange !== undefined;
 }
 
 /** A KIND hint fits an element of a compatible kind; a function kind needs a function (an arrow in a property). */
@@ -415,8 +394,8 @@ export class FilePlanner {
     const problem = shape.syntaxErrors[0];
     if (problem !== undefined) {
       this.fail(index, {
-        message: `${label}: the content does not parse as ${this.memberWords(flavor)}: ${problem.message} (line ${problem.line} of the content)`,
-        hint: this.parseHint(flavor),
+        message: `${label}: the content does not parse as ${memberWords(flavor)}: ${problem.message} (line ${problem.line} of the content)`,
+        hint: parseHint(flavor),
       });
       return undefined;
     }
@@ -426,7 +405,7 @@ export class FilePlanner {
       const terminator = oldEnd.endsWith(';') ? ';' : oldEnd.endsWith(',') ? ',' : '';
       if (terminator !== '') body = withTerminator(body, terminator);
     }
-    if (flavor === 'file' || flavor === 'namespace') body = this.withExportKept(body, node);
+    if (flavor === 'file' || flavor === 'namespace') body = withExportKept(this.file, this.syntax, body, node);
     const keepsDoc = !startsWithComment(body) && node.range.start < node.declarationRange.start;
     const indent = indentOfLine(this.text, node.range.start);
     const lines = withoutFirstIndent(
@@ -437,91 +416,11 @@ export class FilePlanner {
     return keepsDoc ? this.text.slice(node.range.start, node.declarationRange.start) + written : written;
   }
 
-  /**
-   * Puts back the `export` (or `export default`) of a declaration the content left it off: a model rewriting a
-   * function seldom means to stop exporting it, and its importers would break.
-   */
-  private withExportKept(body: string, node: ElementNode): string {
-    if (node.overloads !== undefined) return body;
-    const old = this.syntax.nodeSpanning(node.declarationRange.start, node.declarationRange.end);
-    if (old === undefined || !ts.canHaveModifiers(old)) return body;
-    const oldModifiers = (ts.getModifiers(old) ?? []).map((m) => m.kind);
-    if (!oldModifiers.includes(ts.SyntaxKind.ExportKeyword)) return body;
-    const parsed = parseSource(this.file, body);
-    const statement = parsed.statements.length === 1 ? parsed.statements[0] : undefined;
-    if (statement === undefined || !EXPORTABLE.has(statement.kind) || !ts.canHaveModifiers(statement)) return body;
-    const modifiers = ts.getModifiers(statement) ?? [];
-    if (modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword)) return body;
-    const decorators = ts.canHaveDecorators(statement) ? (ts.getDecorators(statement) ?? []) : [];
-    const lastDecorator = decorators[decorators.length - 1];
-    const firstModifier = modifiers[0];
-    let at = firstModifier !== undefined ? firstModifier.getStart(parsed) : statement.getStart(parsed);
-    if (lastDecorator !== undefined && firstModifier === undefined) {
-      at = lastDecorator.end + Math.max(0, body.slice(lastDecorator.end).search(/\S/));
-    }
-    const prefix = oldModifiers.includes(ts.SyntaxKind.DefaultKeyword) ? 'export default ' : 'export ';
-    return body.slice(0, at) + prefix + body.slice(at);
-  }
-
-  private memberWords(flavor: ContainerFlavor): string {
-    switch (flavor) {
-      case 'file':
-        return 'top-level code';
-      case 'namespace':
-        return 'a namespace member';
-      case 'class':
-        return 'a class member';
-      case 'interface':
-        return 'an interface member';
-      case 'typeLiteral':
-        return 'a type literal member';
-      case 'object':
-        return 'an object literal member';
-      case 'enum':
-        return 'an enum member';
-    }
-  }
-
-  private parseHint(flavor: ContainerFlavor): string {
-    return flavor === 'file' || flavor === 'namespace'
-      ? 'write complete, valid code for the element'
-      : `write only the member itself, as it appears inside its ${flavor === 'typeLiteral' ? 'type' : flavor} (not the whole container), complete and valid`;
-  }
-
   /** The content of a replace must declare exactly the element it replaces. */
   private checkDeclares(index: number, label: string, declared: readonly ElementNode[], node: ElementNode): boolean {
-    const list = declared.map(describeElement).join(', ');
-    if (declared.length === 0) {
-      this.fail(index, {
-        message: `${label}: the content declares no element; it must be the whole new ${describeElement(node)}`,
-        hint: 'write the complete element, its declaration line included',
-      });
-      return false;
-    }
-    if (declared.length > 1) {
-      this.fail(index, {
-        message: `${label}: the content declares ${declared.length} elements (${list}); REPLACE_ELEMENT takes exactly the element it names`,
-        hint: `keep only ${describeElement(node)} here; add the others with CREATE_ELEMENT`,
-      });
-      return false;
-    }
-    const only = declared[0];
-    if (only === undefined) return false;
-    if (only.name !== node.name) {
-      this.fail(index, {
-        message: `${label}: the content declares ${describeElement(only)}, not ${describeElement(node)}`,
-        hint: `REPLACE_ELEMENT must keep the element's name; to add ${describeElement(only)} use CREATE_ELEMENT, to rename use DELETE_ELEMENT and CREATE_ELEMENT`,
-      });
-      return false;
-    }
-    if (!kindsCompatible(only.kind, node.kind) && !(node.kind === 'statement' && only.kind === 'statement')) {
-      this.fail(index, {
-        message: `${label}: the content declares a ${only.kind}, but ${node.path} is a ${node.kind}`,
-        hint: `write the element as a ${node.kind}, or DELETE_ELEMENT it and CREATE_ELEMENT the ${only.kind}`,
-      });
-      return false;
-    }
-    return true;
+    const mismatch = declarationMismatch(declared, node);
+    if (mismatch !== undefined) this.fail(index, { ...mismatch, message: `${label}: ${mismatch.message}` });
+    return mismatch === undefined;
   }
 
   private refusePlaceholder(index: number, label: string, content: string, original: string | undefined): boolean {
@@ -536,105 +435,24 @@ export class FilePlanner {
 
   // ------------------------------------------------------------------ declarators
 
-  private declaratorName(declaration: ts.VariableDeclaration, sourceFile: ts.SourceFile): string {
-    return declaration.name.getText(sourceFile).replace(/\s+/g, ' ');
-  }
-
-  private headOf(statement: ts.VariableStatement): { keyword: string; exported: boolean; declared: boolean } {
-    const flags = statement.declarationList.flags;
-    const keyword =
-      (flags & ts.NodeFlags.AwaitUsing) === ts.NodeFlags.AwaitUsing
-        ? 'await using'
-        : flags & ts.NodeFlags.Using
-          ? 'using'
-          : flags & ts.NodeFlags.Const
-            ? 'const'
-            : flags & ts.NodeFlags.Let
-              ? 'let'
-              : 'var';
-    const modifiers = ts.getModifiers(statement) ?? [];
-    return {
-      keyword,
-      exported: modifiers.some((m) => m.kind === ts.SyntaxKind.ExportKeyword),
-      declared: modifiers.some((m) => m.kind === ts.SyntaxKind.DeclareKeyword),
-    };
-  }
-
-  /**
-   * A replace of one declarator of `const a = 1, b = 2`: content that fits the statement (`b = 3`, `const b = 3`,
-   * `export const b = 3` in an exported statement) replaces just the declarator; content that does not (another
-   * keyword, an export the statement lacks, a doc comment) becomes its own statement in the declarator's place.
-   */
+  /** A replace of one declarator of `const a = 1, b = 2`; see {@link readDeclaratorContent}. */
   private planDeclaratorReplace(index: number, probe: Target, content: string, label: string): void {
     const info = probe.declarator;
     if (info === undefined) return;
-    const name = probe.element.name;
-    const original = this.headOf(info.statement);
-    const parsed = parseSource(this.file, content);
-    const errors = (parsed as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? [];
-    const only = parsed.statements.length === 1 ? parsed.statements[0] : undefined;
+    const read = readDeclaratorContent(this.file, content, probe.element.name, variableHead(info.statement));
+    if (read.kind === 'invalid') {
+      this.fail(index, { message: `${label}: ${read.message}`, hint: read.hint });
+      return;
+    }
+    const code =
+      read.kind === 'statement' && this.semicolons && !/;\s*$/.test(read.code)
+        ? withTerminator(read.code, ';')
+        : read.code;
     const indent = indentOfLine(this.text, info.statement.getStart(this.syntax.sourceFile));
-    const place = (code: string): string =>
-      withEol(
-        withoutFirstIndent(
-          reindentReplacing(
-            code,
-            { indent, style: this.style.indent },
-            toLf(this.text.slice(probe.range.start, probe.range.end)),
-          ),
-          indent,
-        ).join('\n'),
-        this.style.eol,
-      );
-    if (errors.length === 0 && only !== undefined && ts.isVariableStatement(only)) {
-      const declarations = only.declarationList.declarations;
-      const declaration = declarations[0];
-      if (declarations.length !== 1 || declaration === undefined || this.declaratorName(declaration, parsed) !== name) {
-        const names = declarations.map((d) => this.declaratorName(d, parsed)).join(', ');
-        this.fail(index, {
-          message: `${label}: the content declares ${names}, not just ${name}`,
-          hint: `keep only the declaration of ${name}; add others with CREATE_ELEMENT`,
-        });
-        return;
-      }
-      const head = this.headOf(only);
-      const fits =
-        head.keyword === original.keyword &&
-        (head.exported === original.exported || !head.exported) &&
-        (head.declared === original.declared || !head.declared) &&
-        !startsWithComment(content);
-      if (fits) {
-        const declarationText = content.slice(declaration.getStart(parsed), declaration.end);
-        this.targets.set(this.keyOf(probe.range), { ...probe, text: place(declarationText) });
-      } else {
-        const statement = this.semicolons && !/;\s*$/.test(content) ? withTerminator(content, ';') : content;
-        this.targets.set(this.keyOf(probe.range), { ...probe, text: place(statement), split: true });
-      }
-      return;
-    }
-    const asDeclarator = parseSource(this.file, `${original.keyword} ${content.replace(/;\s*$/, '')}`);
-    const declaratorErrors =
-      (asDeclarator as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? [];
-    const statement = asDeclarator.statements.length === 1 ? asDeclarator.statements[0] : undefined;
-    const declaration =
-      statement !== undefined &&
-      ts.isVariableStatement(statement) &&
-      statement.declarationList.declarations.length === 1
-        ? statement.declarationList.declarations[0]
-        : undefined;
-    if (
-      declaratorErrors.length === 0 &&
-      declaration !== undefined &&
-      this.declaratorName(declaration, asDeclarator) === name
-    ) {
-      this.targets.set(this.keyOf(probe.range), { ...probe, text: place(content.replace(/;\s*$/, '')) });
-      return;
-    }
-    const first = errors[0];
-    this.fail(index, {
-      message: `${label}: the content is not a declaration of the variable ${name}${first === undefined ? '' : ` (${ts.flattenDiagnosticMessageText(first.messageText, ' ')})`}`,
-      hint: `write \`${name} = ...\` or the whole \`${original.exported ? 'export ' : ''}${original.keyword} ${name} = ...;\``,
-    });
+    const original = toLf(this.text.slice(probe.range.start, probe.range.end));
+    const lines = withoutFirstIndent(reindentReplacing(code, { indent, style: this.style.indent }, original), indent);
+    const text = withEol(lines.join('\n'), this.style.eol);
+    this.targets.set(this.keyOf(probe.range), { ...probe, text, split: read.kind === 'statement' });
   }
 
   // ------------------------------------------------------------------ PATCH
@@ -730,20 +548,8 @@ export class FilePlanner {
     const code = toLf(patched);
     if (probe.declarator !== undefined) {
       const name = probe.element.name;
-      const head = this.headOf(probe.declarator.statement);
-      const source = parseSource(this.file, split ? code : `${head.keyword} ${code}`);
-      const errors = (source as unknown as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? [];
-      const statement = source.statements[0];
-      const declaration =
-        statement !== undefined && ts.isVariableStatement(statement)
-          ? statement.declarationList.declarations[0]
-          : undefined;
-      if (
-        errors.length > 0 ||
-        source.statements.length !== 1 ||
-        declaration === undefined ||
-        this.declaratorName(declaration, source) !== name
-      ) {
+      const { keyword } = variableHead(probe.declarator.statement);
+      if (!declaresVariable(this.file, code, name, keyword, split)) {
         this.fail(index, {
           message: `${label}: after the patch, the declaration of ${name} no longer parses as one variable`,
           hint: 'check the REPLACE text of each pair',
@@ -845,61 +651,6 @@ export class FilePlanner {
     };
   }
 
-  private blankLinesOf(children: readonly ElementNode[], flavor: ContainerFlavor): { block: number; line: number } {
-    const multi: number[] = [];
-    const single: number[] = [];
-    for (let i = 1; i < children.length; i++) {
-      const a = children[i - 1];
-      const b = children[i];
-      if (a === undefined || b === undefined || a.endLine === b.startLine) continue;
-      const between = this.text.slice(a.range.end, b.range.start).split('\n').slice(1, -1);
-      const blanks = between.filter((l) => l.trim() === '').length;
-      (isBlock(a) || isBlock(b) ? multi : single).push(blanks);
-    }
-    const mode = (values: number[], fallback: number): number => {
-      if (values.length === 0) return fallback;
-      const counts = new Map<number, number>();
-      for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
-      let best = fallback;
-      let bestCount = 0;
-      for (const [value, count] of counts) {
-        if (count > bestCount || (count === bestCount && value > best)) {
-          best = value;
-          bestCount = count;
-        }
-      }
-      return Math.min(best, 2);
-    };
-    const wide = flavor === 'class' || flavor === 'file' || flavor === 'namespace';
-    return { block: mode(multi, wide ? 1 : 0), line: mode(single, flavor === 'file' ? 1 : 0) };
-  }
-
-  /** `;` or `,` when the members of an interface or type literal end with one, else ''. */
-  private memberSeparatorOf(children: readonly ElementNode[]): string {
-    const considered = children.length > 1 ? children.slice(0, -1) : children;
-    let semicolons = 0;
-    let commas = 0;
-    let none = 0;
-    for (const child of considered) {
-      const last = this.text.slice(child.range.start, child.range.end).trimEnd().slice(-1);
-      if (last === ';') semicolons += 1;
-      else if (last === ',') commas += 1;
-      else none += 1;
-    }
-    if (considered.length === 0) return this.semicolons ? ';' : '';
-    if (commas > semicolons && commas >= none) return ',';
-    if (none > semicolons && none > commas) return '';
-    return ';';
-  }
-
-  private childIndent(info: ContainerInfo, children: readonly ElementNode[]): string {
-    for (const child of children) {
-      const indent = indentBefore(this.text, child.range.start);
-      if (indent !== undefined) return indent;
-    }
-    return info.flavor === 'file' ? '' : info.indent + this.style.indent.unit;
-  }
-
   /** `'use strict'` and kin: FIRST_CHILD goes after them. */
   private isDirective(element: ElementNode): boolean {
     return element.kind === 'statement' && /^['"]/.test(this.text.slice(element.declarationRange.start));
@@ -928,8 +679,8 @@ export class FilePlanner {
     const problem = shape.syntaxErrors[0];
     if (problem !== undefined) {
       this.fail(index, {
-        message: `${label}: the content does not parse as ${this.memberWords(flavor)}: ${problem.message} (line ${problem.line} of the content)`,
-        hint: this.parseHint(flavor),
+        message: `${label}: the content does not parse as ${memberWords(flavor)}: ${problem.message} (line ${problem.line} of the content)`,
+        hint: parseHint(flavor),
       });
       return;
     }
@@ -961,13 +712,13 @@ export class FilePlanner {
     if (!isComma && shape.statementLike && !shape.terminated) {
       const terminator =
         flavor === 'interface' || flavor === 'typeLiteral'
-          ? this.memberSeparatorOf(container.children)
+          ? memberSeparatorOf(this.text, container.children, this.semicolons)
           : this.semicolons
             ? ';'
             : '';
       if (terminator !== '') body = withTerminator(body, terminator);
     }
-    const indent = this.childIndent(info, container.children);
+    const indent = childIndent(this.text, info, container.children, this.style.indent.unit);
     const itemText = reindent(body, { indent, style: this.style.indent }).join('\n');
     const located = this.slotFor(index, op, container, label);
     if (located === undefined) return;
@@ -984,8 +735,8 @@ export class FilePlanner {
         slot: located.slot,
         items: [],
         neighbourBlock: located.neighbour !== undefined && isBlock(located.neighbour),
-        blankLines: this.blankLinesOf(container.children, flavor),
-        trailingComma: this.trailingCommaOf(container.children, info),
+        blankLines: blankLinesOf(this.text, container.children, flavor),
+        trailingComma: trailingCommaOf(this.text, container.children, info),
       };
       this.groups.push(group);
     }
@@ -1007,13 +758,6 @@ export class FilePlanner {
       group.items.push(item);
     }
     this.creations.push(creation);
-  }
-
-  private trailingCommaOf(children: readonly ElementNode[], info: ContainerInfo): boolean {
-    if (info.flavor !== 'object' && info.flavor !== 'enum') return false;
-    const last = children[children.length - 1];
-    if (last === undefined) return true;
-    return /^\s*,/.test(this.text.slice(last.range.end));
   }
 
   private slotFor(
@@ -1344,59 +1088,26 @@ export class FilePlanner {
 
   /** One statement whose declarators the batch edits: rewritten as a whole, or deleted when none is left. */
   private statementAction(statement: ts.VariableStatement, targets: readonly Target[]): Action {
-    const sourceFile = this.syntax.sourceFile;
     const ops = targets.flatMap((t) => t.ops);
+    const fates = new Map<number, DeclaratorFate>();
+    for (const target of targets) {
+      const fate: DeclaratorFate =
+        target.state === 'deleted'
+          ? { state: 'deleted' }
+          : { state: target.split ? 'statement' : 'declarator', text: target.text };
+      fates.set(target.declarator?.index ?? -1, fate);
+    }
     const declarations = statement.declarationList.declarations;
-    const byIndex = new Map(targets.map((t) => [t.declarator?.index ?? -1, t]));
-    if (declarations.every((_, i) => byIndex.get(i)?.state === 'deleted')) {
+    if (declarations.every((_, i) => fates.get(i)?.state === 'deleted')) {
       return { kind: 'delete', ops, range: this.syntax.statementRange(statement) };
     }
-    const start = statement.getStart(sourceFile);
-    const firstDeclaration = declarations[0];
-    const originalHead = this.text.slice(start, firstDeclaration?.getStart(sourceFile) ?? start);
-    const head = this.headOf(statement);
-    const plainHead = `${head.exported ? 'export ' : ''}${head.declared ? 'declare ' : ''}${head.keyword} `;
-    const terminator = this.text.charAt(statement.end - 1) === ';' ? ';' : '';
-    const indent = indentOfLine(this.text, start);
-    const eol = this.style.eol;
-    const statements: string[] = [];
-    let run: { text: string; index: number }[] = [];
-    const flush = (): void => {
-      if (run.length === 0) return;
-      let text = statements.length === 0 ? originalHead : plainHead;
-      run.forEach((entry, i) => {
-        const previous = run[i - 1];
-        if (previous !== undefined) {
-          const a = declarations[previous.index];
-          const b = declarations[entry.index];
-          text +=
-            entry.index === previous.index + 1 && a !== undefined && b !== undefined
-              ? this.text.slice(a.end, b.getStart(sourceFile))
-              : ', ';
-        }
-        text += entry.text;
-      });
-      statements.push(text + terminator);
-      run = [];
-    };
-    declarations.forEach((declaration, i) => {
-      const target = byIndex.get(i);
-      if (target === undefined) {
-        run.push({ text: this.text.slice(declaration.getStart(sourceFile), declaration.end), index: i });
-      } else if (target.state === 'deleted') {
-        return;
-      } else if (target.split) {
-        flush();
-        statements.push(target.text);
-      } else {
-        run.push({ text: target.text, index: i });
-      }
-    });
-    flush();
-    return { kind: 'rewrite', ops, range: { start, end: statement.end }, newText: statements.join(eol + indent) };
+    const start = statement.getStart(this.syntax.sourceFile);
+    const lineBreak = this.style.eol + indentOfLine(this.text, start);
+    const newText = rewriteDeclarations(this.text, this.syntax.sourceFile, statement, fates, lineBreak);
+    return { kind: 'rewrite', ops, range: { start, end: statement.end }, newText };
   }
 }
 
-export { type ElementOperation };
+export type { ElementOperation };
 export const isElementOperation = (op: Operation): op is ElementOperation =>
   op.type !== 'CREATE_FILE' && op.type !== 'REPLACE_FILE';
