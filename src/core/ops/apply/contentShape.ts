@@ -78,6 +78,27 @@ function lastMemberNode(sourceFile: ts.SourceFile, flavor: ContainerFlavor): ts.
   return undefined;
 }
 
+/**
+ * `{ port = 8080 }` parses (it is a destructuring default) but is an error in an object literal; the parser leaves it
+ * to the type checker, which the apply engine does not run.
+ */
+function objectInitializerProblems(sourceFile: ts.SourceFile, offsetLines: number): SyntaxProblem[] {
+  const wrapper = sourceFile.statements[0];
+  if (wrapper === undefined || !ts.isVariableStatement(wrapper)) return [];
+  const literal = wrapper.declarationList.declarations[0]?.initializer;
+  if (literal === undefined || !ts.isObjectLiteralExpression(literal)) return [];
+  return literal.properties
+    .filter((p) => ts.isShorthandPropertyAssignment(p) && p.objectAssignmentInitializer !== undefined)
+    .map((p) => {
+      const { line, character } = sourceFile.getLineAndCharacterOfPosition(p.getStart(sourceFile));
+      return {
+        message: "'=' in an object literal; write ':' between a property's name and its value",
+        line: line + 1 - offsetLines,
+        column: character + 1,
+      };
+    });
+}
+
 /** Parses content the way it will sit in its container. `content` is normalised (`\n`, no blank edges). */
 export function shapeOfContent(content: string, flavor: ContainerFlavor, file: string): ContentShape {
   const [open, close] = WRAPPERS[flavor];
@@ -87,10 +108,11 @@ export function shapeOfContent(content: string, flavor: ContainerFlavor, file: s
   const sourceFile = parseSource(name, text);
   const offsetLines = open === '' ? 0 : 1;
   const contentLines = content.split('\n').length;
-  const syntaxErrors = syntaxErrorsOf(sourceFile).map((problem) => ({
+  const syntaxErrors: SyntaxProblem[] = syntaxErrorsOf(sourceFile).map((problem) => ({
     ...problem,
     line: Math.min(Math.max(problem.line - offsetLines, 1), contentLines),
   }));
+  if (flavor === 'object') syntaxErrors.push(...objectInitializerProblems(sourceFile, offsetLines));
   const elements = flavor === 'file' ? outline.elements : (outline.elements[0]?.children ?? []);
   const last = lastMemberNode(sourceFile, flavor);
   const { lastCodeKind } = scanCode(content);

@@ -31,8 +31,8 @@ import {
   variableHead,
 } from './declarators';
 import { type ContainerInfo, type DeclaratorInfo, FileSyntax } from './fileSyntax';
-import { ImportPlan } from './importPlan';
-import { readImportContent } from './imports';
+import { ImportPlan, type ImportStep } from './importPlan';
+import { readImportContent, splitLeadingImports } from './imports';
 import { applyPatches } from './patchMatch';
 import { findNewPlaceholder } from './placeholders';
 import { normalizeContent, reindent, reindentReplacing, withoutFirstIndent } from './reindent';
@@ -370,11 +370,16 @@ export class FilePlanner {
     }
     const probe = this.newTarget(element, node, index, 'replaced', '');
     if (this.collides(index, probe.range, label)) return;
+    const code =
+      probe.flavor === 'file' && element.kind !== 'import'
+        ? this.withoutLeadingImports(index, label, content)
+        : content;
+    if (code === undefined) return;
     if (probe.declarator !== undefined) {
-      this.planDeclaratorReplace(index, probe, content, label);
+      this.planDeclaratorReplace(index, probe, code, label);
       return;
     }
-    const newText = this.replacementText(index, label, node, probe.flavor, content, oldText);
+    const newText = this.replacementText(index, label, node, probe.flavor, code, oldText);
     if (newText === undefined) return;
     this.targets.set(key, { ...probe, text: newText });
   }
@@ -674,7 +679,9 @@ export class FilePlanner {
     const { info } = container;
     const flavor = info.flavor;
     const isComma = COMMA_FLAVORS.has(flavor);
-    let body = isComma ? withoutTrailingComma(content) : content;
+    const code = flavor === 'file' ? this.withoutLeadingImports(index, label, content) : content;
+    if (code === undefined) return;
+    let body = isComma ? withoutTrailingComma(code) : code;
     const shape = shapeOfContent(body, flavor, this.file);
     const problem = shape.syntaxErrors[0];
     if (problem !== undefined) {
@@ -870,45 +877,52 @@ export class FilePlanner {
       });
       return;
     }
-    const beforeOps = new Map(this.importPlan.declarations.map((d) => [d, d.ops.length]));
-    let step;
     if (op.type === 'REMOVE_IMPORT' && (content === '' || !/^\s*import\b/.test(content))) {
       const module = content === '' ? (pathModule ?? '') : unquote(content);
-      step = this.importPlan.transaction(() => this.importPlan.remove({ module }, index));
-    } else {
-      const read = readImportContent(content);
-      if (!read.ok) {
-        this.fail(index, {
-          message: `${label}: ${read.message}`,
-          hint: "write one import declaration, e.g. import { a } from './a';",
-        });
-        return;
-      }
-      step = this.importPlan.transaction(() => {
-        for (let i = 0; i < read.imports.length; i++) {
-          const shape = read.imports[i];
-          const text = read.texts[i] ?? '';
-          if (shape === undefined) continue;
-          const normalized = this.semicolons && !text.trimEnd().endsWith(';') ? `${text.trimEnd()};` : text;
-          const result =
-            op.type === 'ADD_IMPORT'
-              ? this.importPlan.add(shape, normalized, index)
-              : this.importPlan.remove(shape, index);
-          if (!result.ok) return result;
-          if (result.note !== undefined) this.notes.set(index, result.note);
-        }
-        return { ok: true };
-      });
-    }
-    if (!step.ok) {
-      this.fail(index, {
-        message: `${label}: ${step.message}`,
-        hint: step.hint,
-        ...(step.suggestions === undefined ? {} : { suggestions: step.suggestions }),
-      });
+      this.changeImports(index, label, () => this.importPlan.remove({ module }, index));
       return;
     }
-    // An element operation on a declaration this one changes: refuse this one and undo it.
+    this.importDeclarations(index, label, content, op.type === 'ADD_IMPORT' ? 'add' : 'remove');
+  }
+
+  /** Adds or removes the bindings of import declarations written in `content`; false after a failure. */
+  private importDeclarations(index: number, label: string, content: string, change: 'add' | 'remove'): boolean {
+    const read = readImportContent(content);
+    if (!read.ok) {
+      this.fail(index, {
+        message: `${label}: ${read.message}`,
+        hint: "write one import declaration, e.g. import { a } from './a';",
+      });
+      return false;
+    }
+    return this.changeImports(index, label, () => {
+      for (let i = 0; i < read.imports.length; i++) {
+        const shape = read.imports[i];
+        const text = read.texts[i] ?? '';
+        if (shape === undefined) continue;
+        const normalized = this.semicolons && !text.trimEnd().endsWith(';') ? `${text.trimEnd()};` : text;
+        const result =
+          change === 'add' ? this.importPlan.add(shape, normalized, index) : this.importPlan.remove(shape, index);
+        if (!result.ok) return result;
+        if (result.note !== undefined) this.notes.set(index, result.note);
+      }
+      return { ok: true };
+    });
+  }
+
+  /** Runs one operation's import changes as a whole; false after a failure. */
+  private changeImports(index: number, label: string, step: () => ImportStep): boolean {
+    const beforeOps = new Map(this.importPlan.declarations.map((d) => [d, d.ops.length]));
+    const outcome = this.importPlan.transaction(step);
+    if (!outcome.ok) {
+      this.fail(index, {
+        message: `${label}: ${outcome.message}`,
+        hint: outcome.hint,
+        ...(outcome.suggestions === undefined ? {} : { suggestions: outcome.suggestions }),
+      });
+      return false;
+    }
+    // A declaration an element operation also edits: this operation is refused (its import changes go with it).
     for (const state of this.importPlan.declarations) {
       const element = state.element;
       if (element === undefined || (beforeOps.get(state) ?? 0) === state.ops.length) continue;
@@ -919,13 +933,26 @@ export class FilePlanner {
           message: `${label} changes the import of '${element.name}', which operation #${(target.ops[0] ?? 0) + 1} already edits as an element`,
           hint: 'use only ADD_IMPORT/REMOVE_IMPORT for imports',
         });
-        return;
+        return false;
       }
       const key = this.keyOf(range);
       const ops = this.importOps.get(key) ?? [];
       if (!ops.includes(index)) ops.push(index);
       this.importOps.set(key, ops);
     }
+    return true;
+  }
+
+  /**
+   * Top-level code that starts with the imports it needs (a habit of models): the imports are merged into the
+   * file's like ADD_IMPORT and the rest is the element. Undefined after a failure.
+   */
+  private withoutLeadingImports(index: number, label: string, content: string): string | undefined {
+    const split = splitLeadingImports(this.file, content);
+    if (split === undefined) return content;
+    if (!this.importDeclarations(index, label, split.imports, 'add')) return undefined;
+    this.notes.set(index, 'the imports at the head of its content were merged into the imports of the file');
+    return split.code;
   }
 
   // ------------------------------------------------------------------ finish

@@ -1,4 +1,5 @@
 import { ts } from 'ts-morph';
+import { parseSource } from '../../elements/outline';
 
 /**
  * Import declarations as sets of bindings, and the smallest text changes that add or remove bindings. A declaration
@@ -271,4 +272,20 @@ export function rewriteDeclaration(
   const head = text.slice(0, statement.getStart(sourceFile));
   const tail = text.slice(module.end);
   return `${head}import ${shape.typeOnly ? 'type ' : ''}${parts.join(', ')} from ${moduleText}${tail}`;
+}
+
+/** Import declarations at the head of top-level code, split from the code after them (when there is some). */
+export function splitLeadingImports(file: string, content: string): { imports: string; code: string } | undefined {
+  const sourceFile = parseSource(file, content);
+  const statements = sourceFile.statements;
+  let count = 0;
+  while (count < statements.length) {
+    const statement = statements[count];
+    if (statement === undefined || !(ts.isImportDeclaration(statement) || ts.isImportEqualsDeclaration(statement)))
+      break;
+    count += 1;
+  }
+  const last = statements[count - 1];
+  if (count === 0 || count === statements.length || last === undefined) return undefined;
+  return { imports: content.slice(0, last.end), code: content.slice(last.end).replace(/^(?:[ \t]*\r?\n)+/, '') };
 }

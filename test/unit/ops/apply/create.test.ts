@@ -288,6 +288,33 @@ void describe('CREATE_ELEMENT at the top level', () => {
   });
 });
 
+void describe('imports written at the head of top-level content', () => {
+  void test("are merged into the file's imports, for CREATE_ELEMENT and REPLACE_ELEMENT", () => {
+    const { after, result } = applyOk(files, [
+      create(SERVICE, { kind: 'LAST_CHILD' }, "import { z } from 'zod';\n\nexport const schema = z.string();"),
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/variable[handler]`,
+        content:
+          "import { Injectable, Output } from './decorators';\nexport const handler = async (request: Request): Promise<Response> => {\n  return new Response(String(request.url));\n};",
+      },
+    ]);
+    let expected = edited(
+      service,
+      "import { Injectable, Input } from './decorators';",
+      "import { Injectable, Input, Output } from './decorators';",
+    );
+    expected = edited(
+      expected,
+      "import * as path from 'node:path';\n",
+      "import * as path from 'node:path';\nimport { z } from 'zod';\n",
+    );
+    // One-line statements at the end of this file sit together, so the new one joins them without a blank line.
+    assert.equal(after(SERVICE), `${expected}export const schema = z.string();\n`);
+    assert.match(result.results[0]?.message ?? '', /merged into the imports of the file/);
+  });
+});
+
 void describe('CREATE_ELEMENT refusals', () => {
   void test('a name the container already has is refused with the path to replace', () => {
     const result = applyFails(files, [
@@ -330,9 +357,9 @@ void describe('CREATE_ELEMENT refusals', () => {
     assert.match(failure(foreign, 0).message ?? '', /is not a direct child of/);
   });
 
-  void test('imports inside CREATE_ELEMENT content are refused with a pointer to ADD_IMPORT', () => {
+  void test('imports after code inside CREATE_ELEMENT content are refused with a pointer to ADD_IMPORT', () => {
     const result = applyFails(files, [
-      create(SERVICE, { kind: 'LAST_CHILD' }, "import { z } from 'zod';\n\nexport const schema = z.string();"),
+      create(SERVICE, { kind: 'LAST_CHILD' }, "export const schema = z.string();\nimport { z } from 'zod';"),
     ]);
     assert.match(failure(result, 0).hint ?? '', /ADD_IMPORT/);
   });
