@@ -91,6 +91,8 @@ export interface FirstUseRun {
   readonly workMs: number;
   readonly totalMs: number;
   readonly sinceProcessStart: number;
+  /** CPU time of the process from its start to the end of the work (all threads). */
+  readonly cpuSinceProcessStart: number;
 }
 
 export interface FirstUseSummary {
