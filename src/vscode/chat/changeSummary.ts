@@ -16,6 +16,8 @@ export interface ChangedElement {
   readonly verb: string;
   /** The element path (or file) the link shows. */
   readonly label: string;
+  /** The file it is in. */
+  readonly file: string;
   /** Elements created by the operation, relative to `label`. */
   readonly created?: readonly string[];
   /** Where it is in the unchanged file; undefined for a file that does not exist yet. */
@@ -71,7 +73,7 @@ export function changedElements(engine: ScalpelEngine, apply: ApplyResult, focus
     const view = viewOf(path);
     const verb = VERBS[operation.type];
     if (view === undefined || view.change.created) {
-      items.push({ verb, label: view?.change.path ?? path });
+      items.push({ verb, label: view?.change.path ?? path, file: view?.change.path ?? path });
       continue;
     }
     const isFile = path === view.change.path;
@@ -83,9 +85,9 @@ export function changedElements(engine: ScalpelEngine, apply: ApplyResult, focus
     const label = element?.ok === true ? element.path : isFile ? view.change.path : path;
     if (operation.type === 'CREATE_ELEMENT') {
       const created = createdUnder(engine, view, label);
-      items.push({ verb, label, target, ...(created.length === 0 ? {} : { created }) });
+      items.push({ verb, label, file: view.change.path, target, ...(created.length === 0 ? {} : { created }) });
     } else {
-      items.push({ verb, label, target });
+      items.push({ verb, label, file: view.change.path, target });
     }
   }
   return items;

@@ -74,7 +74,7 @@ export async function focusOfRequestOrThrow(
   const exclusion = await firstExclusion(
     focus.root,
     focus.files.map((f) => f.path),
-    ctx.config(focus.root).exclude,
+    ctx.config().exclude,
   );
   if (exclusion !== undefined) throw new UserFacingError(exclusionMessage(exclusion, 'send'));
   return focus;

@@ -6,7 +6,7 @@ import { UserFacingError } from '../userError';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type FocusFile } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
 import { foldedMarkdown, formatCount, inlineCode, plural, savingOf } from './chatText';
-import { describeFocus } from './requestSupport';
+import { describeFocus, linkElement } from './requestSupport';
 
 /** Longer contexts fold behind a summary line. */
 const FOLD_AFTER_LINES = 40;
@@ -24,7 +24,7 @@ export async function handleContext(
 ): Promise<vscode.ChatResult> {
   const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'context', instruction));
   describeFocus(stream, focus);
-  const config = ctx.config(focus.files[0]?.uri);
+  const config = ctx.config();
   const engine = ctx.engine();
   const counter = engine.createTokenCounter(config.tokenEncoding);
   const shaped = focusedRequestOf(focus);
@@ -64,9 +64,11 @@ export async function handleContext(
         if (index > 0) stream.markdown(', ');
         const element = file?.outline === undefined ? undefined : engine.resolveElementPath(file.outline, path);
         if (file !== undefined && element?.ok === true) {
-          stream.anchor(
+          linkElement(
+            stream,
+            path,
             new vscode.Location(file.uri, file.lines.rangeOf(element.element.range.start, element.element.range.end)),
-            path.slice(summary.file.length + 1),
+            summary.file,
           );
         } else {
           stream.markdown(inlineCode(path));

@@ -10,7 +10,7 @@ import { providerForChatRequest } from './chatModel';
 import { chatResult, focusFromHistory } from './chatResult';
 import { codeBlock, formatCount, inlineCode, plural, savingOf } from './chatText';
 import { adviceFor } from './failureAdvice';
-import { abortSignalOf, describeFocus } from './requestSupport';
+import { abortSignalOf, actionLinks, describeFocus, linkElement } from './requestSupport';
 
 /**
  * `/edit <instruction>` (and a prompt without a command): the edit pipeline on the focus, ending in a pending edit
@@ -33,7 +33,7 @@ export async function handleEdit(
   stream.progress('Reading the code in focus');
   const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'edit', instruction));
   describeFocus(stream, focus);
-  const config = ctx.config(focus.files[0]?.uri);
+  const config = ctx.config();
   const provider = await providerForChatRequest(ctx, request.model);
   const engine = ctx.engine();
   const shaped = focusedRequestOf(focus);
@@ -94,9 +94,11 @@ export async function handleEdit(
   );
   reportChanges(ctx, stream, outcome, focus);
   reportTokens(stream, outcome, usage);
-  stream.button({ command: 'scalpel.previewEdit', title: 'Preview', arguments: [pending.id] });
-  stream.button({ command: 'scalpel.acceptEdit', title: 'Apply', arguments: [pending.id] });
-  stream.button({ command: 'scalpel.rejectEdit', title: 'Discard', arguments: [pending.id] });
+  actionLinks(stream, [
+    { command: 'scalpel.previewEdit', title: 'Preview', arguments: [pending.id] },
+    { command: 'scalpel.acceptEdit', title: 'Apply', arguments: [pending.id] },
+    { command: 'scalpel.rejectEdit', title: 'Discard', arguments: [pending.id] },
+  ]);
   return chatResult({ command: 'edit', instruction, outcome: 'ok', editId: pending.id, focus: knownFocusOf(focus) });
 }
 
@@ -109,7 +111,7 @@ function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, outcome: Edi
   for (const item of items) {
     stream.markdown(`- ${item.verb} `);
     if (item.target === undefined) stream.markdown(inlineCode(item.label));
-    else stream.anchor(item.target, item.label);
+    else linkElement(stream, item.label, item.target, item.file);
     if (item.created !== undefined) stream.markdown(`: ${item.created.map(inlineCode).join(', ')}`);
     stream.markdown('\n');
   }
@@ -165,11 +167,15 @@ async function reportFailure(
   stream.markdown(`**The edit failed:** ${sentence(failure)}\n\n${advice.nextStep}\n\n`);
   if (outcome.error === undefined && outcome.lastAnswer !== '')
     stream.markdown(codeBlock(outcome.lastAnswer, "The model's last answer", 0));
-  for (const button of advice.buttons) stream.button(button);
+  actionLinks(stream, advice.actions);
   return chatResult({ command: 'edit', instruction, outcome: 'failed', focus: knownFocusOf(focus) });
 }
 
 function sentence(text: string): string {
   const trimmed = text.trim();
-  return `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}${/[.!?]$/.test(trimmed) ? '' : '.'}`;
+  // A message that starts with an address or a path keeps its case.
+  const start = /^[a-z]+:\/\/|^[\w.-]+\//.test(trimmed)
+    ? trimmed
+    : `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}`;
+  return `${start}${/[.!?]$/.test(trimmed) ? '' : '.'}`;
 }

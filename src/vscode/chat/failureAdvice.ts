@@ -5,7 +5,7 @@ import type { ChatProvider } from '../../core/llm/provider';
 /** What the user can do after a failed request, by what went wrong. */
 export interface FailureAdvice {
   readonly nextStep: string;
-  readonly buttons: readonly vscode.Command[];
+  readonly actions: readonly vscode.Command[];
 }
 
 const SHOW_LOG: vscode.Command = { command: 'scalpel.showLog', title: 'Show Log' };
@@ -24,7 +24,7 @@ export async function adviceFor(
       return {
         nextStep:
           "Rephrase the request, reference the exact element with `#` (or place the cursor in it), or run `/plan` to see which elements the model picks. The model's last answer is in the log.",
-        buttons: [SHOW_LOG],
+        actions: [SHOW_LOG],
       };
     case 'auth': {
       const registered = await vscode.commands.getCommands(true);
@@ -33,44 +33,44 @@ export async function adviceFor(
         : [];
       return {
         nextStep: `Store the API key for ${where} with **Scalpel: Set API Key**, or pick another model in the chat's model picker.`,
-        buttons: setKey,
+        actions: setKey,
       };
     }
     case 'network':
     case 'timeout':
       return {
         nextStep: `Check that the server at ${provider?.endpoint ?? 'the configured address'} is running and that \`scalpel.baseUrl\` points at it (for Ollama: \`ollama serve\`).`,
-        buttons: [openSettings('scalpel.baseUrl'), SHOW_LOG],
+        actions: [openSettings('scalpel.baseUrl'), SHOW_LOG],
       };
     case 'endpoint-not-found':
       return {
         nextStep: 'Check `scalpel.baseUrl`: OpenAI-compatible servers usually serve their API under `/v1`.',
-        buttons: [openSettings('scalpel.baseUrl')],
+        actions: [openSettings('scalpel.baseUrl')],
       };
     case 'model-not-found':
       return {
         nextStep: "Pick another model in the chat's model picker, or set `scalpel.model` to one the server offers.",
-        buttons: [openSettings('scalpel.model')],
+        actions: [openSettings('scalpel.model')],
       };
     case 'context-length':
       return {
         nextStep:
           'Send less: place the cursor in the one element to change, reference fewer files with `#`, or lower `scalpel.tokenBudget`.',
-        buttons: [openSettings('scalpel.tokenBudget')],
+        actions: [openSettings('scalpel.tokenBudget')],
       };
     case 'output-limit':
     case 'truncated':
       return {
         nextStep: 'Ask for a smaller change, or raise `scalpel.maxOutputTokens`.',
-        buttons: [openSettings('scalpel.maxOutputTokens')],
+        actions: [openSettings('scalpel.maxOutputTokens')],
       };
     case 'rate-limit':
-      return { nextStep: 'Wait a moment and send the request again.', buttons: [] };
+      return { nextStep: 'Wait a moment and send the request again.', actions: [] };
     case 'cancelled':
-      return { nextStep: 'Send the request again when you are ready.', buttons: [] };
+      return { nextStep: 'Send the request again when you are ready.', actions: [] };
     case 'server':
     case 'bad-request':
     case 'bad-response':
-      return { nextStep: `Try again, or pick another model; the log has the server's answer.`, buttons: [SHOW_LOG] };
+      return { nextStep: `Try again, or pick another model; the log has the server's answer.`, actions: [SHOW_LOG] };
   }
 }

@@ -7,7 +7,7 @@ import { providerForChatRequest } from './chatModel';
 import { chatResult, focusFromHistory } from './chatResult';
 import { formatCount, inlineCode, plural, savingOf } from './chatText';
 import { adviceFor } from './failureAdvice';
-import { abortSignalOf, describeFocus } from './requestSupport';
+import { abortSignalOf, actionLinks, describeFocus, linkElement } from './requestSupport';
 import { runPlan } from './runPlan';
 
 /**
@@ -30,7 +30,7 @@ export async function handlePlan(
   }
   const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'plan', instruction));
   describeFocus(stream, focus);
-  const config = ctx.config(focus.files[0]?.uri);
+  const config = ctx.config();
   let provider: ChatProvider | undefined;
   stream.progress('Asking the model which elements it needs');
   const engine = ctx.engine();
@@ -50,7 +50,7 @@ export async function handlePlan(
     if (!engine.isLlmError(error)) throw error;
     const advice = await adviceFor(error, provider);
     stream.markdown(`**Planning failed:** ${error.message}\n\n${advice.nextStep}\n\n`);
-    for (const button of advice.buttons) stream.button(button);
+    actionLinks(stream, advice.actions);
     return chatResult({ command: 'plan', instruction, outcome: 'failed' });
   }
 
@@ -64,16 +64,18 @@ export async function handlePlan(
     stream.markdown(`**The model would work on ${plural(count, 'element')}:**\n\n`);
     for (const { file, element } of plan.elements) {
       stream.markdown('- ');
-      stream.anchor(
-        new vscode.Location(file.uri, file.lines.rangeOf(element.range.start, element.range.end)),
+      linkElement(
+        stream,
         element.path,
+        new vscode.Location(file.uri, file.lines.rangeOf(element.range.start, element.range.end)),
+        file.path,
       );
-      stream.markdown(` ${inlineCode(element.signature)}\n`);
+      stream.markdown('\n');
     }
     for (const file of plan.wholeFiles) {
-      stream.markdown('- ');
-      stream.anchor(file.uri, file.path);
-      stream.markdown(' (the whole file)\n');
+      stream.markdown('- the whole file ');
+      linkElement(stream, file.path, file.uri);
+      stream.markdown('\n');
     }
   }
   if (plan.unresolved.length > 0) {

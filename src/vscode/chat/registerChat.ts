@@ -6,7 +6,7 @@ import { ChatTranscripts } from './chatTranscripts';
 import { handleContext } from './contextRequest';
 import { handleEdit } from './editRequest';
 import { handlePlan } from './planRequest';
-import { instructionOf } from './requestSupport';
+import { actionLinks, instructionOf } from './requestSupport';
 
 /** The participant's id, as package.json's contributes.chatParticipants declares it. */
 export const CHAT_PARTICIPANT_ID = 'scalpel.chat';
@@ -84,7 +84,7 @@ async function answer(
     }
     ctx.log.error(`@scalpel /${command} failed`, error);
     const message = error instanceof Error ? error.message : String(error);
-    stream.button({ command: 'scalpel.showLog', title: 'Show Log' });
+    actionLinks(stream, [{ command: 'scalpel.showLog', title: 'Show Log' }]);
     return chatResult({ command, instruction, outcome: 'failed' }, `Scalpel failed: ${message}`);
   }
 }

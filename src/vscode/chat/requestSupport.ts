@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ChatFocus } from './chatFocus';
 import { workspacePathOrThrow } from './chatFocus';
+import { inlineCode } from './chatText';
 
 /** An AbortSignal that fires when the user stops the chat request. */
 export function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
@@ -46,4 +47,41 @@ function nameOf(value: unknown): string | undefined {
     // A reference outside the workspace keeps its own words; the focus reports it.
   }
   return undefined;
+}
+
+/**
+ * An element by name, then a link to where it is. The chat draws a Location as a file chip (`user.ts:15-21`)
+ * whatever its title, so the name goes before it.
+ */
+export function linkElement(
+  stream: vscode.ChatResponseStream,
+  path: string,
+  target: vscode.Location | vscode.Uri,
+  file?: string,
+): void {
+  // Inside a file the chip already names, the element's path from there on is enough.
+  const shown = file !== undefined && path.startsWith(`${file}/`) ? path.slice(file.length + 1) : path;
+  stream.markdown(`${inlineCode(shown)} `);
+  stream.anchor(target, path);
+}
+
+/**
+ * Actions as command links in one trusted line. Chat command buttons (`stream.button`) render but do nothing when
+ * clicked in code-server 1.139 (checked with a real click in scripts/vscode-host/screenshot-chat.mjs); command links
+ * limited to these commands work there and everywhere else.
+ */
+export function actionLinks(stream: vscode.ChatResponseStream, actions: readonly vscode.Command[]): void {
+  if (actions.length === 0) return;
+  const markdown = new vscode.MarkdownString();
+  markdown.isTrusted = { enabledCommands: [...new Set(actions.map((a) => a.command))] };
+  markdown.appendMarkdown(
+    actions
+      .map(
+        (a) =>
+          `[**${a.title}**](command:${a.command}${a.arguments === undefined ? '' : `?${encodeURIComponent(JSON.stringify(a.arguments))}`})`,
+      )
+      .join(' · '),
+  );
+  markdown.appendMarkdown('\n\n');
+  stream.markdown(markdown);
 }

@@ -91,8 +91,13 @@ function anchors(transcript: Transcript): Extract<TranscriptPart, { type: 'ancho
   return transcript.parts.filter((p): p is Extract<TranscriptPart, { type: 'anchor' }> => p.type === 'anchor');
 }
 
-function buttons(transcript: Transcript): Extract<TranscriptPart, { type: 'button' }>[] {
-  return transcript.parts.filter((p): p is Extract<TranscriptPart, { type: 'button' }> => p.type === 'button');
+/** The command links of an answer (its actions: Preview, Apply, ...), with their decoded arguments. */
+function actions(transcript: Transcript): { title: string; command: string; arguments: unknown[] }[] {
+  return [...markdownOf(transcript).matchAll(/\[\*\*([^\]*]+)\*\*\]\(command:([\w.]+)(?:\?([^)]*))?\)/g)].map((m) => ({
+    title: m[1] ?? '',
+    command: m[2] ?? '',
+    arguments: m[3] === undefined ? [] : (JSON.parse(decodeURIComponent(m[3])) as unknown[]),
+  }));
 }
 
 function userMessageOf(request: RecordedRequest | undefined): string {
@@ -197,7 +202,7 @@ describe('@scalpel chat participant', () => {
     const editId = answer.result?.metadata?.editId;
     assert.ok(editId);
     assert.deepEqual(
-      buttons(answer).map((b) => [b.title, b.command, b.arguments]),
+      actions(answer).map((b) => [b.title, b.command, b.arguments]),
       [
         ['Preview', 'scalpel.previewEdit', [editId]],
         ['Apply', 'scalpel.acceptEdit', [editId]],
@@ -250,7 +255,11 @@ describe('@scalpel chat participant', () => {
     assert.match(text, /Scalpel: Set API Key/);
     assert.equal(answer.result?.metadata?.outcome, 'failed');
     assert.equal(answer.result?.metadata?.editId, undefined);
-    assert.ok(!buttons(answer).some((b) => b.command === 'scalpel.acceptEdit'));
+    assert.ok(!actions(answer).some((b) => b.command === 'scalpel.acceptEdit'));
+    assert.ok(
+      actions(answer).some((b) => b.command === 'scalpel.setApiKey'),
+      'a link to store the key',
+    );
   });
 
   it('/context shows what would be sent and its tokens against the whole file, without asking the model', async () => {
@@ -267,7 +276,7 @@ describe('@scalpel chat participant', () => {
     assert.ok(Number(tokens[1]?.replace(/,/g, '')) < Number(tokens[2]?.replace(/,/g, '')));
     assert.deepEqual(
       anchors(answer).map((a) => a.title),
-      ['class[User]/method[validate]'],
+      ['src/user.ts/class[User]/method[validate]'],
     );
     assert.ok(
       text.includes("    if (this.name.trim().length === 0) problems.push('name is empty');"),
@@ -330,7 +339,7 @@ describe('@scalpel chat participant', () => {
     const answer = await answerAfter(before, 'the stopped answer');
     assert.equal(answer.result?.metadata?.outcome, 'cancelled');
     assert.equal(answer.result?.metadata?.editId, undefined);
-    assert.equal(buttons(answer).length, 0);
+    assert.equal(actions(answer).length, 0);
     await waitFor(() => call?.closedByClient, { description: 'the HTTP request to be closed' });
   });
 
