@@ -228,6 +228,7 @@ export class FilePlanner {
       });
       return undefined;
     }
+    if (resolved.tolerant && !this.notes.has(index)) this.notes.set(index, `${path} was read as ${resolved.path}`);
     return { element: resolved.element, node: resolved.overload ?? resolved.element };
   }
 
@@ -584,6 +585,15 @@ export class FilePlanner {
     if (resolved === undefined) return;
     const { element, node } = resolved;
     const label = `DELETE_ELEMENT ${node.path}`;
+    const overloads = element.overloads;
+    if (overloads !== undefined && node === overloads[overloads.length - 1] && node.bodyRange !== undefined) {
+      this.fail(index, {
+        message: `${label} would leave the overload signatures of ${element.path} without their implementation`,
+        hint: `delete the whole set with DELETE_ELEMENT ${element.path}, or one of the signatures before it`,
+        suggestions: [element.path],
+      });
+      return;
+    }
     const probe = this.newTarget(element, node, index, 'deleted', '');
     const existing = this.targets.get(this.keyOf(probe.range));
     if (existing !== undefined) {

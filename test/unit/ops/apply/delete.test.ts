@@ -64,9 +64,12 @@ void describe('DELETE_ELEMENT', () => {
     assert.equal(after(SERVICE), expected);
   });
 
-  void test('one overload signature by #n', () => {
+  void test('one overload signature by #n, but not the implementation alone', () => {
     const { after } = applyOk(files, [del(`${SERVICE}/function[parse]#2`)]);
     assert.equal(after(SERVICE), edited(service, 'export function parse(input: number): number;\n', ''));
+    const implementation = applyFails(files, [del(`${SERVICE}/function[parse]#3`)]);
+    assert.match(failure(implementation, 0).message ?? '', /without their implementation/);
+    assert.deepEqual(failure(implementation, 0).suggestions, [`${SERVICE}/function[parse]`]);
   });
 
   void test('object literal members: commas stay right in the middle, at the end, with and without a trailing comma, on one line', () => {

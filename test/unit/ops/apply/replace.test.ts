@@ -421,6 +421,27 @@ void describe('REPLACE_ELEMENT refusals', () => {
     assert.match(failure(result, 0).message ?? '', /does not parse as a class member: '}' expected/);
   });
 
+  void test("'=' instead of ':' in an object literal member is refused (it parses, but does not compile)", () => {
+    const result = applyFails(files, [
+      { type: 'REPLACE_ELEMENT', path: `${CONFIG}/variable[config]/property[port]`, content: 'port = 9090' },
+    ]);
+    assert.match(failure(result, 0).message ?? '', /'=' in an object literal/);
+  });
+
+  void test('a path read tolerantly says how it was read', () => {
+    const { result } = applyOk(files, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/function[validate]`,
+        content: 'validate(input: string): boolean {\n  return true;\n}',
+      },
+    ]);
+    assert.match(
+      result.results[0]?.message ?? '',
+      /was read as src\/service\.ts\/class\[UserService\]\/method\[validate\]/,
+    );
+  });
+
   void test('the whole class sent for one method is refused', () => {
     const result = applyFails(files, [
       {
