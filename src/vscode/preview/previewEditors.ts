@@ -13,7 +13,9 @@ import { parseProposedUri, PROPOSED_SCHEME, proposedUri } from './proposedUris';
 export const PREVIEW_ACTIVE_KEY = 'scalpel.previewActive';
 export const HAS_PENDING_EDITS_KEY = 'scalpel.hasPendingEdits';
 
-export class PreviewEditors implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider, vscode.Disposable {
+export class PreviewEditors
+  implements vscode.TextDocumentContentProvider, vscode.CodeLensProvider, vscode.CodeActionProvider, vscode.Disposable
+{
   private readonly contentChanged = new vscode.EventEmitter<vscode.Uri>();
   private readonly lensesChanged = new vscode.EventEmitter<void>();
   readonly onDidChange = this.contentChanged.event;
@@ -29,6 +31,9 @@ export class PreviewEditors implements vscode.TextDocumentContentProvider, vscod
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this),
       vscode.languages.registerCodeLensProvider({ scheme: PROPOSED_SCHEME }, this),
+      vscode.languages.registerCodeActionsProvider({ scheme: PROPOSED_SCHEME }, this, {
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+      }),
       sessions.onDidChange((session) => this.proposalChanged(session)),
       sessions.onDidEnd((editId) => void this.close(editId)),
       vscode.workspace.onDidChangeTextDocument((event) => this.documentChanged(event.document)),
@@ -96,16 +101,62 @@ export class PreviewEditors implements vscode.TextDocumentContentProvider, vscod
   /** The operation whose change holds the cursor of the active preview editor. */
   operationAtCursor(): { editId: string; index: number } | undefined {
     const editor = vscode.window.activeTextEditor;
-    const target = editor === undefined ? undefined : parseProposedUri(editor.document.uri);
-    if (editor === undefined || target === undefined) return undefined;
+    return editor === undefined ? undefined : this.operationAt(editor.document, editor.selection.active);
+  }
+
+  /** The proposed change a position of a preview belongs to: the last one starting on or above its line. */
+  operationAt(document: vscode.TextDocument, position: vscode.Position): { editId: string; index: number } | undefined {
+    const target = parseProposedUri(document.uri);
+    if (target === undefined || target.original) return undefined;
     const session = this.sessions.find(target.editId);
     if (session === undefined) return undefined;
-    const cursor = editor.document.offsetAt(editor.selection.active);
-    let best: { index: number; offset: number } | undefined;
+    const text = document.getText();
+    let best: { index: number; line: number } | undefined;
     for (const [index, offset] of this.sessions.operationOffsets(session, target.path)) {
-      if (offset <= cursor && (best === undefined || offset >= best.offset)) best = { index, offset };
+      const line = document.positionAt(firstVisibleCharacter(text, offset)).line;
+      if (line <= position.line && (best === undefined || line >= best.line)) best = { index, line };
     }
     return best === undefined ? undefined : { editId: target.editId, index: best.index };
+  }
+
+  /**
+   * The same choices as the CodeLenses, as code actions (the light bulb, Ctrl+.): VS Code shows no CodeLenses in
+   * diff editors unless the user turns on `diffEditor.codeLens`.
+   */
+  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
+    const target = parseProposedUri(document.uri);
+    const session = target === undefined ? undefined : this.sessions.find(target.editId);
+    if (target === undefined || session === undefined) return [];
+    const actions: vscode.CodeAction[] = [];
+    const change = this.operationAt(document, range.start);
+    const operation = change === undefined ? undefined : session.edit.operations[change.index];
+    if (change !== undefined && operation !== undefined) {
+      const what = describeOperation(operation, target.path);
+      const accept = new vscode.CodeAction(`Scalpel: accept this change (${what})`, vscode.CodeActionKind.QuickFix);
+      accept.command = {
+        title: accept.title,
+        command: 'scalpel.acceptChange',
+        arguments: [change.editId, change.index],
+      };
+      accept.isPreferred = true;
+      const reject = new vscode.CodeAction(`Scalpel: reject this change (${what})`, vscode.CodeActionKind.QuickFix);
+      reject.command = {
+        title: reject.title,
+        command: 'scalpel.rejectChange',
+        arguments: [change.editId, change.index],
+      };
+      actions.push(accept, reject);
+    }
+    const count = session.resolution.applied.length;
+    const acceptAll = new vscode.CodeAction(
+      `Scalpel: accept ${count === 1 ? 'the change' : `all ${count} changes`}`,
+      vscode.CodeActionKind.QuickFix,
+    );
+    acceptAll.command = { title: acceptAll.title, command: 'scalpel.acceptEdit', arguments: [session.edit.id] };
+    const rejectAll = new vscode.CodeAction('Scalpel: reject all', vscode.CodeActionKind.QuickFix);
+    rejectAll.command = { title: rejectAll.title, command: 'scalpel.rejectEdit', arguments: [session.edit.id] };
+    actions.push(acceptAll, rejectAll);
+    return actions;
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {

@@ -77,6 +77,21 @@ describe('preview', () => {
         { line: displayLine, title: '$(check) Accept: replace class[User]/method[displayName]' },
       ],
     );
+    // VS Code hides CodeLenses in diff editors by default; the light bulb offers the same choices there.
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      proposed.uri,
+      new vscode.Range(displayLine + 1, 4, displayLine + 1, 4),
+    );
+    assert.deepEqual(
+      actions.map((a) => a.title).filter((t) => t.startsWith('Scalpel')),
+      [
+        'Scalpel: accept this change (replace class[User]/method[displayName])',
+        'Scalpel: reject this change (replace class[User]/method[displayName])',
+        'Scalpel: accept all 2 changes',
+        'Scalpel: reject all',
+      ],
+    );
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputTextDiff, 'a diff editor');
     assert.equal(tab.input.original.scheme, 'file', 'the current file on the left');
