@@ -24,6 +24,9 @@ import { workspacePathOf } from './workspacePaths';
  * Scalpel's operations reproduce the new file exactly.
  */
 
+/** Files longer than this get the diagnostic input measures too (the input target is held for them). */
+export const DIAGNOSED_FILE_LINES = 150;
+
 export const OUTPUT_FORMATS = ['scalpel', 'json', 'wholeFile', 'unifiedDiff', 'searchReplace'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
@@ -53,9 +56,10 @@ export interface EditMeasure {
     readonly focusedByChangedLines: number;
     /** Tokens of those elements' own text: the floor of any context that shows them in full. */
     readonly changedElementsOnly: number;
-    /** The focused context of each of those elements alone, as if each were its own edit. */
+    /** The focused context of each of those elements alone, as if each were its own edit (files over 150 lines). */
     readonly singleElement: readonly number[];
-    /** The file with nothing in focus: every element as a signature or stub, the cost of showing the rest. */
+    /** The file with nothing in focus: every element as a signature or stub, the cost of showing the rest (files
+     * over 150 lines; NaN for the others). */
     readonly nothingInFocus: number;
   };
   readonly output: Readonly<Record<OutputFormat, number>>;
@@ -93,7 +97,11 @@ export function measureEdit(pair: ChangedFilePair, counter: TokenCounter): { mea
       ? counter.count(outline.text.slice(resolved.element.range.start, resolved.element.range.end))
       : 0;
   };
-  const singleElement = lineFocus.map((path) => buildContext([{ outline, focus: [path] }], counter).tokens);
+  // The diagnostic rows are reported for files over 150 lines only; smaller ones are sent whole anyway.
+  const diagnose = outline.lineCount > DIAGNOSED_FILE_LINES;
+  const singleElement = diagnose
+    ? lineFocus.map((path) => buildContext([{ outline, focus: [path] }], counter).tokens)
+    : [];
 
   const blocks = searchReplaceBlocks(pair.beforeText, pair.afterText);
   const measure: EditMeasure = {
@@ -114,7 +122,7 @@ export function measureEdit(pair: ChangedFilePair, counter: TokenCounter): { mea
       focusedByChangedLines: lineContext.tokens,
       changedElementsOnly: lineFocus.reduce((sum, path) => sum + elementTokens(path), 0),
       singleElement,
-      nothingInFocus: buildContext([{ outline, focus: [] }], counter).tokens,
+      nothingInFocus: diagnose ? buildContext([{ outline, focus: [] }], counter).tokens : Number.NaN,
     },
     output: {
       scalpel: counter.count(serializeOperations(operations)),
