@@ -2,14 +2,21 @@ import * as vscode from 'vscode';
 import { registerChat } from './vscode/chat/registerChat';
 import { registerCommands } from './vscode/commands';
 import { Ctx } from './vscode/ctx';
+import { isEngineLoaded } from './vscode/engineLoader';
 import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
+
+/** What activate returns; other extensions and the integration tests can read it. */
+export interface ScalpelApi {
+  /** Whether the heavy engine bundle was loaded while activating (it must not be). */
+  readonly engineLoadedDuringActivation: boolean;
+}
 
 /**
  * Activation stays light: it registers features and loads nothing heavy. The engine (ts-morph, the tokenizer) is
  * required on first use.
  */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): ScalpelApi {
   const log = createLogger();
   context.subscriptions.push(log);
   try {
@@ -18,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): void {
     registerLanguageModels(ctx);
     registerChat(ctx);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
+    return { engineLoadedDuringActivation: isEngineLoaded() };
   } catch (error) {
     log.error('activation failed', error);
     void vscode.window.showErrorMessage(
