@@ -128,6 +128,11 @@ function isAccessorPair(a: string, b: string): boolean {
   return (a === 'getter' && b === 'setter') || (a === 'setter' && b === 'getter');
 }
 
+/** Whether the comments above a declaration end with a doc comment (`/** ... *\/`), the one a replace keeps. */
+function endsWithDocComment(leading: string): boolean {
+  return /\/\*\*(?:[^*]|\*(?!\/))*\*\/\s*$/.test(leading);
+}
+
 function startsWithComment(code: string): boolean {
   return /^(?:\/\/|\/\*)/.test(code.trimStart());
 }
@@ -412,7 +417,8 @@ export class FilePlanner {
       if (terminator !== '') body = withTerminator(body, terminator);
     }
     if (flavor === 'file' || flavor === 'namespace') body = withExportKept(this.file, this.syntax, body, node);
-    const keepsDoc = !startsWithComment(body) && node.range.start < node.declarationRange.start;
+    const keepsDoc =
+      !startsWithComment(body) && endsWithDocComment(this.text.slice(node.range.start, node.declarationRange.start));
     const indent = indentOfLine(this.text, node.range.start);
     const lines = withoutFirstIndent(
       reindentReplacing(body, { indent, style: this.style.indent }, toLf(oldText).replace(/\r/g, '')),

@@ -102,13 +102,19 @@ export function reindent(content: string, target: ReindentTarget): string[] {
   });
   const restMin = restWidths.length === 0 ? Infinity : Math.min(...restWidths);
   const targetWidth = indentWidth(target.indent, tabWidth);
+  // A continuation line (`| b`, `.then(`, `? a : b`) sits deeper than the line it continues; one at exactly the
+  // target's indentation means the lines are relative to column 0, not already in place.
+  const continuationAtTarget = lines.some(
+    (line, i) => i > 0 && !literal[i] && widthOf(line) === targetWidth && /^\s*(?:[|&.?:+]|=>)/.test(line),
+  );
   const cutFromFile =
     target.baseWidth === undefined &&
     target.mode !== 'dedented' &&
     firstWidth === 0 &&
     targetWidth > 0 &&
     restWidths.length > 0 &&
-    restMin >= targetWidth;
+    restMin >= targetWidth &&
+    !continuationAtTarget;
   const base = target.baseWidth ?? (cutFromFile ? targetWidth : Math.min(firstWidth, restMin));
   const relativeSpaces: number[] = [];
   lines.forEach((line, i) => {
@@ -148,10 +154,20 @@ export function reindentReplacing(content: string, target: ReindentTarget, origi
     }
     return count;
   };
-  let best = automatic;
-  let bestKept = kept(automatic);
-  for (const mode of ['cut', 'dedented'] as const) {
-    const candidate = reindent(content, { ...target, mode });
+  // A closing line (`}`, `})`, `];`) ends an element at the element's own indentation: a reading that puts it
+  // elsewhere is wrong however many lines it keeps.
+  const lastLine = content.slice(content.lastIndexOf('\n') + 1);
+  const closes = /^\s*[})\]]/.test(lastLine);
+  const plausible = (candidate: readonly string[]): boolean =>
+    !closes || leadingWhitespace(candidate[candidate.length - 1] ?? '') === target.indent;
+  const candidates = [
+    automatic,
+    ...(['cut', 'dedented'] as const).map((mode) => reindent(content, { ...target, mode })),
+  ];
+  const considered = candidates.some(plausible) ? candidates.filter(plausible) : candidates;
+  let best = considered[0] ?? automatic;
+  let bestKept = kept(best);
+  for (const candidate of considered.slice(1)) {
     const score = kept(candidate);
     if (score > bestKept) {
       best = candidate;

@@ -55,7 +55,7 @@ void describe('a batch resolves every path against the snapshot', () => {
     ]);
     let expected = edited(
       service,
-      "export function parse(input: string): number;\nexport function parse(input: number): number;\nexport function parse(input: string | number): number {\n  return typeof input === 'string' ? Number(input) : input;\n}",
+      "// Leading comment that belongs to the overload set.\nexport function parse(input: string): number;\nexport function parse(input: number): number;\nexport function parse(input: string | number): number {\n  return typeof input === 'string' ? Number(input) : input;\n}",
       'export function parse(input: string): number {\n  return Number(input);\n}',
     );
     expected = edited(expected, 'input.length > 0', 'input.length > 1');

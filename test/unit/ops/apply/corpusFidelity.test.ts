@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import type { ElementNode } from '../../../../src/core/elements/element';
 import { outlineSource } from '../../../../src/core/elements/outline';
+import { allElements } from '../../../../src/core/elements/resolve';
 import { applyOperations } from '../../../../src/core/ops/apply';
 import { insideAny, scanCode } from '../../../../src/core/ops/apply/codeScan';
 import type { Operation } from '../../../../src/core/ops/operation';
@@ -84,6 +85,46 @@ function withLineIndent(text: string, element: ElementNode): string {
 
 const sample = corpusSample();
 
+/** Elements changed between the two releases of each package, a spread sample of them. */
+const CHANGED_ELEMENTS = 40;
+const CHANGED_FILES = 30;
+const CHANGED_KINDS = new Set([...FUNCTION_KINDS, 'property', 'variable', 'interface', 'type', 'class', 'enum']);
+
+interface ChangedElement {
+  readonly path: string;
+  readonly file: string;
+  readonly beforeText: string;
+  readonly newText: string;
+  readonly newIndent: string;
+}
+
+function changedElements(): ChangedElement[] {
+  const found: ChangedElement[] = [];
+  const pairs = loadCorpus().changedFilePairs();
+  const pairStep = Math.max(1, Math.floor(pairs.length / CHANGED_FILES));
+  for (const pair of pairs.filter((_, i) => i % pairStep === 0)) {
+    const file = `${pair.pkg}/${pair.relPath}`;
+    const after = new Map(allElements(outlineSource(file, pair.afterText)).map((e) => [e.path, e] as const));
+    for (const element of allElements(outlineSource(file, pair.beforeText))) {
+      const other = after.get(element.path);
+      if (other === undefined || !CHANGED_KINDS.has(element.kind)) continue;
+      const newText = pair.afterText.slice(other.range.start, other.range.end);
+      if (pair.beforeText.slice(element.range.start, element.range.end) === newText) continue;
+      const lineStart = pair.afterText.lastIndexOf('\n', other.range.start - 1) + 1;
+      const newIndent = pair.afterText.slice(lineStart, other.range.start);
+      found.push({
+        path: element.path,
+        file,
+        beforeText: pair.beforeText,
+        newText,
+        newIndent: /^[ \t]*$/.test(newIndent) ? newIndent : '',
+      });
+    }
+  }
+  const step = Math.max(1, Math.floor(found.length / CHANGED_ELEMENTS));
+  return found.filter((_, i) => i % step === 0).slice(0, CHANGED_ELEMENTS);
+}
+
 void describe('fidelity on the real-world corpus', () => {
   if (typeof sample === 'string') {
     void test('the corpus is not installed', (t) => t.skip(sample));
@@ -127,4 +168,34 @@ void describe('fidelity on the real-world corpus', () => {
       }
     });
   }
+
+  void test('the new version of changed elements, from the newer release, lands exactly as written there', () => {
+    for (const changed of changedElements()) {
+      const dedentedText = changed.newText
+        .split('\n')
+        .map((line, i) =>
+          i > 0 && changed.newIndent !== '' && line.startsWith(changed.newIndent)
+            ? line.slice(changed.newIndent.length)
+            : line,
+        )
+        .join('\n');
+      for (const content of [changed.newText, dedentedText]) {
+        const result = applyOperations({ read: (p) => (p === changed.file ? changed.beforeText : undefined) }, [
+          { type: 'REPLACE_ELEMENT', path: changed.path, content },
+        ]);
+        assert.ok(result.ok, `${changed.path}: ${result.results[0]?.message ?? ''}`);
+        const text = result.changes[0]?.after ?? changed.beforeText;
+        const element = allElements(outlineSource(changed.file, text)).find((e) => e.path === changed.path);
+        assert.ok(element !== undefined, changed.path);
+        const written = text.slice(element.range.start, element.range.end);
+        // A doc comment the new version no longer has is kept by REPLACE_ELEMENT on purpose.
+        const kept =
+          written.endsWith(changed.newText) && /^\/\*\*[\s\S]*\*\/\s*$/.test(written.slice(0, -changed.newText.length));
+        assert.ok(
+          written === changed.newText || kept,
+          `${changed.path}:\n--- written\n${written}\n--- expected\n${changed.newText}`,
+        );
+      }
+    }
+  });
 });

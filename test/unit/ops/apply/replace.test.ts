@@ -34,6 +34,31 @@ void describe('REPLACE_ELEMENT', () => {
     assert.ok(after(SERVICE).includes('   * Checks the input.\n'), 'the JSDoc stays');
   });
 
+  void test('a plain comment above the element goes with it; only a doc comment is kept when the content has none', () => {
+    const text = lines(
+      '// Old note.',
+      'export function f(): number {',
+      '  return 1;',
+      '}',
+      '',
+      '/** Doc. */',
+      '// Note.',
+      'export function g(): void {}',
+    );
+    const { after } = applyOk({ 'src/c.ts': text }, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: 'src/c.ts/function[f]',
+        content: 'export function f(): number {\n  return 2;\n}',
+      },
+      { type: 'REPLACE_ELEMENT', path: 'src/c.ts/function[g]', content: 'export function g(): void {\n  go();\n}' },
+    ]);
+    assert.equal(
+      after('src/c.ts'),
+      lines('export function f(): number {', '  return 2;', '}', '', 'export function g(): void {', '  go();', '}'),
+    );
+  });
+
   void test('a doc comment in the content replaces the old one', () => {
     const { after } = applyOk(files, [
       {
@@ -73,7 +98,7 @@ void describe('REPLACE_ELEMENT', () => {
       whole
         .after(SERVICE)
         .includes(
-          '// Leading comment that belongs to the overload set.\nexport function parse(input: string): number {\n  return Number(input);\n}\n\n/** The service. */',
+          "import * as path from 'node:path';\n\nexport function parse(input: string): number {\n  return Number(input);\n}\n\n/** The service. */",
         ),
     );
     const one = applyOk(files, [
