@@ -211,7 +211,7 @@ class Renderer {
     return withEol(parts.join(''), this.eol);
   }
 
-  private blockIsBlock(action: InsertAction): boolean {
+  private hasBlockItem(action: InsertAction): boolean {
     return action.items.some((i) => i.block);
   }
 
@@ -240,7 +240,7 @@ class Renderer {
     const gap = above.count + below.count;
     const lineAbove = this.lineAbove(above.from);
     const lineBelow = this.lineAt(below.to);
-    const multi = this.blockIsBlock(action) || action.neighbourBlock;
+    const multi = this.hasBlockItem(action) || action.neighbourBlock;
     const style = Math.min(gap > 0 ? gap : this.itemBlank(action, multi), 2);
     const aboveIsEdge = opensBlock(lineAbove) && action.slot.kind !== 'line';
     const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined;
