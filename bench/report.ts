@@ -275,10 +275,12 @@ function missAnalysis(r: BenchResults): string[] {
 function profileSection(r: BenchResults): string[] {
   if (r.profiles.length === 0) return [];
   return [
-    '## Where the time goes in missed speed targets (node --cpu-prof)',
+    '## Where the time goes in speed targets missed or within 15% of their limit (node --cpu-prof)',
     '',
     ...r.profiles.flatMap(({ target, summary }) => [
       `### ${target} (${ms(summary.totalMs)} profiled)`,
+      '',
+      parseShare(summary),
       '',
       table(
         ['Self time', 'ms', '%'],
@@ -297,6 +299,20 @@ function profileSection(r: BenchResults): string[] {
       '',
     ]),
   ];
+}
+
+/** How much of a profiled task is TypeScript's parse, and by which call paths it is reached. */
+function parseShare(summary: BenchResults['profiles'][number]['summary']): string {
+  const parses = summary.byScalpelCallPath.filter(
+    (h) => h.where.endsWith('> parseSource') || h.where === 'parseSource',
+  );
+  if (parses.length === 0) return 'No call path ends in a full parse (`parseSource`).';
+  const percentTotal = parses.reduce((sum, h) => sum + h.percent, 0);
+  return (
+    `${fixed(percentTotal, 0)}% of the profiled time is the full parse (\`parseSource\`, src/core/elements/outline.ts), reached by ${parses.length} call path${parses.length === 1 ? '' : 's'}: ` +
+    parses.map((h) => `\`${h.where}\` (${fixed(h.percent, 0)}%)`).join('; ') +
+    '.'
+  );
 }
 
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
