@@ -157,11 +157,21 @@ describe('@scalpel chat participant', () => {
     });
   });
 
+  /** Pending edits a test prepared and did not accept: discarded after it, so that no later test applies them. */
+  const prepared: string[] = [];
+
   beforeEach(async () => {
     await vscode.commands.executeCommand('workbench.action.chat.newChat');
   });
 
+  afterEach(async () => {
+    for (const id of prepared.splice(0)) await vscode.commands.executeCommand('scalpel.rejectEdit', id);
+  });
+
   after(async () => {
+    // A chat session left open keeps watching the files it touched; later suites start from a quiet workbench.
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
     await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
     await configure({ provider: undefined, baseUrl: undefined, model: undefined, smallFileLines: undefined });
     await server.close();
@@ -218,7 +228,13 @@ describe('@scalpel chat participant', () => {
       description: 'the accepted edit in the editor',
     });
     assert.ok(document.getText().includes('canEdit(): boolean {'), 'the rest of the file is unchanged');
-    await vscode.commands.executeCommand('undo');
+    const restore = new vscode.WorkspaceEdit();
+    restore.replace(
+      document.uri,
+      new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+      before,
+    );
+    await vscode.workspace.applyEdit(restore);
     await document.save();
   });
 
@@ -243,7 +259,9 @@ describe('@scalpel chat participant', () => {
       anchors(answer).map((a) => a.title),
       ['src/user.ts/class[User]/method[canEdit]'],
     );
-    assert.ok(answer.result?.metadata?.editId);
+    const editId = answer.result?.metadata?.editId;
+    assert.ok(editId);
+    prepared.push(editId);
   });
 
   it('/edit says what failed and what to do, and prepares nothing, when the model refuses the key', async () => {
@@ -390,6 +408,8 @@ describe('@scalpel chat participant', () => {
     const codeMessage = userMessageOf(chatRequestsSince(server, beforeEdit)[0]);
     assert.ok(codeMessage.includes('users.find('), 'findByEmail, named by the plan, goes in full');
     assert.ok(!codeMessage.includes("problems.push('name is empty')"), 'validate, at the cursor, does not');
-    assert.ok(edit.result?.metadata?.editId);
+    const editId = edit.result?.metadata?.editId;
+    assert.ok(editId);
+    prepared.push(editId);
   });
 });
