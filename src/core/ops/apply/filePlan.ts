@@ -1045,6 +1045,8 @@ export class FilePlanner {
     for (const creation of this.creations) {
       if (this.failures.has(creation.index)) continue;
       for (const declared of creation.declared) {
+        // A statement's label (`describe`, `test`, `app.get`) is no name: a test file holds many, numbered #1, #2...
+        if (declared.kind === 'statement') continue;
         const clash = creation.children.find(
           (child) =>
             child.name === declared.name &&
