@@ -546,8 +546,8 @@ function profileSpeedTargets(
     writeFileSync(textPath, module.text);
     const taskPath = join(scratch, `${target.id}.json`);
     const runs = Math.max(
-      3,
-      Math.round(3000 / Math.max(1, target.id === 'speed-apply' ? size.cpuMs.apply : size.cpuMs.outlineContext)),
+      5,
+      Math.round(8000 / Math.max(1, target.id === 'speed-apply' ? size.cpuMs.apply : size.cpuMs.outlineContext)),
     );
     writeFileSync(
       taskPath,
