@@ -89,7 +89,21 @@ interface Piece {
   readonly tier: number;
   level: DetailLevel;
   readonly texts: Partial<Record<DetailLevel, string>>;
+  /** Token counts per level, filled on demand: only a budget needs them. */
   readonly tokens: Partial<Record<DetailLevel, number>>;
+}
+
+function joinPieces(pieces: readonly Piece[]): string {
+  return pieces.map((p) => p.texts[p.level] ?? '').join('');
+}
+
+function tokensAt(piece: Piece, level: DetailLevel, counter: TokenCounter): number {
+  let tokens = piece.tokens[level];
+  if (tokens === undefined) {
+    tokens = counter.count(piece.texts[level] ?? '');
+    piece.tokens[level] = tokens;
+  }
+  return tokens;
 }
 
 export function buildContext(
@@ -107,9 +121,19 @@ export function buildContext(
     const { outline } = request;
     const fileTokens = counter.count(outline.text);
     wholeFileTokens += fileTokens;
-    const whole = request.whole === true || options.full === true || outline.lineCount <= smallFileLines;
     const focusElements =
       request.whole === true ? [] : request.focus.map((path) => resolveElementPathOrThrow(outline, path).element);
+    let whole = request.whole === true || options.full === true || outline.lineCount <= smallFileLines;
+    let filePieces = whole ? renderWholeFile(outline) : new FocusedFileRenderer(outline, focusElements).render();
+    if (!whole) {
+      // A focused view is never worth more than the file itself (a file of one-line exports, a focus covering most
+      // of it): then the file goes whole, which the model reads more easily.
+      const wholePieces = renderWholeFile(outline);
+      if (counter.count(joinPieces(filePieces)) >= counter.count(joinPieces(wholePieces))) {
+        whole = true;
+        filePieces = wholePieces;
+      }
+    }
     files.push({
       file: outline.file,
       mode: whole ? 'whole' : 'focused',
@@ -117,12 +141,8 @@ export function buildContext(
       wholeFileTokens: fileTokens,
       focus: unique(focusElements.map((e) => e.path)),
     });
-    if (pieces.length > 0) pieces.push(fixed('\n', counter));
-    if (whole) {
-      pieces.push(...renderWholeFile(outline, counter));
-    } else {
-      pieces.push(...new FocusedFileRenderer(outline, focusElements, counter).render());
-    }
+    if (pieces.length > 0) pieces.push(fixed('\n'));
+    pieces.push(...filePieces);
   }
 
   const degraded: string[] = [];
@@ -167,13 +187,13 @@ function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
 
-function fixed(text: string, counter: TokenCounter, element?: ElementNode, level: DetailLevel = 'full'): Piece {
+function fixed(text: string, element?: ElementNode, level: DetailLevel = 'full'): Piece {
   return {
     distance: 0,
     tier: 0,
     level,
     texts: { [level]: text },
-    tokens: { [level]: counter.count(text) },
+    tokens: {},
     ...(element === undefined ? {} : { element }),
   };
 }
@@ -189,11 +209,11 @@ function languageTag(outline: FileOutline): string {
   return outline.language;
 }
 
-function renderWholeFile(outline: FileOutline, counter: TokenCounter): Piece[] {
+function renderWholeFile(outline: FileOutline): Piece[] {
   const fence = fenceFor(outline.text);
   const body = outline.text.endsWith('\n') ? outline.text : `${outline.text}\n`;
   const text = `File ${outline.file} (whole file, ${outline.lineCount} lines)\n${fence}${languageTag(outline)}\n${body}${fence}\n`;
-  return [fixed(text, counter)];
+  return [fixed(text)];
 }
 
 class FocusedFileRenderer {
@@ -206,7 +226,6 @@ class FocusedFileRenderer {
   constructor(
     private readonly outline: FileOutline,
     focusElements: readonly ElementNode[],
-    private readonly counter: TokenCounter,
   ) {
     this.focused = new Set(focusElements.map((e) => e.path));
     const containers = new Set<string>();
@@ -224,19 +243,19 @@ class FocusedFileRenderer {
       `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or stubs)\n${fence}${languageTag(outline)}\n`,
     );
     const imports = outline.elements.filter((e) => e.kind === 'import');
-    for (const element of imports) this.pieces.push(fixed(`${this.verbatim(element)}\n`, this.counter, element));
+    for (const element of imports) this.pieces.push(fixed(`${this.verbatim(element)}\n`, element));
     if (imports.length > 0) this.push('\n');
     this.renderLevel(
       outline.elements.filter((e) => e.kind !== 'import'),
       undefined,
       true,
     );
-    this.pieces.push({ ...fixed(`${fence}\n`, this.counter), closesFile: outline.file });
+    this.pieces.push({ ...fixed(`${fence}\n`), closesFile: outline.file });
     return this.pieces;
   }
 
   private push(text: string): void {
-    this.pieces.push(fixed(text, this.counter));
+    this.pieces.push(fixed(text));
   }
 
   /**
@@ -251,12 +270,7 @@ class FocusedFileRenderer {
       const label = this.labelFor(element, parent);
       if (this.focused.has(element.path)) {
         this.pieces.push(
-          fixed(
-            `${this.indentOf(element)}// @ ${element.path}\n${this.verbatim(element)}\n`,
-            this.counter,
-            element,
-            'full',
-          ),
+          fixed(`${this.indentOf(element)}// @ ${element.path}\n${this.verbatim(element)}\n`, element, 'full'),
         );
       } else if (this.containers.has(element.path)) {
         this.renderContainer(element);
@@ -274,14 +288,12 @@ class FocusedFileRenderer {
     const body = element.bodyRange;
     if (body === undefined) {
       // A container without a braced body (should not happen for elements with children): show it whole.
-      this.pieces.push(
-        fixed(`${indent}// @ ${element.path}\n${this.verbatim(element)}\n`, this.counter, element, 'full'),
-      );
+      this.pieces.push(fixed(`${indent}// @ ${element.path}\n${this.verbatim(element)}\n`, element, 'full'));
       return;
     }
     const head = text.slice(element.range.start, body.start + 1);
     const tail = text.slice(body.end - 1, element.range.end);
-    this.pieces.push(fixed(`${indent}// @ ${element.path}\n${indent}${head}\n`, this.counter, element, 'container'));
+    this.pieces.push(fixed(`${indent}// @ ${element.path}\n${indent}${head}\n`, element, 'container'));
     this.renderLevel(element.children, element, false);
     this.push(`${indent}${tail}\n`);
   }
@@ -297,8 +309,7 @@ class FocusedFileRenderer {
     const stub = `${indent}// @ ${label} (${lines})\n`;
     const texts: Partial<Record<DetailLevel, string>> =
       level === 'signature' ? { signature, stub, dropped: '' } : { stub, dropped: '' };
-    const tokens: Partial<Record<DetailLevel, number>> = { stub: this.counter.count(stub), dropped: 0 };
-    if (level === 'signature') tokens.signature = this.counter.count(signature);
+    const tokens: Partial<Record<DetailLevel, number>> = { dropped: 0 };
     return { element, distance: this.distanceOf(element), tier: level === 'signature' ? 0 : 1, level, texts, tokens };
   }
 
@@ -339,7 +350,7 @@ function degradeToBudget(
 ): void {
   const reserve = (): number => (dropped.length > 0 ? DROPPED_NOTE_RESERVE : 0);
   const exact = (): number => counter.count(pieces.map((p) => p.texts[p.level] ?? '').join('')) + reserve();
-  const estimate = (): number => pieces.reduce((sum, p) => sum + (p.tokens[p.level] ?? 0), 0) + reserve();
+  const estimate = (): number => pieces.reduce((sum, p) => sum + tokensAt(p, p.level, counter), 0) + reserve();
   let tokens = exact();
   if (tokens <= budget) return;
   // Pieces are counted apart, which overestimates a little (tokens merge across piece boundaries); scale the sum by

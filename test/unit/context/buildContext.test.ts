@@ -88,6 +88,16 @@ void describe('focused context', () => {
     assert.equal(threshold.files[0]?.mode, 'whole');
   });
 
+  void test('a focused view that would cost as much as the file is replaced by the file itself', () => {
+    const barrel = Array.from({ length: 80 }, (_, i) => `export { helper${i} } from './helpers/helper${i}';`).join('\n');
+    const text = `${barrel}\nexport const version = '1.0.0';\n`;
+    const outline = outlineSource('src/index.ts', text);
+    const result = buildContext([{ outline, focus: ['src/index.ts/variable[version]'] }], counter);
+    assert.equal(result.files[0]?.mode, 'whole');
+    assert.ok(result.text.includes(text));
+    assert.ok(result.tokens <= result.wholeFileTokens + 30, `${result.tokens} vs ${result.wholeFileTokens}`);
+  });
+
   void test('several files and several focus elements per file', () => {
     const other = outlineSource('src/other.ts', hard.text.replace(/UserService/g, 'AccountService'));
     const multi = buildContext(
