@@ -5,11 +5,12 @@ import type { Ctx } from '../ctx';
 import { UserFacingError } from '../userError';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type FocusFile } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
-import { foldedMarkdown, formatCount, inlineCode, plural, savingOf } from './chatText';
-import { describeFocus, linkElement } from './requestSupport';
+import type { ChatDocuments } from './chatDocuments';
+import { formatCount, inlineCode, markdownExcerpt, plural, savingOf } from './chatText';
+import { actionLinks, describeFocus, linkElement } from './requestSupport';
 
-/** Longer contexts fold behind a summary line. */
-const FOLD_AFTER_LINES = 40;
+/** Longer contexts show their beginning; the rest opens in an editor. */
+const SHOWN_LINES = 40;
 
 /**
  * `/context [instruction]`: what `/edit` would send for the same focus, and what it costs against the whole
@@ -17,6 +18,7 @@ const FOLD_AFTER_LINES = 40;
  */
 export async function handleContext(
   ctx: Ctx,
+  documents: ChatDocuments,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -45,7 +47,7 @@ export async function handleContext(
 
   const wholeFiles = context.files.length === 1 ? 'the whole file' : 'the whole files';
   stream.markdown(
-    `**Context for ${focus.origin}:** **${formatCount(context.tokens)} tokens** (${context.encoding}) instead of ${formatCount(context.wholeFileTokens)} for ${wholeFiles} (${savingOf(context.tokens, context.wholeFileTokens)}).\n\n`,
+    `**Context for ${focus.origin}:** **${formatCount(context.tokens)} tokens** (${context.encoding}) instead of ${formatCount(context.wholeFileTokens)} for ${wholeFiles}${inParentheses(savingOf(context.tokens, context.wholeFileTokens) ?? 'no fewer: the file goes whole')}.\n\n`,
   );
   for (const summary of context.files) {
     const file = focus.files.find((f) => f.path === summary.file);
@@ -96,7 +98,13 @@ export async function handleContext(
   }
   if (notes.length > 0) stream.markdown(`\n${notes.join('  \n')}\n`);
   stream.markdown('\n');
-  stream.markdown(foldedMarkdown(context.text, 'The context as the model reads it', FOLD_AFTER_LINES));
+  const { shown, hidden } = markdownExcerpt(context.text, SHOWN_LINES);
+  stream.markdown(`${shown}\n`);
+  if (hidden > 0) {
+    stream.markdown(`\n… ${plural(hidden, 'more line')}. `);
+    const uri = documents.put(`${focus.files[0]?.path ?? 'context'}.context.md`, context.text);
+    actionLinks(stream, [{ command: 'vscode.open', title: 'Open the whole context', arguments: [uri] }]);
+  }
   return chatResult({ command: 'context', instruction, outcome: 'ok', focus: knownFocusOf(focus) });
 }
 
@@ -117,4 +125,8 @@ function plainOutline(file: FocusFile): FileOutline {
     syntaxErrors: [],
     lineCount: file.lineCount,
   };
+}
+
+function inParentheses(text: string): string {
+  return ` (${text})`;
 }

@@ -8,7 +8,8 @@ import { changedElements } from './changeSummary';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
 import { providerForChatRequest } from './chatModel';
 import { chatResult, focusFromHistory } from './chatResult';
-import { codeBlock, formatCount, inlineCode, plural, savingOf } from './chatText';
+import type { ChatDocuments } from './chatDocuments';
+import { codeBlock, firstLines, formatCount, inlineCode, plural, savingOf } from './chatText';
 import { adviceFor } from './failureAdvice';
 import { abortSignalOf, actionLinks, describeFocus, linkElement } from './requestSupport';
 
@@ -18,6 +19,7 @@ import { abortSignalOf, actionLinks, describeFocus, linkElement } from './reques
  */
 export async function handleEdit(
   ctx: Ctx,
+  documents: ChatDocuments,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -63,7 +65,7 @@ export async function handleEdit(
     stream.markdown('Cancelled: nothing was changed.');
     return chatResult({ command: 'edit', instruction, outcome: 'cancelled', focus: knownFocusOf(focus) });
   }
-  if (!outcome.ok) return reportFailure(ctx, stream, outcome, provider, instruction, focus);
+  if (!outcome.ok) return reportFailure(ctx, documents, stream, outcome, provider, instruction, focus);
   if (outcome.apply.changes.length === 0) {
     stream.markdown(
       'The model answered with operations that change nothing. Rephrase the request if you expected a change.',
@@ -139,7 +141,7 @@ function reportTokens(stream: vscode.ChatResponseStream, outcome: EditOutcome, u
   if (outcome.context !== undefined) {
     const { tokens, wholeFileTokens } = outcome.context;
     lines.push(
-      `Context sent: **${formatCount(tokens)} tokens** instead of ${formatCount(wholeFileTokens)} for the whole file${outcome.context.files.length === 1 ? '' : 's'} (${savingOf(tokens, wholeFileTokens)}).`,
+      `Context sent: **${formatCount(tokens)} tokens** instead of ${formatCount(wholeFileTokens)} for the whole file${outcome.context.files.length === 1 ? '' : 's'}${saving(tokens, wholeFileTokens)}.`,
     );
   }
   const models = [...new Set(outcome.requests.map((r) => r.model))].join(', ');
@@ -154,6 +156,7 @@ function reportTokens(stream: vscode.ChatResponseStream, outcome: EditOutcome, u
 
 async function reportFailure(
   ctx: Ctx,
+  documents: ChatDocuments,
   stream: vscode.ChatResponseStream,
   outcome: EditOutcome,
   provider: ChatProvider,
@@ -165,9 +168,18 @@ async function reportFailure(
   ctx.log.warn(`chat edit failed: ${failure}`);
   if (outcome.lastAnswer !== '') ctx.log.info(`the model's last answer:\n${outcome.lastAnswer}`);
   stream.markdown(`**The edit failed:** ${sentence(failure)}\n\n${advice.nextStep}\n\n`);
-  if (outcome.error === undefined && outcome.lastAnswer !== '')
-    stream.markdown(codeBlock(outcome.lastAnswer, "The model's last answer", 0));
-  actionLinks(stream, advice.actions);
+  const actions = [...advice.actions];
+  if (outcome.error === undefined && outcome.lastAnswer !== '') {
+    const { shown, hidden } = firstLines(outcome.lastAnswer, SHOWN_ANSWER_LINES);
+    stream.markdown(
+      `The model's last answer${hidden > 0 ? ` (the first ${plural(SHOWN_ANSWER_LINES, 'line')})` : ''}:\n\n${codeBlock(shown)}\n`,
+    );
+    if (hidden > 0) {
+      const uri = documents.put('last-answer.md', outcome.lastAnswer);
+      actions.unshift({ command: 'vscode.open', title: 'Open the whole answer', arguments: [uri] });
+    }
+  }
+  actionLinks(stream, actions);
   return chatResult({ command: 'edit', instruction, outcome: 'failed', focus: knownFocusOf(focus) });
 }
 
@@ -178,4 +190,12 @@ function sentence(text: string): string {
     ? trimmed
     : `${trimmed.charAt(0).toUpperCase()}${trimmed.slice(1)}`;
   return `${start}${/[.!?]$/.test(trimmed) ? '' : '.'}`;
+}
+
+/** A failed answer shows its beginning; the rest opens in an editor. */
+const SHOWN_ANSWER_LINES = 30;
+
+function saving(tokens: number, wholeTokens: number): string {
+  const saved = savingOf(tokens, wholeTokens);
+  return saved === undefined ? ': the file went whole' : ` (${saved})`;
 }

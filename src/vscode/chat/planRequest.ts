@@ -82,7 +82,10 @@ export async function handlePlan(
     stream.markdown(`\nIgnored: ${plan.unresolved.map((u) => `${inlineCode(u.path)} (${u.reason})`).join('; ')}.\n`);
   }
   stream.markdown(
-    `\nThe plan cost ${formatCount(plan.usage.inputTokens)} tokens in, ${formatCount(plan.usage.outputTokens)} out (${plan.model}); the model read outlines instead of ${formatCount(plan.wholeFileTokens)} tokens of whole files (${savingOf(plan.usage.inputTokens, plan.wholeFileTokens)}).\n`,
+    `\nThe plan cost ${formatCount(plan.usage.inputTokens)} tokens in, ${formatCount(plan.usage.outputTokens)} out (${plan.model}): the model saw the outline, no bodies` +
+      (savingOf(plan.usage.inputTokens, plan.wholeFileTokens) === undefined
+        ? '.\n'
+        : `, ${savingOf(plan.usage.inputTokens, plan.wholeFileTokens)} than the ${formatCount(plan.wholeFileTokens)} tokens of the whole file${focus.files.length === 1 ? '' : 's'}.\n`),
   );
 
   const known: KnownFocus = {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { UserFacingError } from '../userError';
 import { chatResult, metadataOf, type ScalpelChatCommand, type ScalpelChatMetadata } from './chatResult';
+import { CHAT_DOCUMENT_SCHEME, ChatDocuments } from './chatDocuments';
 import { ChatTranscripts } from './chatTranscripts';
 import { handleContext } from './contextRequest';
 import { handleEdit } from './editRequest';
@@ -21,11 +22,16 @@ export const LAST_RESPONSE_TEST_COMMAND = 'scalpel.chat.lastResponse';
 export function registerChat(ctx: Ctx): void {
   const testing = ctx.extensionContext.extensionMode === vscode.ExtensionMode.Test;
   const transcripts = new ChatTranscripts(testing);
+  const documents = new ChatDocuments();
+  ctx.subscriptions.push(
+    documents,
+    vscode.workspace.registerTextDocumentContentProvider(CHAT_DOCUMENT_SCHEME, documents),
+  );
   const participant = vscode.chat.createChatParticipant(
     CHAT_PARTICIPANT_ID,
     async (request, chatContext, responseStream, token) => {
       const { stream, transcript } = transcripts.begin(request, responseStream);
-      let result = await answer(ctx, request, chatContext, stream, token);
+      let result = await answer(ctx, documents, request, chatContext, stream, token);
       if (transcript !== undefined) {
         result = { ...result, metadata: { ...result.metadata, transcript: transcript.sequence } };
         transcript.result = result;
@@ -56,6 +62,7 @@ export function registerChat(ctx: Ctx): void {
 
 async function answer(
   ctx: Ctx,
+  documents: ChatDocuments,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -67,11 +74,11 @@ async function answer(
   try {
     switch (command) {
       case 'context':
-        return await handleContext(ctx, request, chatContext, stream, instruction);
+        return await handleContext(ctx, documents, request, chatContext, stream, instruction);
       case 'plan':
         return await handlePlan(ctx, request, chatContext, stream, token, instruction);
       case 'edit':
-        return await handleEdit(ctx, request, chatContext, stream, token, instruction);
+        return await handleEdit(ctx, documents, request, chatContext, stream, token, instruction);
     }
   } catch (error) {
     if (error instanceof vscode.CancellationError || token.isCancellationRequested) {

@@ -304,6 +304,62 @@ describe('@scalpel chat participant', () => {
     assert.ok(!text.includes('users.find('), 'no other bodies');
   });
 
+  it('/context of a long context shows its beginning and opens whole in an editor', async () => {
+    // With the file sent whole (45 lines and its header), the context is longer than the chat shows.
+    await configure({ smallFileLines: 100 });
+    try {
+      await placeCursor(USER_TS, "problems.push('name is empty')");
+      const answer = await ask('@scalpel /context trim names');
+      const text = markdownOf(answer);
+      assert.match(text, /… \d+ more lines?\./);
+      assert.ok(!text.includes('users.find('), 'the end of the file is not in the chat');
+      const open = actions(answer).find((a) => a.title === 'Open the whole context');
+      assert.equal(open?.command, 'vscode.open');
+      const target = open?.arguments[0] as { scheme: string; path: string };
+      const document = await vscode.workspace.openTextDocument(
+        vscode.Uri.from({ scheme: target.scheme, path: target.path }),
+      );
+      assert.ok(document.getText().startsWith('File src/user.ts (whole file, 45 lines)'));
+      assert.ok(document.getText().includes('users.find('), 'the whole context opens');
+    } finally {
+      await configure({ smallFileLines: 10 });
+    }
+  });
+
+  it('/edit whose operations do not verify shows the answer and offers to plan first', async () => {
+    await configure({ repairRounds: 0 });
+    try {
+      await placeCursor(USER_TS, "problems.push('name is empty')");
+      const before = await readWorkspaceFileFromDisk(USER_TS);
+      server.enqueue(
+        scripted.answer(
+          'REPLACE_ELEMENT src/user.ts/class[User]/method[validateEmail]\n```ts\nvalidateEmail(): boolean {\n  return true;\n}\n```\n',
+        ),
+      );
+      const answer = await ask('@scalpel /edit split the email check out');
+      const text = markdownOf(answer);
+      assert.match(text, /The edit failed:\*\* The model's operations did not verify/);
+      assert.ok(text.includes('validateEmail(): boolean {'), 'the answer that failed is shown');
+      assert.equal(answer.result?.metadata?.editId, undefined);
+      assert.equal(
+        (await vscode.workspace.openTextDocument(workspaceUri(USER_TS))).getText(),
+        before,
+        'nothing changed',
+      );
+      const followups = await waitFor(
+        async () =>
+          (await vscode.commands.executeCommand<Transcript>('scalpel.chat.lastResponse', answer.sequence)).followups,
+        { description: 'the follow-ups of the failed edit' },
+      );
+      assert.deepEqual(
+        followups.map((f) => f.command),
+        ['plan', 'context'],
+      );
+    } finally {
+      await configure({ repairRounds: undefined });
+    }
+  });
+
   it('/context of an attached file shows that file, whole', async () => {
     await placeCursor(USER_TS, "problems.push('name is empty')");
     const answer = await ask('@scalpel /context', [workspaceUri('src/config.ts')]);
