@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { openScalpelChat } from '../../../src/vscode/chat/openChat';
 import {
   scripted,
   startScriptedLlmServer,
@@ -302,6 +303,17 @@ describe('@scalpel chat participant', () => {
     );
     assert.ok(text.includes('canEdit(): boolean { … }'), 'neighbours as signatures');
     assert.ok(!text.includes('users.find('), 'no other bodies');
+  });
+
+  it("opening the chat for @scalpel picks Ask mode and Scalpel's model, so that a request is answered", async () => {
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    // Where a new chat starts: Agent mode, which lists none of Scalpel's models.
+    await vscode.commands.executeCommand('workbench.action.chat.open', { mode: 'agent' });
+    const before = (await lastTranscript())?.sequence ?? 0;
+    await openScalpelChat('/context trim names', true);
+    const answer = await answerAfter(before, 'the answer to the chat opened for @scalpel');
+    assert.equal(answer.command, 'context');
+    assert.equal(answer.model, `scalpel/${MODEL_ID}`);
   });
 
   it('/context of a long context shows its beginning and opens whole in an editor', async () => {
