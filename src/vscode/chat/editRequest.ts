@@ -3,6 +3,7 @@ import type { EditOutcome } from '../../core/llm/pipeline';
 import type { ChatProvider } from '../../core/llm/provider';
 import type { Ctx } from '../ctx';
 import { exclusionMessage, firstExclusion } from '../exclusions';
+import { UserFacingError } from '../userError';
 import { recordMetrics } from '../stats';
 import { changedElements } from './changeSummary';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
@@ -15,7 +16,7 @@ import { abortSignalOf, actionLinks, describeFocus, linkElement } from './reques
 
 /**
  * `/edit <instruction>` (and a prompt without a command): the edit pipeline on the focus, ending in a pending edit
- * the user previews and applies with the buttons. Nothing is written here.
+ * the user previews and applies with the links under the answer. Nothing is written here.
  */
 export async function handleEdit(
   ctx: Ctx,
@@ -39,26 +40,36 @@ export async function handleEdit(
   const provider = await providerForChatRequest(ctx, request.model);
   const engine = ctx.engine();
   const shaped = focusedRequestOf(focus);
-  const outcome = await engine.runEdit({
-    instruction,
-    files: shaped.files,
-    snapshot: focus.snapshot,
-    provider,
-    counter: engine.createTokenCounter(config.tokenEncoding),
-    options: {
-      budget: config.tokenBudget,
-      smallFileLines: config.smallFileLines,
-      strategy: config.strategy,
-      repairRounds: config.repairRounds,
-      planning: config.planning,
-      maxOutputTokens: config.maxOutputTokens,
-      ...(shaped.full ? { full: true } : {}),
-    },
-    signal: abortSignalOf(token),
-    onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),
-    logger: ctx.log,
-    command: 'chat.edit',
-  });
+  let outcome: EditOutcome;
+  try {
+    outcome = await engine.runEdit({
+      instruction,
+      files: shaped.files,
+      snapshot: focus.snapshot,
+      provider,
+      counter: engine.createTokenCounter(config.tokenEncoding),
+      options: {
+        budget: config.tokenBudget,
+        smallFileLines: config.smallFileLines,
+        strategy: config.strategy,
+        repairRounds: config.repairRounds,
+        planning: config.planning,
+        maxOutputTokens: config.maxOutputTokens,
+        ...(shaped.full ? { full: true } : {}),
+      },
+      signal: abortSignalOf(token),
+      onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),
+      logger: ctx.log,
+      command: 'chat.edit',
+    });
+  } catch (error) {
+    if (error instanceof engine.ContextBudgetError) {
+      throw new UserFacingError(
+        `The context does not fit: ${error.message}. Raise \`scalpel.tokenBudget\`, or place the cursor in a smaller element.`,
+      );
+    }
+    throw error;
+  }
 
   recordMetrics(ctx, outcome.requests);
   if (token.isCancellationRequested || outcome.error?.code === 'cancelled') {
