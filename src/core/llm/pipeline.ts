@@ -32,6 +32,8 @@ export interface EditFileRequest {
   readonly path: string;
   /** Element paths known to matter (the element at the cursor); empty when unknown. */
   readonly focus: readonly string[];
+  /** Send this file whole (a file the user attached as a whole). */
+  readonly whole?: boolean;
 }
 
 export type PlanningMode = 'auto' | 'always' | 'never';
@@ -137,7 +139,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       outline,
       outlinable: !unreadable,
       focus: [...file.focus],
-      whole: unreadable || options.strategy === 'file',
+      whole: unreadable || options.strategy === 'file' || file.whole === true,
     });
   }
 
