@@ -8,7 +8,7 @@ import type { FileChange } from '../../core/ops/apply';
 
 export class StaleChangeError extends Error {
   constructor(readonly path: string) {
-    super(`${path} changed while the edit was being applied`);
+    super(`${path} changed while the edit was being applied; run the command again`);
     this.name = 'StaleChangeError';
   }
 }
@@ -33,5 +33,6 @@ export async function applyChanges(root: vscode.Uri, changes: readonly FileChang
   }
   // Not marked as a refactoring: VS Code saves refactorings on its own (files.refactoring.autoSave).
   const applied = await vscode.workspace.applyEdit(edit);
-  if (!applied) throw new Error(`VS Code refused the edit of ${changes.map((c) => c.path).join(', ')}`);
+  // VS Code refuses an edit made against a document version it has moved past (the user typed meanwhile).
+  if (!applied) throw new StaleChangeError(changes.map((c) => c.path).join(', '));
 }

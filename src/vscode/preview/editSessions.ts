@@ -174,7 +174,9 @@ export class EditSessions implements vscode.Disposable {
         await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`);
       } catch (error) {
         if (!(error instanceof StaleChangeError)) throw error;
-        // The user typed between the resolution and the write: resolve once more against that text.
+        // The user typed between the resolution and the write: resolve once more against that text, once the
+        // extension host has heard of it.
+        await new Promise((resolve) => setTimeout(resolve, 100));
         resolution = this.resolve(session, wanted);
         if (resolution.applied.length > 0)
           await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`);
@@ -281,7 +283,7 @@ export function describeOperation(operation: Operation, file?: string): string {
     case 'DELETE_ELEMENT':
       return `delete ${target}`;
     case 'CREATE_ELEMENT':
-      return target === path && file !== undefined && path === file ? 'add an element' : `add to ${target}`;
+      return `add ${operation.elementKind ?? 'an element'} to ${target}`;
     case 'ADD_IMPORT':
       return `add import in ${target}`;
     case 'REMOVE_IMPORT':

@@ -25,11 +25,14 @@ describe('conflicts with what the user typed meanwhile', () => {
     '\n' +
     fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME);
 
-  /** Starts an edit whose answer arrives late, and runs `meanwhile` once the request reached the model. */
+  /**
+   * Starts an edit whose answer arrives late, and runs `meanwhile` once the request reached the model. The delay is
+   * the time the typing has, on a loaded machine too.
+   */
   async function editWhileTyping(
     meanwhile: (editor: vscode.TextEditor) => Promise<void>,
   ): Promise<{ editor: vscode.TextEditor; result: EditResult }> {
-    model.server.enqueue(scripted.answer(TWO_CHANGES, { delayMs: 1500 }));
+    model.server.enqueue(scripted.answer(TWO_CHANGES, { delayMs: 2500 }));
     const before = chatRequests(model.server);
     const editor = await openWorkspaceFile('src/user.ts');
     placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");

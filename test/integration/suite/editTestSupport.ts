@@ -115,13 +115,22 @@ export async function resetWorkspace(): Promise<void> {
     } catch {
       continue;
     }
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      document.uri,
-      new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-      onDisk,
+    // VS Code refuses an edit made against a version of the document it has moved past; saving then would write
+    // the test's changes to disk for every later test. Only a document back to its disk text is saved.
+    await waitFor(
+      async () => {
+        if (document.getText() === onDisk) return true;
+        const edit = new vscode.WorkspaceEdit();
+        edit.replace(
+          document.uri,
+          new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+          onDisk,
+        );
+        await vscode.workspace.applyEdit(edit);
+        return document.getText() === onDisk;
+      },
+      { description: `${document.uri.path} back to its text on disk` },
     );
-    await vscode.workspace.applyEdit(edit);
     await document.save();
   }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -134,7 +143,8 @@ export async function removeWorkspaceFile(relativePath: string): Promise<void> {
 /** Puts the cursor on the first line holding `text`, at the start of `text`. */
 export function placeCursor(editor: vscode.TextEditor, text: string): vscode.Position {
   const offset = editor.document.getText().indexOf(text);
-  if (offset < 0) throw new Error(`"${text}" is not in ${editor.document.uri.path}`);
+  if (offset < 0)
+    throw new Error(`"${text}" is not in ${editor.document.uri.path}, which reads:\n${editor.document.getText()}`);
   const position = editor.document.positionAt(offset);
   editor.selection = new vscode.Selection(position, position);
   return position;
