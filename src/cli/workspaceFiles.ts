@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FileOutline } from '../core/elements/element';
+import { parseElementPath } from '../core/elements/elementPath';
 import { isOutlinable, outlineSource } from '../core/elements/outline';
 import { resolveInWorkspace, toWorkspaceRelative, WorkspacePathError } from '../core/workspace/workspacePaths';
 import { CliError } from './cliError';
@@ -44,4 +45,35 @@ export function outlineWorkspaceFile(file: WorkspaceFile): FileOutline {
     throw new CliError(`${file.path}:${first.line}:${first.column}: syntax error: ${first.message}${more}`);
   }
   return outline;
+}
+
+/** Which file a --focus path belongs to; with one file, a path without a file part is taken as inside it. */
+function focusTarget(focus: string, files: readonly string[]): { file: string; path: string } {
+  let parsed;
+  try {
+    parsed = parseElementPath(focus);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message : String(error));
+  }
+  if (files.includes(parsed.file)) return { file: parsed.file, path: focus };
+  const only = files.length === 1 ? files[0] : undefined;
+  if (only !== undefined) {
+    try {
+      const inFile = parseElementPath(`${only}/${focus.replace(/^file:/i, '')}`);
+      if (inFile.segments.length > 0) return { file: only, path: `${only}/${focus.replace(/^file:/i, '')}` };
+    } catch {
+      // Not a path inside the file either; report it against the file part it names.
+    }
+  }
+  throw new CliError(`--focus ${focus}: its file "${parsed.file}" is not among the files given (${files.join(', ')})`);
+}
+
+/** The --focus paths grouped by the file (among `files`) each belongs to; every file gets an entry. */
+export function focusByFileOrThrow(focuses: readonly string[], files: readonly string[]): Map<string, string[]> {
+  const byFile = new Map<string, string[]>(files.map((file) => [file, []]));
+  for (const focus of focuses) {
+    const target = focusTarget(focus, files);
+    byFile.get(target.file)?.push(target.path);
+  }
+  return byFile;
 }

@@ -1,11 +1,10 @@
 import { resolve } from 'node:path';
 import { buildContext, ContextBudgetError, type ContextFileRequest } from '../../core/context/buildContext';
 import { createTokenCounter, isTokenEncoding, TOKEN_ENCODINGS } from '../../core/context/tokens';
-import { parseElementPath } from '../../core/elements/elementPath';
 import { ElementNotFoundError } from '../../core/elements/resolve';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
-import { outlineWorkspaceFile, readWorkspaceFile } from '../workspaceFiles';
+import { focusByFileOrThrow, outlineWorkspaceFile, readWorkspaceFile } from '../workspaceFiles';
 
 export const contextCommand: CliCommand = {
   name: 'context',
@@ -47,14 +46,10 @@ Options:
     const root = resolve(io.cwd, values.root ?? '.');
     const outlines = positionals.map((file) => outlineWorkspaceFile(readWorkspaceFile(root, file, io.cwd)));
 
-    const focusByFile = new Map<string, string[]>(outlines.map((o) => [o.file, []]));
-    for (const focus of values.focus ?? []) {
-      const target = focusTarget(
-        focus,
-        outlines.map((o) => o.file),
-      );
-      focusByFile.get(target.file)?.push(target.path);
-    }
+    const focusByFile = focusByFileOrThrow(
+      values.focus ?? [],
+      outlines.map((o) => o.file),
+    );
     const requests: ContextFileRequest[] = outlines.map((outline) => ({
       outline,
       focus: focusByFile.get(outline.file) ?? [],
@@ -75,24 +70,3 @@ Options:
     }
   },
 };
-
-/** Which file a --focus path belongs to; with one file, a path without a file part is taken as inside it. */
-function focusTarget(focus: string, files: readonly string[]): { file: string; path: string } {
-  let parsed;
-  try {
-    parsed = parseElementPath(focus);
-  } catch (error) {
-    throw new CliError(error instanceof Error ? error.message : String(error));
-  }
-  if (files.includes(parsed.file)) return { file: parsed.file, path: focus };
-  const only = files.length === 1 ? files[0] : undefined;
-  if (only !== undefined) {
-    try {
-      const inFile = parseElementPath(`${only}/${focus.replace(/^file:/i, '')}`);
-      if (inFile.segments.length > 0) return { file: only, path: `${only}/${focus.replace(/^file:/i, '')}` };
-    } catch {
-      // Not a path inside the file either; report it against the file part it names.
-    }
-  }
-  throw new CliError(`--focus ${focus}: its file "${parsed.file}" is not among the files given (${files.join(', ')})`);
-}

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { createTokenCounter } from '../../core/context/tokens';
-import { parseElementPath } from '../../core/elements/elementPath';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import { runEdit, type EditFileRequest, type PlanningMode } from '../../core/llm/pipeline';
@@ -11,6 +10,7 @@ import { CliError, UsageError } from '../cliError';
 import { metricsFilePath } from '../metricsFile';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { diskSnapshot, writeChanges } from '../writeChanges';
+import { focusByFileOrThrow } from '../workspaceFiles';
 import type { Logger } from '../../core/logger';
 
 export const editCommand: CliCommand = {
@@ -79,13 +79,8 @@ Options:
     });
     const snapshot = diskSnapshot(root);
     for (const path of paths) if (snapshot.read(path) === undefined) throw new CliError(`${path}: no such file`);
-    const files: EditFileRequest[] = paths.map((path) => ({ path, focus: [] }));
-    for (const focus of values.focus ?? []) {
-      const parsed = parseElementPath(focus);
-      const target = files.find((f) => f.path === parsed.file) ?? (files.length === 1 ? files[0] : undefined);
-      if (target === undefined) throw new CliError(`--focus ${focus}: its file is not among the files given`);
-      (target.focus as string[]).push(target.path === parsed.file ? focus : `${target.path}/${focus}`);
-    }
+    const focusByFile = focusByFileOrThrow(values.focus ?? [], paths);
+    const files: EditFileRequest[] = paths.map((path) => ({ path, focus: focusByFile.get(path) ?? [] }));
 
     let providerConfig;
     try {

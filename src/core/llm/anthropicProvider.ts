@@ -17,7 +17,9 @@ import {
 } from './providerSupport';
 import { DEFAULT_RETRY_POLICY, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
 
-export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+import { ANTHROPIC_BASE_URL } from './providerDefaults';
+
+export { ANTHROPIC_BASE_URL };
 /** The messages API requires `max_tokens`; this fits a large element edit with room to spare. */
 export const ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS = 8192;
 

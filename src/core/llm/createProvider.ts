@@ -1,24 +1,12 @@
 /** Builds the chat provider from plain settings, and reads those settings from the CLI's flags and environment. */
 import type { Logger } from '../logger';
-import { AnthropicProvider, ANTHROPIC_BASE_URL } from './anthropicProvider';
-import { OLLAMA_BASE_URL, OPENAI_BASE_URL, OpenAiProvider } from './openaiProvider';
+import { AnthropicProvider } from './anthropicProvider';
+import { OpenAiProvider } from './openaiProvider';
+import { DEFAULT_BASE_URLS, DEFAULT_MODELS, PROVIDER_KINDS, type ProviderKind } from './providerDefaults';
 import type { ChatProvider } from './provider';
 import type { RetryPolicy } from './retry';
 
-export const PROVIDER_KINDS = ['openai', 'anthropic', 'ollama'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
-
-export const DEFAULT_MODELS: Readonly<Record<ProviderKind, string>> = {
-  openai: 'gpt-5.4-mini',
-  anthropic: 'claude-sonnet-4-6',
-  ollama: 'llama3.1',
-};
-
-export const DEFAULT_BASE_URLS: Readonly<Record<ProviderKind, string>> = {
-  openai: OPENAI_BASE_URL,
-  anthropic: ANTHROPIC_BASE_URL,
-  ollama: OLLAMA_BASE_URL,
-};
+export { DEFAULT_BASE_URLS, DEFAULT_MODELS, PROVIDER_KINDS, type ProviderKind } from './providerDefaults';
 
 export interface ProviderConfig {
   /** `ollama` is the OpenAI-compatible API of a local Ollama; any other compatible server is `openai` + `baseUrl`. */

@@ -21,8 +21,7 @@ import {
 import { estimateChatTokens } from './tokenEstimate';
 import { DEFAULT_RETRY_POLICY, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
 
-export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-export const OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+export { OLLAMA_BASE_URL, OPENAI_BASE_URL } from './providerDefaults';
 
 // The SDK insists on a key; local servers ignore whatever arrives in the Authorization header.
 const PLACEHOLDER_API_KEY = 'no-key';

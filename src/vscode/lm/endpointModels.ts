@@ -1,3 +1,4 @@
+import { DEFAULT_MODELS, OLLAMA_BASE_URL } from '../../core/llm/providerDefaults';
 import type { ScalpelConfig } from '../config';
 import { endpointProviderOf, type EndpointProvider } from '../modelAccess';
 
@@ -12,16 +13,9 @@ export interface EndpointModel {
   readonly model: string;
 }
 
-/**
- * The engine's defaults (src/core/llm/createProvider.ts), repeated here because that module pulls both SDKs into
- * whatever bundle imports it; test/integration/suite/lmProvider.test.ts fails when the two disagree.
- */
-export const ENDPOINT_DEFAULT_MODELS: Readonly<Record<EndpointProvider, string>> = {
-  openai: 'gpt-5.4-mini',
-  anthropic: 'claude-sonnet-4-6',
-  ollama: 'llama3.1',
-};
-export const OLLAMA_DEFAULT_BASE_URL = 'http://127.0.0.1:11434/v1';
+/** The engine's defaults, from the one module that states them and imports no SDK. */
+export const ENDPOINT_DEFAULT_MODELS: Readonly<Record<EndpointProvider, string>> = DEFAULT_MODELS;
+export const OLLAMA_DEFAULT_BASE_URL = OLLAMA_BASE_URL;
 
 const KIND_LABELS: Readonly<Record<EndpointProvider, string>> = {
   openai: 'OpenAI',
