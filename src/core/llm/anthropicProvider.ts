@@ -2,20 +2,21 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsNonStreaming, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { nullLogger, type Logger } from '../logger';
-import { LlmError, outputLimitError, truncatedStreamError, type CallContext, type ProviderFailure } from './errors';
+import { outputLimitError, truncatedStreamError, type CallContext, type ProviderFailure } from './errors';
 import type { ChatProvider, ChatRequest, ChatResponse } from './provider';
 import {
   DEFAULT_TIMEOUT_MS,
   deliverText,
   hostOf,
   isTransportError,
-  logAnswer,
-  logRequest,
   normalizeBaseUrl,
+  runChat,
+  runProviderCall,
   sdkLogger,
-  usageOrEstimate,
+  type ProviderCallSettings,
+  type RawAnswer,
 } from './providerSupport';
-import { DEFAULT_RETRY_POLICY, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, type AttemptControls, type RetryPolicy } from './retry';
 
 import { ANTHROPIC_BASE_URL } from './providerDefaults';
 
@@ -83,44 +84,25 @@ export class AnthropicProvider implements ChatProvider {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    if (this.isOfficial && this.context.apiKey === undefined) {
-      throw new LlmError('auth', `${this.endpoint} requires an API key: set it with ${this.context.apiKeyHint}`);
-    }
-    const startedAt = Date.now();
-    logRequest(this.logger, this.context, request, 'chat');
-    const answer = await runWithRetries(
-      {
-        policy: this.policy,
-        timeoutMs: this.timeoutMs,
-        signal: request.signal,
-        logger: this.logger,
-        context: this.context,
-        classify: classifyAnthropicError,
-        operation: 'chat',
-      },
-      (controls) => this.attempt(request, controls),
-    );
-    const usage = await usageOrEstimate(answer.usage, request.messages, answer.text);
-    logAnswer(this.logger, this.context, startedAt, usage, answer.finishReason);
+    return runChat(this.callSettings, request, (controls) => this.attempt(request, controls));
+  }
+
+  private get callSettings(): ProviderCallSettings {
     return {
-      text: answer.text,
-      usage,
-      model: answer.model,
-      ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+      context: this.context,
+      policy: this.policy,
+      timeoutMs: this.timeoutMs,
+      logger: this.logger,
+      isOfficial: this.isOfficial,
+      classify: classifyAnthropicError,
     };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
-    return runWithRetries(
-      {
-        policy: this.policy,
-        timeoutMs: this.timeoutMs,
-        signal,
-        logger: this.logger,
-        context: { ...this.context, apiPath: '/v1/models' },
-        classify: classifyAnthropicError,
-        operation: 'list models',
-      },
+    return runProviderCall(
+      { ...this.callSettings, context: { ...this.context, apiPath: '/v1/models' } },
+      signal,
+      'list models',
       async (controls) => {
         const ids: string[] = [];
         for await (const model of this.client.models.list({}, { signal: controls.signal })) ids.push(model.id);
@@ -201,13 +183,6 @@ export class AnthropicProvider implements ChatProvider {
     if (finishReason === 'max_tokens') throw outputLimitError(this.context, maxOutputTokens);
     return { text, model, finishReason, usage: { inputTokens, outputTokens } };
   }
-}
-
-interface RawAnswer {
-  readonly text: string;
-  readonly model: string;
-  readonly finishReason: string | undefined;
-  readonly usage: { inputTokens: number | undefined; outputTokens: number | undefined };
 }
 
 interface AnthropicUsageCounts {

@@ -5,21 +5,22 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { nullLogger, type Logger } from '../logger';
-import { LlmError, outputLimitError, truncatedStreamError, type CallContext, type ProviderFailure } from './errors';
+import { outputLimitError, truncatedStreamError, type CallContext, type ProviderFailure } from './errors';
 import type { ChatProvider, ChatRequest, ChatResponse } from './provider';
 import {
   DEFAULT_TIMEOUT_MS,
   deliverText,
   hostOf,
   isTransportError,
-  logAnswer,
-  logRequest,
   normalizeBaseUrl,
+  runChat,
+  runProviderCall,
   sdkLogger,
-  usageOrEstimate,
+  type ProviderCallSettings,
+  type RawAnswer,
 } from './providerSupport';
 import { estimateChatTokens } from './tokenEstimate';
-import { DEFAULT_RETRY_POLICY, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
+import { DEFAULT_RETRY_POLICY, type AttemptControls, type RetryPolicy } from './retry';
 
 export { OLLAMA_BASE_URL, OPENAI_BASE_URL } from './providerDefaults';
 
@@ -92,45 +93,31 @@ export class OpenAiProvider implements ChatProvider {
   }
 
   async chat(request: ChatRequest): Promise<ChatResponse> {
-    if (this.isOfficial && this.context.apiKey === undefined) {
-      throw new LlmError('auth', `${this.endpoint} requires an API key: set it with ${this.context.apiKeyHint}`);
-    }
-    const startedAt = Date.now();
-    logRequest(this.logger, this.context, request, 'chat');
-    const answer = await runWithRetries(
-      {
-        policy: this.policy,
-        timeoutMs: this.timeoutMs,
-        signal: request.signal,
-        logger: this.logger,
-        context: this.context,
-        classify: classifyOpenAiError,
-        operation: 'chat',
-      },
-      (controls) => this.withParameterFallbacks(request, controls),
+    const response = await runChat(this.callSettings, request, (controls) =>
+      this.withParameterFallbacks(request, controls),
     );
-    const usage = await usageOrEstimate(answer.usage, request.messages, answer.text);
-    logAnswer(this.logger, this.context, startedAt, usage, answer.finishReason);
-    if (this.context.isOllama && usage.source === 'provider') await this.warnIfPromptCut(request, usage.inputTokens);
+    if (this.context.isOllama && response.usage.source === 'provider') {
+      await this.warnIfPromptCut(request, response.usage.inputTokens);
+    }
+    return response;
+  }
+
+  private get callSettings(): ProviderCallSettings {
     return {
-      text: answer.text,
-      usage,
-      model: answer.model,
-      ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+      context: this.context,
+      policy: this.policy,
+      timeoutMs: this.timeoutMs,
+      logger: this.logger,
+      isOfficial: this.isOfficial,
+      classify: classifyOpenAiError,
     };
   }
 
   async listModels(signal?: AbortSignal): Promise<string[]> {
-    return runWithRetries(
-      {
-        policy: this.policy,
-        timeoutMs: this.timeoutMs,
-        signal,
-        logger: this.logger,
-        context: { ...this.context, apiPath: '/models' },
-        classify: classifyOpenAiError,
-        operation: 'list models',
-      },
+    return runProviderCall(
+      { ...this.callSettings, context: { ...this.context, apiPath: '/models' } },
+      signal,
+      'list models',
       async (controls) => {
         const ids: string[] = [];
         for await (const model of this.client.models.list({ signal: controls.signal })) ids.push(model.id);
@@ -227,13 +214,6 @@ export class OpenAiProvider implements ChatProvider {
     if (finishReason === 'length') throw outputLimitError(this.context, maxOutputTokens);
     return { text, model, finishReason, usage };
   }
-}
-
-interface RawAnswer {
-  readonly text: string;
-  readonly model: string;
-  readonly finishReason: string | undefined;
-  readonly usage: { inputTokens: number | undefined; outputTokens: number | undefined };
 }
 
 class NoChoicesError extends Error {

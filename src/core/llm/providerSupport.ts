@@ -1,8 +1,8 @@
 /** Pieces both providers share: streaming delivery, usage, request logging, and what a base URL points at. */
 import type { Logger } from '../logger';
-import type { CallContext } from './errors';
-import type { ChatMessage, ChatRequest, TokenUsage } from './provider';
-import { CallbackFailure, type AttemptControls } from './retry';
+import { LlmError, type CallContext, type ProviderFailure } from './errors';
+import type { ChatMessage, ChatRequest, ChatResponse, TokenUsage } from './provider';
+import { CallbackFailure, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
 import { countTokens, estimateChatTokens } from './tokenEstimate';
 
 /** Ten minutes, as the SDKs: a local model may take that long to load and answer a large prompt unstreamed. */
@@ -103,4 +103,57 @@ export function isTransportError(error: unknown): boolean {
   if (error.name === 'TypeError' && /terminated|fetch failed|network/i.test(error.message)) return true;
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^(E[A-Z]+|UND_ERR_[A-Z_]+)$/.test(code);
+}
+
+/** An answer as one attempt read it off the wire, before usage is settled. */
+export interface RawAnswer {
+  readonly text: string;
+  readonly model: string;
+  readonly finishReason: string | undefined;
+  readonly usage: { inputTokens: number | undefined; outputTokens: number | undefined };
+}
+
+/** What both providers hold for their calls. */
+export interface ProviderCallSettings {
+  readonly context: CallContext;
+  readonly policy: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly logger: Logger;
+  /** The vendor's own endpoint, which refuses requests without a key. */
+  readonly isOfficial: boolean;
+  readonly classify: (error: unknown) => ProviderFailure;
+}
+
+/** One call with the providers' shared rules: the key check, retries and timeouts, logging, usage. */
+export async function runProviderCall<T>(
+  settings: ProviderCallSettings,
+  signal: AbortSignal | undefined,
+  operation: string,
+  attempt: (controls: AttemptControls) => Promise<T>,
+): Promise<T> {
+  const { policy, timeoutMs, logger, classify, context } = settings;
+  return runWithRetries({ policy, timeoutMs, signal, logger, context, classify, operation }, attempt);
+}
+
+/** A chat call: refuses a missing key up front, retries, and settles the usage (reported or estimated). */
+export async function runChat(
+  settings: ProviderCallSettings,
+  request: ChatRequest,
+  attempt: (controls: AttemptControls) => Promise<RawAnswer>,
+): Promise<ChatResponse> {
+  const { context, logger } = settings;
+  if (settings.isOfficial && context.apiKey === undefined) {
+    throw new LlmError('auth', `${context.endpoint} requires an API key: set it with ${context.apiKeyHint}`);
+  }
+  const startedAt = Date.now();
+  logRequest(logger, context, request, 'chat');
+  const answer = await runProviderCall(settings, request.signal, 'chat', attempt);
+  const usage = await usageOrEstimate(answer.usage, request.messages, answer.text);
+  logAnswer(logger, context, startedAt, usage, answer.finishReason);
+  return {
+    text: answer.text,
+    usage,
+    model: answer.model,
+    ...(answer.finishReason === undefined ? {} : { finishReason: answer.finishReason }),
+  };
 }
