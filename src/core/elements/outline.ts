@@ -59,7 +59,13 @@ export function countLines(text: string): number {
 
 export function outlineSource(file: string, text: string): FileOutline {
   const normalizedFile = normalizeFilePath(file);
-  const sourceFile = parseSource(normalizedFile, text);
+  return outlineParsedSource(normalizedFile, parseSource(normalizedFile, text));
+}
+
+/** The outline of a file already parsed with {@link parseSource}, for callers that need the syntax tree too. */
+export function outlineParsedSource(file: string, sourceFile: ts.SourceFile): FileOutline {
+  const normalizedFile = normalizeFilePath(file);
+  const text = sourceFile.text;
   const walker = new OutlineWalker(sourceFile, normalizedFile);
   const elements = walker.statements(sourceFile.statements, []);
   return {

@@ -1,5 +1,6 @@
 import { ElementPathSyntaxError, parseElementPath } from '../../elements/elementPath';
-import { isOutlinable, outlineSource } from '../../elements/outline';
+import type { FileOutline } from '../../elements/element';
+import { isOutlinable, outlineParsedSource, parseSource } from '../../elements/outline';
 import { OPERATION_TYPES, type Operation, type OperationResult } from '../operation';
 import type { Action, Expectation } from './actions';
 import { applyEdits } from './editBuffer';
@@ -329,8 +330,10 @@ function applyElementOperations(
   skippedBecause: Map<number, string>,
 ): FileChange | undefined {
   const style = detectStyle(before);
-  const outline = outlineSource(path, before);
-  const planner = new FilePlanner(path, before, outline, style);
+  // One parse serves the outline and the planner's syntax queries.
+  const sourceFile = parseSource(path, before);
+  const outline = outlineParsedSource(path, sourceFile);
+  const planner = new FilePlanner(path, before, outline, style, sourceFile);
   for (const index of indices) {
     const operation = operations[index];
     if (operation !== undefined && isElementOperation(operation)) planner.plan(index, operation as ElementOperation);
@@ -381,7 +384,7 @@ type RenderOutcome =
 
 function renderAndVerify(
   before: string,
-  outline: ReturnType<typeof outlineSource>,
+  outline: FileOutline,
   actions: readonly Action[],
   expectations: readonly Expectation[],
   eol: '\n' | '\r\n',
@@ -407,7 +410,7 @@ function renderAndVerify(
  */
 function attributeProblems(
   before: string,
-  outline: ReturnType<typeof outlineSource>,
+  outline: FileOutline,
   actions: readonly Action[],
   expectations: readonly Expectation[],
   eol: '\n' | '\r\n',

@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import type { ElementNode, SyntaxProblem } from '../../elements/element';
-import { languageOf, outlineSource, parseSource, syntaxErrorsOf } from '../../elements/outline';
+import { languageOf, outlineParsedSource, parseSource, syntaxErrorsOf } from '../../elements/outline';
 import { scanCode } from './codeScan';
 
 /** Where a piece of code is going: decides how it must parse and how its members are separated. */
@@ -104,8 +104,8 @@ export function shapeOfContent(content: string, flavor: ContainerFlavor, file: s
   const [open, close] = WRAPPERS[flavor];
   const text = open + content + close;
   const name = shapeFileName(file);
-  const outline = outlineSource(name, text);
   const sourceFile = parseSource(name, text);
+  const outline = outlineParsedSource(name, sourceFile);
   const offsetLines = open === '' ? 0 : 1;
   const contentLines = content.split('\n').length;
   const syntaxErrors: SyntaxProblem[] = syntaxErrorsOf(sourceFile).map((problem) => ({

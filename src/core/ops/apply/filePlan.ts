@@ -172,8 +172,9 @@ export class FilePlanner {
     readonly text: string,
     readonly outline: FileOutline,
     readonly style: TextStyle,
+    sourceFile?: ts.SourceFile,
   ) {
-    this.syntax = new FileSyntax(file, text);
+    this.syntax = new FileSyntax(file, text, sourceFile);
     this.semicolons = this.syntax.usesSemicolons();
     const importElements = outline.elements.filter((e) => e.kind === 'import');
     const braceSpacing = !importElements.some((e) => /\{\S/.test(text.slice(e.declarationRange.start, e.range.end)));

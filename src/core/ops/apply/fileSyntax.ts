@@ -38,8 +38,10 @@ export class FileSyntax {
   constructor(
     readonly file: string,
     readonly text: string,
+    /** The parse of `text` when the caller has one already. */
+    sourceFile: ts.SourceFile = parseSource(file, text),
   ) {
-    this.sourceFile = parseSource(file, text);
+    this.sourceFile = sourceFile;
   }
 
   /** Nodes whose range contains [start, end), outermost first. */
