@@ -43,12 +43,15 @@ function nonNegative(value: unknown, fallback: number): number {
 }
 
 export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
+  // The model settings are the window's; the rest may differ per folder (declared `"scope": "resource"`). Reading a
+  // window setting through a resource scope makes VS Code log a warning, so each group is read from its own scope.
+  const w = vscode.workspace.getConfiguration(CONFIG_SECTION);
   const c = vscode.workspace.getConfiguration(CONFIG_SECTION, scope);
   const exclude = c.get<unknown>('exclude');
   return {
-    provider: pick(c.get('provider'), ['auto', 'vscode-lm', 'openai', 'anthropic', 'ollama'], 'auto'),
-    model: c.get<string>('model', '').trim(),
-    baseUrl: c.get<string>('baseUrl', '').trim(),
+    provider: pick(w.get('provider'), ['auto', 'vscode-lm', 'openai', 'anthropic', 'ollama'], 'auto'),
+    model: w.get<string>('model', '').trim(),
+    baseUrl: w.get<string>('baseUrl', '').trim(),
     strategy: pick(c.get('strategy'), ['hybrid', 'element', 'file'], 'hybrid'),
     smallFileLines: nonNegative(c.get('smallFileLines'), 50),
     tokenBudget: positive(c.get('tokenBudget'), 12000),
@@ -58,7 +61,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
     repairRounds: nonNegative(c.get('repairRounds'), 2),
     planning: pick(c.get('planning'), ['auto', 'always', 'never'], 'auto'),
     exclude: Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === 'string') : [],
-    requestTimeoutSeconds: positive(c.get('requestTimeoutSeconds'), 120),
-    maxOutputTokens: positive(c.get('maxOutputTokens'), 8192),
+    requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 120),
+    maxOutputTokens: positive(w.get('maxOutputTokens'), 8192),
   };
 }
