@@ -74,8 +74,6 @@ export interface ElementNode {
   readonly children: readonly ElementNode[];
 }
 
-export type SourceLanguage = 'ts' | 'tsx' | 'js' | 'jsx';
-
 export interface SyntaxProblem {
   readonly message: string;
   readonly line: number;
@@ -86,7 +84,8 @@ export interface FileOutline {
   /** Workspace-relative path with forward slashes. */
   readonly file: string;
   readonly text: string;
-  readonly language: SourceLanguage;
+  /** The language's tag for a fenced code block (`ts`, `tsx`, `py`): what a context labels the file's code with. */
+  readonly language: string;
   /** Top-level elements in file order (imports included, as kind `import`). */
   readonly elements: readonly ElementNode[];
   readonly syntaxErrors: readonly SyntaxProblem[];

@@ -1,3 +1,4 @@
+import { LANGUAGE_CATALOG } from '../language/languageCatalog';
 import { ELEMENT_KINDS, type ElementKind, NAMELESS_KINDS } from './element';
 
 /**
@@ -29,7 +30,13 @@ export class ElementPathSyntaxError extends Error {
   }
 }
 
-const SOURCE_FILE_SEGMENT = /\.(?:[cm]?[jt]sx?)$/i;
+/** A path segment that names a source file of a shipped language: the element segments start after it. */
+const SOURCE_FILE_SEGMENT = new RegExp(
+  `(?:${LANGUAGE_CATALOG.flatMap((l) => l.extensions)
+    .map((e) => e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})$`,
+  'i',
+);
 
 /**
  * Words accepted for each kind when resolving tolerantly. The canonical word comes first; everything is compared

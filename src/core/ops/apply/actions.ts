@@ -1,5 +1,5 @@
 import type { ElementKind, TextRange } from '../../elements/element';
-import type { ContainerInfo } from './fileSyntax';
+import type { ContainerInfo } from '../../language/languageSupport';
 
 /**
  * The planned changes of one file, in snapshot offsets: what the planner decided and the renderer writes. Each

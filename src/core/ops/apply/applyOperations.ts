@@ -1,6 +1,6 @@
 import { ElementPathSyntaxError, parseElementPath } from '../../elements/elementPath';
 import type { FileOutline } from '../../elements/element';
-import { isOutlinable, outlineParsedSource, parseSource } from '../../elements/outline';
+import { languageFor, languageNames } from '../../language/languages';
 import { OPERATION_TYPES, type Operation, type OperationResult } from '../operation';
 import type { Action, Expectation } from './actions';
 import { applyEdits } from './editBuffer';
@@ -155,7 +155,7 @@ export function applyOperations(
         hint: `send the whole new ${path} with REPLACE_FILE`,
       });
     }
-    if (strategy === 'element' && operation.type === 'REPLACE_FILE' && isOutlinable(path)) {
+    if (strategy === 'element' && operation.type === 'REPLACE_FILE' && languageFor(path) !== undefined) {
       return fail({
         message: `REPLACE_FILE ${path} is not accepted: the edit strategy is "element"`,
         hint: 'change the file with element operations (REPLACE_ELEMENT, PATCH_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, ADD_IMPORT)',
@@ -168,8 +168,8 @@ export function applyOperations(
         const prefix = parts.slice(0, end).join('/');
         if (read(prefix) === undefined) continue;
         return fail({
-          message: `${operation.type} ${operation.path}: ${prefix} has no elements${isOutlinable(prefix) ? ` named "${parts.slice(end).join('/')}"` : ' (it is not TypeScript or JavaScript)'}`,
-          hint: isOutlinable(prefix)
+          message: `${operation.type} ${operation.path}: ${prefix} has no elements${languageFor(prefix) !== undefined ? ` named "${parts.slice(end).join('/')}"` : ` (it is not ${languageNames()})`}`,
+          hint: languageFor(prefix) !== undefined
             ? `check the outline of ${prefix} for the element's path`
             : `send the whole new file with REPLACE_FILE ${prefix}`,
         });
@@ -195,9 +195,9 @@ export function applyOperations(
               },
         );
       }
-      if (!isOutlinable(path)) {
+      if (languageFor(path) === undefined) {
         return fail({
-          message: `${operation.type} ${operation.path}: ${path} is not TypeScript or JavaScript, so it has no elements`,
+          message: `${operation.type} ${operation.path}: ${path} is not ${languageNames()}, so it has no elements`,
           hint: `send the whole new file with REPLACE_FILE ${path}`,
         });
       }
@@ -330,10 +330,12 @@ function applyElementOperations(
   skippedBecause: Map<number, string>,
 ): FileChange | undefined {
   const style = detectStyle(before);
+  const language = languageFor(path);
+  if (language === undefined) throw new Error(`no language reads ${path}`);
   // One parse serves the outline and the planner's syntax queries.
-  const sourceFile = parseSource(path, before);
-  const outline = outlineParsedSource(path, sourceFile);
-  const planner = new FilePlanner(path, before, outline, style, sourceFile);
+  const editor = language.editor(path, before);
+  const outline = editor.outline;
+  const planner = new FilePlanner(path, before, editor, style);
   for (const index of indices) {
     const operation = operations[index];
     if (operation !== undefined && isElementOperation(operation)) planner.plan(index, operation as ElementOperation);

@@ -1,6 +1,5 @@
 import type { ElementKind, ElementNode } from '../../elements/element';
-import type { ContainerFlavor } from './contentShape';
-import type { ContainerInfo } from './fileSyntax';
+import type { ContainerFlavor, ContainerInfo } from '../../language/languageSupport';
 import { indentBefore } from './textStyle';
 
 /** How a container lays out its members, read from the members it has: what a new member copies. */

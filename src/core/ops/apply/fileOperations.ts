@@ -1,4 +1,4 @@
-import { isOutlinable, outlineSource } from '../../elements/outline';
+import { languageFor } from '../../language/languages';
 import type { CreateFileOperation, ReplaceFileOperation } from '../operation';
 import { trimEdit } from './editBuffer';
 import type { OpFailure } from './actions';
@@ -53,9 +53,10 @@ export function applyFileOperation(
     after =
       (style.bom ? '\uFEFF' : '') + withEol(body, style.eol) + (style.finalNewline && body !== '' ? style.eol : '');
   }
-  if (isOutlinable(path)) {
-    const beforeOutline = outlineSource(path, before ?? '');
-    const problem = syntaxProblem(beforeOutline, outlineSource(path, after));
+  const language = languageFor(path);
+  if (language !== undefined) {
+    const beforeOutline = language.outline(path, before ?? '');
+    const problem = syntaxProblem(beforeOutline, language.outline(path, after));
     if (problem !== undefined)
       return { ok: false, failure: { message: `${label}: ${problem.message}`, hint: problem.hint } };
   }

@@ -1,6 +1,6 @@
 import type { ElementNode, FileOutline, TextRange } from '../../elements/element';
 import { kindsCompatible } from '../../elements/elementPath';
-import { outlineSource } from '../../elements/outline';
+import { outlineSource } from '../../language/languages';
 import type { Action, Expectation } from './actions';
 
 /**

@@ -1,6 +1,6 @@
 import { createTokenCounter, type TokenCounter } from '../../context/tokens';
 import { normalizeFilePath } from '../../elements/elementPath';
-import { isOutlinable, outlineSource } from '../../elements/outline';
+import { languageFor, languageNames } from '../../language/languages';
 import type { Operation } from '../operation';
 import { applyToFileText } from './applyToText';
 import { DiffPlanner, type DiffFallback } from './diffPlanner';
@@ -58,10 +58,11 @@ export function diffElementsInDetail(
     const verified = applyToFileText(path, before, operations) === after;
     return { operations, fallbacks: [{ kind: 'file', path, reason }], verified, applyRuns: 1 };
   };
-  if (!isOutlinable(path)) return replaceFile('not a TypeScript or JavaScript file');
-  const beforeOutline = outlineSource(path, before);
+  const language = languageFor(path);
+  if (language === undefined) return replaceFile(`not ${languageNames()}`);
+  const beforeOutline = language.outline(path, before);
   if (beforeOutline.syntaxErrors.length > 0) return replaceFile('the old text has syntax errors');
-  const afterOutline = outlineSource(path, after);
+  const afterOutline = language.outline(path, after);
   if (afterOutline.syntaxErrors.length > 0) return replaceFile('the new text has syntax errors');
 
   const counter = options.counter ?? (defaultCounter ??= createTokenCounter());

@@ -4,8 +4,8 @@ import type { ElementNode } from '../../../../src/core/elements/element';
 import { outlineSource } from '../../../../src/core/elements/outline';
 import { allElements, walkElements } from '../../../../src/core/elements/resolve';
 import { applyOperations } from '../../../../src/core/ops/apply';
-import type { ContainerFlavor } from '../../../../src/core/ops/apply/contentShape';
-import { FileSyntax } from '../../../../src/core/ops/apply/fileSyntax';
+import type { ContainerFlavor } from '../../../../src/core/language/languageSupport';
+import { typescriptLanguage } from '../../../../src/core/language/typescript/typescriptLanguage';
 import type { CreatePosition } from '../../../../src/core/ops/operation';
 import { fixture } from './applyHarness';
 
@@ -54,7 +54,7 @@ void describe('every element of the fixtures', () => {
     });
 
     void test(`${file}: a new member goes into each container at each position`, () => {
-      const syntax = new FileSyntax(file, text);
+      const syntax = typescriptLanguage.editor(file, text);
       const containers: { path: string; flavor: ContainerFlavor; children: readonly ElementNode[] }[] = [
         { path: file, flavor: 'file', children: outline.elements },
       ];

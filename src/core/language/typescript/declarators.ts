@@ -1,5 +1,6 @@
 import { ts } from 'ts-morph';
-import { parseSource } from '../../elements/outline';
+import type { DeclaratorContent, DeclaratorFate } from '../languageSupport';
+import { parseSource } from './typescriptOutline';
 
 /**
  * One declarator of `const a = 1, b = 2` is an element of its own. These read code meant for one declarator and
@@ -56,13 +57,6 @@ function onlyDeclarator(
   return { declaration, statement, sourceFile };
 }
 
-export type DeclaratorContent =
-  /** Code for the declarator alone (`b = 3`). */
-  | { readonly kind: 'declarator'; readonly code: string }
-  /** A statement of its own (another keyword, an export the statement lacks, a doc comment). */
-  | { readonly kind: 'statement'; readonly code: string }
-  | { readonly kind: 'invalid'; readonly message: string; readonly hint: string };
-
 /**
  * Reads content that replaces the declarator `name` of a statement with head `original`: `b = 3`, `const b = 3` and
  * `export const b = 3` (in an exported statement) fit the statement; a declaration that does not fit it stands alone.
@@ -117,10 +111,7 @@ export function declaresVariable(
   return onlyDeclarator(file, asStatement ? code : `${keyword} ${code}`, name) !== undefined;
 }
 
-export type DeclaratorFate =
-  | { readonly state: 'deleted' }
-  | { readonly state: 'declarator'; readonly text: string }
-  | { readonly state: 'statement'; readonly text: string };
+export type { DeclaratorContent, DeclaratorFate };
 
 /**
  * The statement's text with its declarators' fates applied (a declarator without a fate is kept as it was):

@@ -1,10 +1,10 @@
 import type { ElementNode } from '../../elements/element';
+import type { ImportBook } from '../languageSupport';
+import type { ImportDeclarationState, ImportShape, ImportStep, NamedBinding } from '../importModel';
 import {
   type ImportLayout,
-  type ImportShape,
   isSideEffectOnly,
   localNames,
-  type NamedBinding,
   parseDeclaration,
   renderDeclaration,
   rewriteDeclaration,
@@ -16,28 +16,16 @@ import {
  * and the result is a set of rewritten, removed and new declarations.
  */
 
-export interface DeclarationState {
-  readonly element: ElementNode | undefined;
-  /** Current text of the declaration (from its first token to its end). */
-  text: string;
-  removed: boolean;
-  readonly ops: number[];
-  /** The existing declaration a new one goes after; undefined for an existing one. */
-  readonly after?: DeclarationState;
-  /** Set for declarations this plan created. */
-  readonly created: boolean;
-}
-
-export type ImportStep =
-  | { readonly ok: true; readonly note?: string }
-  | { readonly ok: false; readonly message: string; readonly hint: string; readonly suggestions?: readonly string[] };
+export type DeclarationState = ImportDeclarationState;
 
 interface Live {
   readonly state: DeclarationState;
   readonly shape: ImportShape;
 }
 
-export class ImportPlan {
+export type { ImportStep };
+
+export class ImportPlan implements ImportBook {
   readonly declarations: DeclarationState[];
 
   constructor(

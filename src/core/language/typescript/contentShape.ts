@@ -1,10 +1,8 @@
 import { ts } from 'ts-morph';
-import type { ElementNode, SyntaxProblem } from '../../elements/element';
-import { languageOf, outlineParsedSource, parseSource, syntaxErrorsOf } from '../../elements/outline';
-import { scanCode } from './codeScan';
-
-/** Where a piece of code is going: decides how it must parse and how its members are separated. */
-export type ContainerFlavor = 'file' | 'namespace' | 'class' | 'interface' | 'typeLiteral' | 'object' | 'enum';
+import type { SyntaxProblem } from '../../elements/element';
+import { scanCode } from '../../ops/apply/codeScan';
+import type { ContainerFlavor, ContentShape } from '../languageSupport';
+import { languageOf, outlineParsedSource, parseSource, syntaxErrorsOf } from './typescriptOutline';
 
 const WRAPPER_NAME = '__ScalpelContent__';
 
@@ -18,17 +16,6 @@ const WRAPPERS: Readonly<Record<ContainerFlavor, readonly [string, string]>> = {
   object: [`const ${WRAPPER_NAME} = {\n`, '\n};'],
   enum: [`enum ${WRAPPER_NAME} {\n`, '\n}'],
 };
-
-export interface ContentShape {
-  /** The elements the content declares at the level of its container (paths are meaningless). */
-  readonly elements: readonly ElementNode[];
-  /** Syntax errors, lines counted in the content. */
-  readonly syntaxErrors: readonly SyntaxProblem[];
-  /** The content's last declaration ends like a statement (`;` or `,` expected, not a block). */
-  readonly statementLike: boolean;
-  /** The content already ends with `;` or `,` (comments after it aside). */
-  readonly terminated: boolean;
-}
 
 /** The file name the content is parsed under: same language as the target file. */
 function shapeFileName(file: string): string {

@@ -1,28 +1,16 @@
 import { ts } from 'ts-morph';
 import type { ElementNode, TextRange } from '../../elements/element';
-import { parseSource } from '../../elements/outline';
-import type { ContainerFlavor } from './contentShape';
-import { indentBefore, indentOfLine, nextLineStartOf } from './textStyle';
+import { indentBefore, indentOfLine, nextLineStartOf } from '../../ops/apply/textStyle';
+import type { ContainerFlavor, ContainerLookup } from '../languageSupport';
+import { parseSource } from './typescriptOutline';
 
 /**
  * What the element model does not say but an edit needs: which kind of container an element is, where its braces
  * are, whether a variable shares its statement with others, where imports and top-level code begin.
  */
 
-export interface ContainerInfo {
-  readonly flavor: ContainerFlavor;
-  /** Offset of `{`; undefined for a file. */
-  readonly open?: number;
-  /** Offset of `}`; undefined for a file. */
-  readonly close?: number;
-  /** Indentation of the container's own lines. */
-  readonly indent: string;
-}
-
-export type ContainerLookup =
-  { readonly ok: true; readonly container: ContainerInfo } | { readonly ok: false; readonly reason: string };
-
-export interface DeclaratorInfo {
+/** A variable declaration that shares its statement with others. */
+export interface VariableDeclarator {
   readonly statement: ts.VariableStatement;
   readonly index: number;
   readonly declarations: readonly ts.VariableDeclaration[];
@@ -121,7 +109,7 @@ export class FileSyntax {
   }
 
   /** The statement a variable element shares with other declarators, when it does. */
-  declaratorOf(element: ElementNode): DeclaratorInfo | undefined {
+  declaratorOf(element: ElementNode): VariableDeclarator | undefined {
     if (element.kind !== 'variable') return undefined;
     const node = this.nodeSpanning(element.declarationRange.start, element.declarationRange.end);
     if (node === undefined || !ts.isVariableDeclaration(node)) return undefined;

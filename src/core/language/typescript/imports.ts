@@ -1,5 +1,7 @@
 import { ts } from 'ts-morph';
-import { parseSource } from '../../elements/outline';
+import type { ImportContent } from '../languageSupport';
+import type { ImportShape, NamedBinding } from '../importModel';
+import { parseSource } from './typescriptOutline';
 
 /**
  * Import declarations as sets of bindings, and the smallest text changes that add or remove bindings. A declaration
@@ -7,27 +9,7 @@ import { parseSource } from '../../elements/outline';
  * compose on one declaration.
  */
 
-export interface NamedBinding {
-  /** The local name. */
-  readonly name: string;
-  /** The exported name when it differs (`a as b` imports `a` as `b`). */
-  readonly imported: string;
-  /** Written `type a` inside a value import. */
-  readonly typeOnly: boolean;
-}
-
-export interface ImportShape {
-  readonly module: string;
-  /** `import type ...`. */
-  readonly typeOnly: boolean;
-  readonly defaultName?: string;
-  readonly namespaceName?: string;
-  readonly named: readonly NamedBinding[];
-  /** `import x = require('m')`: the local name. */
-  readonly equalsName?: string;
-  /** Whether the declaration has a `{ }` list (even an empty one). */
-  readonly hasNamedList: boolean;
-}
+export type { ImportShape, NamedBinding };
 
 export function isSideEffectOnly(shape: ImportShape): boolean {
   return (
@@ -83,10 +65,6 @@ function shapeOf(statement: ts.ImportDeclaration | ts.ImportEqualsDeclaration): 
     ...(bindings !== undefined && ts.isNamespaceImport(bindings) ? { namespaceName: bindings.name.text } : {}),
   };
 }
-
-export type ImportContent =
-  | { readonly ok: true; readonly imports: readonly ImportShape[]; readonly texts: readonly string[] }
-  | { readonly ok: false; readonly message: string };
 
 /** Reads the import declarations an ADD_IMPORT or REMOVE_IMPORT carries. */
 export function readImportContent(content: string): ImportContent {

@@ -1,0 +1,45 @@
+import type { ElementNode } from '../elements/element';
+
+/**
+ * Imports as the apply planner sees them in any language: a declaration is a module and a set of bindings. A
+ * language reads its own syntax into these shapes (see ImportEditing in languageSupport.ts).
+ */
+
+export interface NamedBinding {
+  /** The local name. */
+  readonly name: string;
+  /** The exported name when it differs (`a as b` imports `a` as `b`). */
+  readonly imported: string;
+  /** Written `type a` inside a value import. */
+  readonly typeOnly: boolean;
+}
+
+export interface ImportShape {
+  readonly module: string;
+  /** `import type ...`. */
+  readonly typeOnly: boolean;
+  readonly defaultName?: string;
+  readonly namespaceName?: string;
+  readonly named: readonly NamedBinding[];
+  /** `import x = require('m')`: the local name. */
+  readonly equalsName?: string;
+  /** Whether the declaration has a `{ }` list (even an empty one). */
+  readonly hasNamedList: boolean;
+}
+
+/** One import declaration through a batch. */
+export interface ImportDeclarationState {
+  readonly element: ElementNode | undefined;
+  /** Current text of the declaration (from its first token to its end). */
+  text: string;
+  removed: boolean;
+  readonly ops: number[];
+  /** The existing declaration a new one goes after; undefined for an existing one. */
+  readonly after?: ImportDeclarationState;
+  /** Set for declarations this plan created. */
+  readonly created: boolean;
+}
+
+export type ImportStep =
+  | { readonly ok: true; readonly note?: string }
+  | { readonly ok: false; readonly message: string; readonly hint: string; readonly suggestions?: readonly string[] };

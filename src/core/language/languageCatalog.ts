@@ -1,0 +1,40 @@
+import type { LanguageInfo } from './languageSupport';
+
+/**
+ * The languages Scalpel ships, as data only: this module imports nothing, so the extension layer may load it at
+ * activation (the CodeLens selector, messages) without pulling in a parser. package.json's activationEvents and
+ * `editorLangId` when-clauses must agree with it: test/unit/language/packageLanguages.test.ts checks that, and
+ * `node scripts/syncLanguages.mjs` rewrites them from this list.
+ */
+
+export const TYPESCRIPT_INFO: LanguageInfo = {
+  id: 'typescript',
+  displayName: 'TypeScript or JavaScript',
+  extensions: ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'],
+  vscodeLanguageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'],
+};
+
+/** Every shipped language, in the order messages list them. */
+export const LANGUAGE_CATALOG: readonly LanguageInfo[] = [TYPESCRIPT_INFO];
+
+/** The VS Code language ids of every shipped language. */
+export function supportedVscodeLanguageIds(): string[] {
+  return LANGUAGE_CATALOG.flatMap((language) => language.vscodeLanguageIds);
+}
+
+/** The `editorLangId =~ /.../` pattern of package.json's when-clauses, e.g. `^(typescript|javascript)$`. */
+export function editorLangIdPattern(): string {
+  return `^(${supportedVscodeLanguageIds().join('|')})$`;
+}
+
+/** The extensions of every shipped language, for messages: `.ts .tsx .mts ...`. */
+export function supportedExtensionsText(): string {
+  return LANGUAGE_CATALOG.flatMap((language) => language.extensions).join(' ');
+}
+
+/** The file's extension as the catalog writes it (lower case, with the dot), or '' without one. */
+export function extensionOf(file: string): string {
+  const name = file.slice(file.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot).toLowerCase();
+}

@@ -1,0 +1,142 @@
+import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../elements/element';
+import type { ImportShape, ImportStep, ImportDeclarationState } from './importModel';
+
+/**
+ * The language seam: everything Scalpel knows about one programming language sits behind {@link LanguageSupport}.
+ * Context, apply, diff and the surfaces reach a language only through `languageFor(path)` (languages.ts), so a new
+ * language is one new implementation registered there, with no edit to apply, context or the surfaces.
+ *
+ * The element model (ElementNode, paths, kinds) is shared by all languages; a language decides how its files map
+ * onto it (outline), how code is checked (syntax errors in the outline, compared before and after an edit), and
+ * how content lands in a file (the {@link SourceEditor} the apply planner asks).
+ */
+
+export interface LanguageInfo {
+  /** Stable id, e.g. `typescript`. */
+  readonly id: string;
+  /** As a sentence names it: "TypeScript or JavaScript". */
+  readonly displayName: string;
+  /** File extensions, lower case, with the dot. */
+  readonly extensions: readonly string[];
+  /** VS Code language ids the extension activates on and shows its menus for. */
+  readonly vscodeLanguageIds: readonly string[];
+}
+
+export interface LanguageSupport extends LanguageInfo {
+  /** The element tree of a file; `syntaxErrors` is what verification compares before and after an edit. */
+  outline(file: string, text: string): FileOutline;
+  /** The editing rules for one file's snapshot, over one parse (its outline included). */
+  editor(file: string, text: string): SourceEditor;
+}
+
+/**
+ * Where a piece of code goes: decides how it must parse, how it is indented and how members are separated. `object`
+ * and `enum` members are comma-separated; the others are statements or declarations.
+ */
+export type ContainerFlavor = 'file' | 'namespace' | 'class' | 'interface' | 'typeLiteral' | 'object' | 'enum';
+
+export interface ContainerInfo {
+  readonly flavor: ContainerFlavor;
+  /** Offset of the opening bracket; undefined for a file. */
+  readonly open?: number;
+  /** Offset of the closing bracket; undefined for a file. */
+  readonly close?: number;
+  /** Indentation of the container's own lines. */
+  readonly indent: string;
+}
+
+export type ContainerLookup =
+  { readonly ok: true; readonly container: ContainerInfo } | { readonly ok: false; readonly reason: string };
+
+export interface ContentShape {
+  /** The elements the content declares at the level of its container (paths are meaningless). */
+  readonly elements: readonly ElementNode[];
+  /** Syntax errors, lines counted in the content. */
+  readonly syntaxErrors: readonly SyntaxProblem[];
+  /** The content's last declaration ends like a statement (a terminator is expected, not a block). */
+  readonly statementLike: boolean;
+  /** The content already ends with its terminator (`;` or `,`). */
+  readonly terminated: boolean;
+}
+
+/**
+ * How one file's snapshot takes edits: the apply planner asks these questions and makes every other decision
+ * (composition, conflicts, layout, verification) itself, the same for every language.
+ */
+export interface SourceEditor {
+  readonly outline: FileOutline;
+  /** Whether statements and members of this file end with `;` (what new code copies). */
+  readonly semicolons: boolean;
+  /** The container an element is, for CREATE_ELEMENT; a reason when it holds no members. */
+  containerOf(element: ElementNode): ContainerLookup;
+  /** Parses content the way it will sit in a container of this flavor. `content` is normalised (`\n`). */
+  shapeOf(content: string, flavor: ContainerFlavor): ContentShape;
+  /** Content replacing a top-level `node` gets back modifiers it left off that importers rely on (`export`). */
+  keepModifiers(body: string, node: ElementNode): string;
+  /** The line start where new top-level code goes first: after headers, directives and licences. */
+  topInsertionOffset(): number;
+  /** Variables that share a statement (`const a = 1, b = 2`); undefined when the language has none. */
+  readonly declarators: DeclaratorEditing | undefined;
+  /** ADD_IMPORT/REMOVE_IMPORT and imports at the head of content; undefined when the language has none. */
+  readonly imports: ImportEditing | undefined;
+}
+
+/** A variable element that shares its statement with other declarators. */
+export interface DeclaratorInfo {
+  /** Identity of the shared statement: equal for the declarators of one statement. */
+  readonly statement: object;
+  /** 0-based position among the statement's declarators. */
+  readonly index: number;
+  readonly count: number;
+  /** The statement from its first token to its end. */
+  readonly statementStart: number;
+  readonly statementEnd: number;
+  /** The statement with the comments directly above it, as the element model counts ranges. */
+  readonly statementRange: TextRange;
+}
+
+export type DeclaratorContent =
+  /** Code for the declarator alone (`b = 3`). */
+  | { readonly kind: 'declarator'; readonly code: string }
+  /** A statement of its own (another keyword, an export the statement lacks, a doc comment). */
+  | { readonly kind: 'statement'; readonly code: string }
+  | { readonly kind: 'invalid'; readonly message: string; readonly hint: string };
+
+export type DeclaratorFate =
+  | { readonly state: 'deleted' }
+  | { readonly state: 'declarator'; readonly text: string }
+  /** Split off as a statement of its own, placed after the rest. */
+  | { readonly state: 'statement'; readonly text: string };
+
+export interface DeclaratorEditing {
+  declaratorOf(element: ElementNode): DeclaratorInfo | undefined;
+  /** Reads content that replaces declarator `name`: the declarator alone, or a statement of its own. */
+  readContent(info: DeclaratorInfo, content: string, name: string): DeclaratorContent;
+  /** Whether patched code still declares exactly the variable `name` (as a declarator, or as a statement). */
+  declares(info: DeclaratorInfo, code: string, name: string, asStatement: boolean): boolean;
+  /** The statement rewritten with each declarator's fate (by index); `lineBreak` starts a split-off statement. */
+  rewrite(info: DeclaratorInfo, fates: ReadonlyMap<number, DeclaratorFate>, lineBreak: string): string;
+}
+
+export type ImportContent =
+  | { readonly ok: true; readonly imports: readonly ImportShape[]; readonly texts: readonly string[] }
+  | { readonly ok: false; readonly message: string };
+
+export interface ImportEditing {
+  /** Reads the import declarations an ADD_IMPORT or REMOVE_IMPORT carries. */
+  read(content: string): ImportContent;
+  /** Import declarations at the head of top-level code, split from the code after them (when there is some). */
+  splitLeading(content: string): { imports: string; code: string } | undefined;
+  /** Whether content names an import declaration (rather than just a module). */
+  isDeclaration(content: string): boolean;
+  /** A fresh book of this file's import declarations for one batch. */
+  book(eol: '\n' | '\r\n'): ImportBook;
+}
+
+/** The import declarations of one file through a batch; see importModel.ts. */
+export interface ImportBook {
+  readonly declarations: readonly ImportDeclarationState[];
+  transaction(step: () => ImportStep): ImportStep;
+  add(request: ImportShape, text: string, opIndex: number): ImportStep;
+  remove(request: ImportShape | { readonly module: string }, opIndex: number): ImportStep;
+}

@@ -1,0 +1,62 @@
+import type { FileOutline } from '../elements/element';
+import { normalizeFilePath } from '../elements/elementPath';
+import { extensionOf } from './languageCatalog';
+import type { LanguageSupport } from './languageSupport';
+import { typescriptLanguage } from './typescript/typescriptLanguage';
+
+/**
+ * The registry of languages: the one place context, apply, diff and the surfaces ask which language a file is in.
+ * The shipped languages are registered here (their metadata is in languageCatalog.ts); `registerLanguage` adds one
+ * at run time (a test language, or a grammar loaded on demand).
+ */
+
+const registered: LanguageSupport[] = [typescriptLanguage];
+
+/** The language of a file by its extension, or undefined when Scalpel has no element model for it. */
+export function languageFor(file: string): LanguageSupport | undefined {
+  const extension = extensionOf(normalizeFilePath(file));
+  if (extension === '') return undefined;
+  // The latest registration wins, so a test can stand in for a shipped language.
+  for (let i = registered.length - 1; i >= 0; i--) {
+    const language = registered[i];
+    if (language?.extensions.includes(extension)) return language;
+  }
+  return undefined;
+}
+
+export function supportedLanguages(): readonly LanguageSupport[] {
+  return [...registered];
+}
+
+/** Adds a language; returns the function that removes it again. */
+export function registerLanguage(language: LanguageSupport): () => void {
+  registered.push(language);
+  return () => {
+    const at = registered.lastIndexOf(language);
+    if (at >= 0) registered.splice(at, 1);
+  };
+}
+
+/** Whether the element model can outline this file (by its extension). */
+export function isOutlinable(file: string): boolean {
+  return languageFor(file) !== undefined;
+}
+
+/** The outline of a file in any registered language; throws for a file no language reads. */
+export function outlineSource(file: string, text: string): FileOutline {
+  const language = languageFor(file);
+  if (language === undefined) {
+    throw new Error(`${normalizeFilePath(file)}: no element model for this kind of file (${supportedNames()})`);
+  }
+  return language.outline(file, text);
+}
+
+/** "TypeScript or JavaScript (.ts .tsx ...)" for every registered language, for messages. */
+export function supportedNames(): string {
+  return registered.map((l) => `${l.displayName} (${l.extensions.join(' ')})`).join('; ');
+}
+
+/** "TypeScript or JavaScript" (and the other registered languages), for messages. */
+export function languageNames(): string {
+  return registered.map((l) => l.displayName).join(', ');
+}

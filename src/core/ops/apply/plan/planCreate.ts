@@ -1,0 +1,283 @@
+import type { ElementKind, ElementNode } from '../../../elements/element';
+import {
+  canonicalKind,
+  ElementPathSyntaxError,
+  kindsCompatible,
+  normalizeFilePath,
+  parseElementPath,
+} from '../../../elements/elementPath';
+import { resolveElementPath } from '../../../elements/resolve';
+import type { ContainerInfo } from '../../../language/languageSupport';
+import type { CreateElementOperation } from '../../operation';
+import type { Slot } from '../actions';
+import { blankLinesOf, childIndent, isBlock, memberSeparatorOf, trailingCommaOf } from '../containerLayout';
+import { describeElement, memberWords, parseHint } from '../contentChecks';
+import { normalizeContent, reindent } from '../reindent';
+import { withoutLeadingImports } from './planImports';
+import {
+  COMMA_FLAVORS,
+  type Creation,
+  type PlanState,
+  segmentOf,
+  withoutTrailingComma,
+  withTerminator,
+} from './planState';
+
+/**
+ * CREATE_ELEMENT: new elements in a container (or the file), at FIRST_CHILD, LAST_CHILD, or BEFORE/AFTER a sibling,
+ * which may be an element created earlier in the batch. Several creations at one place form one group.
+ */
+
+export function resolveContainer(state: PlanState, 
+  index: number,
+  path: string,
+):
+  | {
+      element: ElementNode | undefined;
+      info: ContainerInfo;
+      path: string;
+      children: readonly ElementNode[];
+      chain: string[];
+    }
+  | undefined {
+  let parsed;
+  try {
+    parsed = parseElementPath(path);
+  } catch (error) {
+    if (!(error instanceof ElementPathSyntaxError)) throw error;
+    state.fail(index, {
+      message: error.message,
+      hint: 'write the container as <file>/<kind>[<name>], or just the file',
+    });
+    return undefined;
+  }
+  if (parsed.segments.length === 0) {
+    return {
+      element: undefined,
+      info: { flavor: 'file', indent: '' },
+      path: state.file,
+      children: state.outline.elements,
+      chain: [],
+    };
+  }
+  const resolved = state.resolve(index, path);
+  if (resolved === undefined) return undefined;
+  const element = resolved.element;
+  const lookup = state.editor.containerOf(element);
+  if (!lookup.ok) {
+    state.fail(index, {
+      message: `CREATE_ELEMENT in ${element.path}: ${lookup.reason}`,
+      hint: 'create the element in a class, interface, enum, namespace, object literal, type literal or the file',
+    });
+    return undefined;
+  }
+  return {
+    element,
+    info: lookup.container,
+    path: element.path,
+    children: element.children,
+    chain: state.chainOf(element).map(segmentOf),
+  };
+}
+
+/** `'use strict'` and kin: FIRST_CHILD goes after them. */
+export function isDirective(state: PlanState, element: ElementNode): boolean {
+  return element.kind === 'statement' && /^['"]/.test(state.text.slice(element.declarationRange.start));
+}
+
+export function planCreate(state: PlanState, index: number, op: CreateElementOperation): void {
+  const container = resolveContainer(state, index, op.path);
+  if (container === undefined) return;
+  const label = `CREATE_ELEMENT in ${container.path}`;
+  const content = normalizeContent(op.content);
+  if (content === '') {
+    state.fail(index, { message: `${label} has no content`, hint: 'write the complete new element' });
+    return;
+  }
+  if (state.refusePlaceholder(index, label, content, undefined)) return;
+  const { info } = container;
+  const flavor = info.flavor;
+  const isComma = COMMA_FLAVORS.has(flavor);
+  const code = flavor === 'file' ? withoutLeadingImports(state, index, label, content) : content;
+  if (code === undefined) return;
+  let body = isComma ? withoutTrailingComma(code) : code;
+  const shape = state.editor.shapeOf(body, flavor);
+  const problem = shape.syntaxErrors[0];
+  if (problem !== undefined) {
+    state.fail(index, {
+      message: `${label}: the content does not parse as ${memberWords(flavor)}: ${problem.message} (line ${problem.line} of the content)`,
+      hint: parseHint(flavor),
+    });
+    return;
+  }
+  if (shape.elements.length === 0) {
+    state.fail(index, {
+      message: `${label}: the content declares no element`,
+      hint: 'write the complete new element',
+    });
+    return;
+  }
+  if (shape.elements.some((e) => e.kind === 'import')) {
+    state.fail(index, {
+      message: `${label}: the content holds an import declaration`,
+      hint: 'add imports with ADD_IMPORT and keep CREATE_ELEMENT for the element itself',
+    });
+    return;
+  }
+  if (op.elementKind !== undefined) {
+    const wanted = canonicalKind(op.elementKind);
+    const mismatch = wanted === undefined ? undefined : shape.elements.find((e) => !kindFits(wanted, e));
+    if (mismatch !== undefined && wanted !== undefined) {
+      state.fail(index, {
+        message: `${label}: KIND=${op.elementKind} was given, but the content declares ${describeElement(mismatch)}`,
+        hint: `write a ${wanted}, or correct KIND`,
+      });
+      return;
+    }
+  }
+  if (!isComma && shape.statementLike && !shape.terminated) {
+    const terminator =
+      flavor === 'interface' || flavor === 'typeLiteral'
+        ? memberSeparatorOf(state.text, container.children, state.semicolons)
+        : state.semicolons
+          ? ';'
+          : '';
+    if (terminator !== '') body = withTerminator(body, terminator);
+  }
+  const indent = childIndent(state.text, info, container.children, state.style.indent.unit);
+  const itemText = reindent(body, { indent, style: state.style.indent }).join('\n');
+  const located = slotFor(state, index, op, container, label);
+  if (located === undefined) return;
+  const containerKey = container.element === undefined ? 'file' : state.keyOf(container.element.range);
+  if (state.containerBlocked(index, container.element, label)) return;
+  const declared = shape.elements.map((e) => ({ kind: e.kind, name: e.name }));
+  const groupKey = `${containerKey}|${located.key}`;
+  let group = located.joins?.group ?? state.groups.find((g) => g.key === groupKey);
+  if (group === undefined) {
+    group = {
+      key: groupKey,
+      container: info,
+      containerElement: container.element,
+      slot: located.slot,
+      items: [],
+      neighbourBlock: located.neighbour !== undefined && isBlock(located.neighbour),
+      blankLines: blankLinesOf(state.text, container.children, flavor),
+      trailingComma: trailingCommaOf(state.text, container.children, info),
+    };
+    state.groups.push(group);
+  }
+  const creation: Creation = {
+    index,
+    containerKey,
+    containerPath: container.path,
+    containerChain: container.chain,
+    children: container.children,
+    declared,
+    group,
+  };
+  const block = shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
+  const item = { ops: [index], text: itemText, block, creation };
+  if (located.joins !== undefined) {
+    const at = group.items.findIndex((i) => i.creation === located.joins);
+    group.items.splice(located.before ? Math.max(at, 0) : at + 1, 0, item);
+  } else {
+    group.items.push(item);
+  }
+  state.creations.push(creation);
+}
+
+export function slotFor(state: PlanState, 
+  index: number,
+  op: CreateElementOperation,
+  container: {
+    element: ElementNode | undefined;
+    info: ContainerInfo;
+    path: string;
+    children: readonly ElementNode[];
+  },
+  label: string,
+): { slot: Slot; key: string; neighbour: ElementNode | undefined; joins?: Creation; before?: boolean } | undefined {
+  const { children } = container;
+  const position = op.position;
+  if (position.kind === 'FIRST_CHILD') {
+    if (container.element !== undefined) return { slot: { kind: 'first' }, key: 'first', neighbour: children[0] };
+    const firstCode = children.find((c) => c.kind !== 'import' && !isDirective(state, c));
+    if (firstCode !== undefined) {
+      const anchor = state.anchorRange(firstCode);
+      return { slot: { kind: 'before', anchor }, key: `before:${anchor.start}`, neighbour: firstCode };
+    }
+    return { slot: { kind: 'end' }, key: 'end', neighbour: children[children.length - 1] };
+  }
+  if (position.kind === 'LAST_CHILD') {
+    if (container.element !== undefined)
+      return { slot: { kind: 'last' }, key: 'last', neighbour: children[children.length - 1] };
+    return { slot: { kind: 'end' }, key: 'end', neighbour: children[children.length - 1] };
+  }
+  const sibling = position.sibling.trim();
+  let path = `${container.path}/${sibling}`;
+  try {
+    const parsed = parseElementPath(sibling);
+    if (parsed.segments.length > 0 && normalizeFilePath(parsed.file) === state.file) path = sibling;
+  } catch {
+    // Not a full path: it is a segment relative to the container.
+  }
+  const resolved = resolveElementPath(state.outline, path);
+  const before = position.kind === 'BEFORE';
+  if (resolved.ok) {
+    const parent = state.parentOf(resolved.element);
+    if (parent?.path !== container.element?.path) {
+      state.fail(index, {
+        message: `${label} ${position.kind} ${sibling}: ${resolved.element.path} is not a direct child of ${container.path}`,
+        hint: "name a sibling inside the container, or create the element in the sibling's own container",
+        suggestions: children
+          .filter((c) => c.kind !== 'import')
+          .slice(0, 8)
+          .map((c) => c.path),
+      });
+      return undefined;
+    }
+    const anchor = state.anchorRange(resolved.element);
+    return {
+      slot: before ? { kind: 'before', anchor } : { kind: 'after', anchor },
+      key: `${before ? 'before' : 'after'}:${anchor.start}`,
+      neighbour: resolved.element,
+    };
+  }
+  const wanted = segmentWanted(sibling);
+  const created =
+    wanted === undefined
+      ? undefined
+      : [...state.creations]
+          .reverse()
+          .find(
+            (c) =>
+              c.containerPath === container.path &&
+              !state.failures.has(c.index) &&
+              c.declared.some(
+                (d) => d.name === wanted.name && (wanted.kind === undefined || kindsCompatible(d.kind, wanted.kind)),
+              ),
+          );
+  if (created !== undefined) {
+    return { slot: created.group.slot, key: created.group.key, neighbour: undefined, joins: created, before };
+  }
+  state.fail(index, {
+    message: `${label} ${position.kind} ${sibling}: ${resolved.message}`,
+    hint: 'name an existing sibling of the new element, or use FIRST_CHILD/LAST_CHILD',
+    suggestions: resolved.suggestions,
+  });
+  return undefined;
+}
+
+function segmentWanted(sibling: string): { kind: ReturnType<typeof canonicalKind>; name: string } | undefined {
+  const match = /([A-Za-z][\w-]*=?)(?:\[(.*)\])?(?:#\d+)?$/.exec(sibling.trim());
+  if (match?.[1] === undefined) return undefined;
+  return { kind: canonicalKind(match[1]), name: match[2] ?? '' };
+}
+
+/** A KIND hint fits an element of a compatible kind; a function kind needs a function (an arrow in a property). */
+function kindFits(wanted: ElementKind, element: ElementNode): boolean {
+  if (!kindsCompatible(wanted, element.kind)) return false;
+  const wantsFunction = wanted === 'function' || wanted === 'method';
+  const isValue = element.kind === 'property' || element.kind === 'variable';
+  return !(wantsFunction && isValue && element.bodyRange === undefined);
+}

@@ -1,0 +1,186 @@
+import type { ElementNode } from '../../../elements/element';
+import { formatSegment, kindsCompatible } from '../../../elements/elementPath';
+import type { DeclaratorFate, DeclaratorInfo } from '../../../language/languageSupport';
+import type { Action, Expectation, InsertAction, Slot } from '../actions';
+import { describeElement } from '../contentChecks';
+import { indentOfLine, toLf, withEol } from '../textStyle';
+import type { FilePlan } from '../filePlan';
+import { type Creation, COMMA_FLAVORS, type PlanState, type Target } from './planState';
+
+/** The end of a file's plan: checks that need the whole batch, then the actions for the renderer. */
+
+/** Checks what needs the whole batch (names created), then turns the plan into actions. */
+export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = new Set()): FilePlan {
+  checkCreatedNames(state);
+  const failed = (ops: readonly number[]): boolean => ops.some((i) => state.failures.has(i) || failedElsewhere.has(i));
+  const actions: Action[] = [...importActions(state, failed)];
+  const expectations: Expectation[] = [];
+  for (const group of state.groups) {
+    const items = group.items.filter((item) => !failed(item.ops));
+    if (items.length === 0) continue;
+    const action: InsertAction = {
+      kind: 'insert',
+      ops: items.flatMap((i) => i.ops),
+      container: group.container,
+      ...(group.containerElement === undefined ? {} : { containerRange: group.containerElement.range }),
+      slot: group.slot,
+      items: items.map((i) => ({ ops: i.ops, text: i.text, block: i.block })),
+      blankLines: group.blankLines,
+      neighbourBlock: group.neighbourBlock,
+      trailingComma: group.trailingComma,
+    };
+    actions.push(action);
+    for (const item of items) {
+      for (const declared of item.creation?.declared ?? []) {
+        expectations.push({
+          ops: item.ops,
+          parentChain: item.creation?.containerChain ?? [],
+          kind: declared.kind,
+          name: declared.name,
+          describe: `${item.creation?.containerPath ?? state.file}/${formatSegment(declared.kind, declared.name)}`,
+        });
+      }
+    }
+  }
+  const statements = new Map<object, { info: DeclaratorInfo; targets: Target[] }>();
+  for (const target of state.targets.values()) {
+    if (failed(target.ops)) continue;
+    if (target.declarator !== undefined) {
+      const entry = statements.get(target.declarator.statement) ?? { info: target.declarator, targets: [] };
+      entry.targets.push(target);
+      statements.set(target.declarator.statement, entry);
+    } else if (target.state === 'deleted') {
+      actions.push({
+        kind: 'delete',
+        ops: target.ops,
+        range: target.range,
+        ...(COMMA_FLAVORS.has(target.flavor) && target.containerOpen !== undefined
+          ? { commaContainerOpen: target.containerOpen }
+          : {}),
+        ...(target.containerOpen === undefined ? {} : { containerOpen: target.containerOpen }),
+      });
+    } else {
+      actions.push({ kind: 'rewrite', ops: target.ops, range: target.range, newText: target.text });
+    }
+    if (target.state !== 'deleted') {
+      expectations.push({
+        ops: target.ops,
+        parentChain: target.parentChain,
+        kind: target.element.kind,
+        name: target.element.name,
+        describe: target.node.path,
+      });
+    }
+  }
+  for (const { info, targets } of statements.values()) actions.push(statementAction(state, info, targets));
+  return { actions, expectations, failures: state.failures, notes: state.notes };
+}
+
+export function checkCreatedNames(state: PlanState): void {
+  const createdSoFar = new Map<string, Creation>();
+  for (const creation of state.creations) {
+    if (state.failures.has(creation.index)) continue;
+    for (const declared of creation.declared) {
+      // A statement's label (`describe`, `test`, `app.get`) is no name: a test file holds many, numbered #1, #2...
+      if (declared.kind === 'statement') continue;
+      const clash = creation.children.find(
+        (child) =>
+          child.name === declared.name &&
+          child.kind !== 'import' &&
+          kindsCompatible(child.kind, declared.kind) &&
+          !isAccessorPair(child.kind, declared.kind) &&
+          !state.isDeleted(child),
+      );
+      if (clash !== undefined) {
+        state.fail(creation.index, {
+          message: `CREATE_ELEMENT in ${creation.containerPath}: ${clash.path} already exists`,
+          hint: `to change it use REPLACE_ELEMENT ${clash.path}; to have both, give the new element another name`,
+          suggestions: [clash.path],
+        });
+        break;
+      }
+      const key = `${creation.containerKey}|${declared.kind}|${declared.name}`;
+      const earlier = createdSoFar.get(key);
+      if (earlier !== undefined) {
+        state.fail(creation.index, {
+          message: `CREATE_ELEMENT in ${creation.containerPath}: operation #${earlier.index + 1} already creates ${describeElement(declared)} there`,
+          hint: 'send each element once',
+        });
+        break;
+      }
+      createdSoFar.set(key, creation);
+    }
+  }
+}
+
+export function importActions(state: PlanState, failed: (ops: readonly number[]) => boolean): Action[] {
+  const actions: Action[] = [];
+  const eol = state.style.eol;
+  const newByAnchor = new Map<
+    string,
+    { anchor: ElementNode | undefined; items: { ops: number[]; text: string; block: boolean }[] }
+  >();
+  for (const declaration of state.imports?.declarations ?? []) {
+    if (declaration.ops.length === 0 || failed(declaration.ops)) continue;
+    if (declaration.element !== undefined) {
+      const element = declaration.element;
+      if (declaration.removed) {
+        actions.push({ kind: 'delete', ops: declaration.ops, range: element.range });
+      } else {
+        const range = { start: element.declarationRange.start, end: element.range.end };
+        const newText = withEol(toLf(declaration.text), eol);
+        if (newText !== state.text.slice(range.start, range.end))
+          actions.push({ kind: 'rewrite', ops: declaration.ops, range, newText });
+      }
+      continue;
+    }
+    if (declaration.removed) continue;
+    const anchor = declaration.after?.element;
+    const key = anchor === undefined ? 'top' : String(anchor.range.start);
+    const entry = newByAnchor.get(key) ?? { anchor, items: [] };
+    entry.items.push({ ops: declaration.ops, text: toLf(declaration.text), block: false });
+    newByAnchor.set(key, entry);
+  }
+  for (const { anchor, items } of newByAnchor.values()) {
+    const slot: Slot =
+      anchor === undefined
+        ? { kind: 'line', offset: state.editor.topInsertionOffset() }
+        : { kind: 'after', anchor: anchor.range };
+    actions.push({
+      kind: 'insert',
+      ops: items.flatMap((i) => i.ops),
+      container: { flavor: 'file', indent: '' },
+      slot,
+      items,
+      blankLines: { block: 0, line: 0 },
+      neighbourBlock: false,
+      trailingComma: false,
+      ...(anchor === undefined ? { minBlankAfter: 1 } : { blankBefore: 0 }),
+    });
+  }
+  return actions;
+}
+
+/** One statement whose declarators the batch edits: rewritten as a whole, or deleted when none is left. */
+export function statementAction(state: PlanState, info: DeclaratorInfo, targets: readonly Target[]): Action {
+  const ops = targets.flatMap((t) => t.ops);
+  const fates = new Map<number, DeclaratorFate>();
+  for (const target of targets) {
+    const fate: DeclaratorFate =
+      target.state === 'deleted'
+        ? { state: 'deleted' }
+        : { state: target.split ? 'statement' : 'declarator', text: target.text };
+    fates.set(target.declarator?.index ?? -1, fate);
+  }
+  if (Array.from({ length: info.count }, (_, i) => i).every((i) => fates.get(i)?.state === 'deleted')) {
+    return { kind: 'delete', ops, range: info.statementRange };
+  }
+  const start = info.statementStart;
+  const lineBreak = state.style.eol + indentOfLine(state.text, start);
+  const newText = state.editor.declarators?.rewrite(info, fates, lineBreak) ?? state.text.slice(start, info.statementEnd);
+  return { kind: 'rewrite', ops, range: { start, end: info.statementEnd }, newText };
+}
+
+function isAccessorPair(a: string, b: string): boolean {
+  return (a === 'getter' && b === 'setter') || (a === 'setter' && b === 'getter');
+}

@@ -1,0 +1,275 @@
+import { ts } from 'ts-morph';
+import type { ElementKind, ElementNode, FileOutline, TextRange } from '../../../elements/element';
+import { ancestryOf, resolveElementPath } from '../../../elements/resolve';
+import type {
+  ContainerFlavor,
+  ContainerInfo,
+  DeclaratorInfo,
+  ImportBook,
+  SourceEditor,
+} from '../../../language/languageSupport';
+import type {
+  AddImportOperation,
+  CreateElementOperation,
+  DeleteElementOperation,
+  PatchElementOperation,
+  RemoveImportOperation,
+  ReplaceElementOperation,
+} from '../../operation';
+import type { OpFailure, Slot } from '../actions';
+import { scanCode } from '../codeScan';
+import { declarationMismatch, describeElement } from '../contentChecks';
+import { findNewPlaceholder } from '../placeholders';
+import type { TextStyle } from '../textStyle';
+
+/**
+ * The state one file's plan shares across operation kinds (plan*.ts each plan one kind over it): the targets
+ * (elements rewritten or deleted), the groups of new elements, the import book, and failures and notes per
+ * operation. Its methods are what every kind needs: resolving a path, and refusing an edit that collides with
+ * another of the batch. The compositions the planner allows are listed in filePlan.ts.
+ */
+
+export type ElementOperation =
+  | ReplaceElementOperation
+  | CreateElementOperation
+  | DeleteElementOperation
+  | PatchElementOperation
+  | AddImportOperation
+  | RemoveImportOperation;
+
+/** An element an operation rewrites or deletes, with what the batch has made of it so far. */
+export interface Target {
+  readonly element: ElementNode;
+  /** The element or overload signature whose range is edited. */
+  readonly node: ElementNode;
+  readonly range: TextRange;
+  readonly ops: number[];
+  readonly parentChain: readonly string[];
+  readonly flavor: ContainerFlavor;
+  readonly containerOpen: number | undefined;
+  readonly declarator: DeclaratorInfo | undefined;
+  state: 'replaced' | 'patched' | 'deleted';
+  /** Current text of the range (file line breaks); for a declarator that became its own statement, that statement. */
+  text: string;
+  split: boolean;
+}
+
+/** New elements that go to one place of one container, in batch order. */
+export interface Group {
+  readonly key: string;
+  readonly container: ContainerInfo;
+  readonly containerElement: ElementNode | undefined;
+  readonly slot: Slot;
+  readonly items: { ops: number[]; text: string; block: boolean; creation: Creation | undefined }[];
+  readonly neighbourBlock: boolean;
+  readonly blankLines: { block: number; line: number };
+  readonly trailingComma: boolean;
+}
+
+export interface Creation {
+  readonly index: number;
+  readonly containerKey: string;
+  readonly containerPath: string;
+  readonly containerChain: readonly string[];
+  readonly children: readonly ElementNode[];
+  readonly declared: readonly { kind: ElementKind; name: string }[];
+  readonly group: Group;
+}
+
+export const COMMA_FLAVORS = new Set<ContainerFlavor>(['object', 'enum']);
+
+export function segmentOf(element: ElementNode): string {
+  return `${element.kind}[${element.name}]`;
+}
+
+/** Removes one trailing comma (comments after it aside). */
+export function withoutTrailingComma(code: string): string {
+  const scan = scanCode(code);
+  if (scan.lastCodeKind !== ts.SyntaxKind.CommaToken) return code;
+  return code.slice(0, scan.lastCodeEnd - 1) + code.slice(scan.lastCodeEnd);
+}
+
+/** Appends `terminator` after the last token (before trailing comments). */
+export function withTerminator(code: string, terminator: string): string {
+  const { lastCodeEnd } = scanCode(code);
+  return code.slice(0, lastCodeEnd) + terminator + code.slice(lastCodeEnd);
+}
+
+
+export class PlanState {
+  readonly semicolons: boolean;
+  readonly targets = new Map<string, Target>();
+  readonly groups: Group[] = [];
+  readonly creations: Creation[] = [];
+  /** Undefined for a language without imports: ADD_IMPORT/REMOVE_IMPORT are refused there. */
+  readonly imports: ImportBook | undefined;
+  /** Import declarations (by `start:end` of their range) the batch changes, with the operations changing them. */
+  readonly importOps = new Map<string, number[]>();
+  readonly failures = new Map<number, OpFailure>();
+  readonly notes = new Map<number, string>();
+  readonly outline: FileOutline;
+
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly editor: SourceEditor,
+    readonly style: TextStyle,
+  ) {
+    this.outline = editor.outline;
+    this.semicolons = editor.semicolons;
+    this.imports = editor.imports?.book(style.eol);
+  }
+
+  fail(index: number, failure: OpFailure): void {
+    if (!this.failures.has(index)) this.failures.set(index, failure);
+  }
+
+  resolve(index: number, path: string): { element: ElementNode; node: ElementNode } | undefined {
+    const resolved = resolveElementPath(this.outline, path);
+    if (!resolved.ok) {
+      this.fail(index, {
+        message: resolved.message,
+        hint:
+          resolved.suggestions.length > 0
+            ? 'use one of the existing paths'
+            : 'check the file outline for the right path',
+        suggestions: resolved.suggestions,
+      });
+      return undefined;
+    }
+    if (resolved.tolerant && !this.notes.has(index)) this.notes.set(index, `${path} was read as ${resolved.path}`);
+    return { element: resolved.element, node: resolved.overload ?? resolved.element };
+  }
+
+  chainOf(element: ElementNode): ElementNode[] {
+    return ancestryOf(this.outline, element.path) ?? [element];
+  }
+
+  parentOf(element: ElementNode): ElementNode | undefined {
+    const chain = this.chainOf(element);
+    return chain[chain.length - 2];
+  }
+
+  containerInfoOf(parent: ElementNode | undefined): ContainerInfo | undefined {
+    if (parent === undefined) return { flavor: 'file', indent: '' };
+    const lookup = this.editor.containerOf(parent);
+    return lookup.ok ? lookup.container : undefined;
+  }
+
+  newTarget(
+    element: ElementNode,
+    node: ElementNode,
+    index: number,
+    state: Target['state'],
+    text: string,
+  ): Target {
+    const chain = this.chainOf(element);
+    const parent = chain[chain.length - 2];
+    const container = this.containerInfoOf(parent);
+    const range = node.range;
+    return {
+      element,
+      node,
+      range,
+      ops: [index],
+      parentChain: chain.slice(0, -1).map(segmentOf),
+      flavor: container?.flavor ?? 'file',
+      containerOpen: container?.open,
+      declarator: node === element ? this.editor.declarators?.declaratorOf(element) : undefined,
+      state,
+      text,
+      split: false,
+    };
+  }
+
+  /** Refuses an edit of an element inside (or around) one another operation already edits or inserts into. */
+  collides(index: number, range: TextRange, label: string): boolean {
+    for (const target of this.targets.values()) {
+      const same = target.range.start === range.start && target.range.end === range.end;
+      if (same) continue;
+      const overlaps = target.range.start < range.end && range.start < target.range.end;
+      if (overlaps) {
+        const inside = target.range.start <= range.start && range.end <= target.range.end;
+        this.fail(index, {
+          message: `${label} overlaps ${describeElement(target.node)}, which operation #${(target.ops[0] ?? 0) + 1} already ${target.state === 'deleted' ? 'deletes' : 'edits'} (${inside ? 'it contains this element' : 'this element contains it'})`,
+          hint: 'make the whole change in one operation on the outer element, or edit the inner elements separately without touching the outer one',
+        });
+        return true;
+      }
+    }
+    for (const group of this.groups) {
+      const container = group.containerElement;
+      if (container === undefined) continue;
+      if (range.start <= container.range.start && container.range.end <= range.end) {
+        const op = group.items[0]?.ops[0] ?? 0;
+        this.fail(index, {
+          message: `${label} contains ${describeElement(container)}, where operation #${op + 1} creates an element`,
+          hint: "put the new element into this operation's content instead of a separate CREATE_ELEMENT, or leave the container alone",
+        });
+        return true;
+      }
+    }
+    for (const [key, ops] of this.importOps) {
+      const [start, end] = key.split(':').map(Number);
+      if (start === undefined || end === undefined) continue;
+      if (start < range.end && range.start < end) {
+        this.fail(index, {
+          message: `${label} is an import declaration that operation #${(ops[0] ?? 0) + 1} (an import operation) already changes`,
+          hint: 'use only ADD_IMPORT/REMOVE_IMPORT for imports',
+        });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A CREATE in a container that another operation of the batch replaces, patches or deletes (or one around it). */
+  containerBlocked(index: number, container: ElementNode | undefined, label: string): boolean {
+    if (container === undefined) return false;
+    for (const target of this.targets.values()) {
+      if (target.range.start <= container.range.start && container.range.end <= target.range.end) {
+        this.fail(index, {
+          message: `${label} conflicts with operation #${(target.ops[0] ?? 0) + 1}, which ${target.state === 'deleted' ? 'deletes' : 'rewrites'} ${target.node.path}`,
+          hint:
+            target.state === 'deleted'
+              ? 'do not create elements in a container the batch deletes'
+              : "put the new element into that operation's content instead of a separate CREATE_ELEMENT",
+        });
+        return true;
+      }
+    }
+    return false;
+  }
+
+  keyOf(range: TextRange): string {
+    return `${range.start}:${range.end}`;
+  }
+
+  /** The content of a replace must declare exactly the element it replaces. */
+  checkDeclares(index: number, label: string, declared: readonly ElementNode[], node: ElementNode): boolean {
+    const mismatch = declarationMismatch(declared, node);
+    if (mismatch !== undefined) this.fail(index, { ...mismatch, message: `${label}: ${mismatch.message}` });
+    return mismatch === undefined;
+  }
+
+  refusePlaceholder(index: number, label: string, content: string, original: string | undefined): boolean {
+    const placeholder = findNewPlaceholder(content, original);
+    if (placeholder === undefined) return false;
+    this.fail(index, {
+      message: `${label}: the content holds a placeholder instead of code: "${placeholder.text}" (line ${placeholder.line} of the content); it would delete the code it stands for`,
+      hint: 'write out the complete code, or use PATCH_ELEMENT to change only a few lines',
+    });
+    return true;
+  }
+
+  anchorRange(element: ElementNode): TextRange {
+    const info = this.editor.declarators?.declaratorOf(element);
+    return info === undefined ? element.range : info.statementRange;
+  }
+
+  isDeleted(element: ElementNode): boolean {
+    return [...this.targets.values()].some(
+      (t) => t.state === 'deleted' && t.node === element && !this.failures.has(t.ops[0] ?? -1),
+    );
+  }
+}
