@@ -169,9 +169,10 @@ export function applyOperations(
         if (read(prefix) === undefined) continue;
         return fail({
           message: `${operation.type} ${operation.path}: ${prefix} has no elements${languageFor(prefix) !== undefined ? ` named "${parts.slice(end).join('/')}"` : ` (it is not ${languageNames()})`}`,
-          hint: languageFor(prefix) !== undefined
-            ? `check the outline of ${prefix} for the element's path`
-            : `send the whole new file with REPLACE_FILE ${prefix}`,
+          hint:
+            languageFor(prefix) !== undefined
+              ? `check the outline of ${prefix} for the element's path`
+              : `send the whole new file with REPLACE_FILE ${prefix}`,
         });
       }
     }

@@ -71,7 +71,9 @@ export class FilePlanner {
     } catch (error) {
       // A defect here must cost this operation, not the batch or the session.
       const reason = error instanceof Error ? error.message : String(error);
-      this.state.fail(index, { message: `internal error while planning ${operation.type} ${operation.path}: ${reason}` });
+      this.state.fail(index, {
+        message: `internal error while planning ${operation.type} ${operation.path}: ${reason}`,
+      });
     }
   }
 

@@ -28,7 +28,8 @@ import {
  * which may be an element created earlier in the batch. Several creations at one place form one group.
  */
 
-export function resolveContainer(state: PlanState, 
+export function resolveContainer(
+  state: PlanState,
   index: number,
   path: string,
 ):
@@ -186,7 +187,8 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   state.creations.push(creation);
 }
 
-export function slotFor(state: PlanState, 
+export function slotFor(
+  state: PlanState,
   index: number,
   op: CreateElementOperation,
   container: {

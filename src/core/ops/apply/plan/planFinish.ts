@@ -177,7 +177,8 @@ export function statementAction(state: PlanState, info: DeclaratorInfo, targets:
   }
   const start = info.statementStart;
   const lineBreak = state.style.eol + indentOfLine(state.text, start);
-  const newText = state.editor.declarators?.rewrite(info, fates, lineBreak) ?? state.text.slice(start, info.statementEnd);
+  const newText =
+    state.editor.declarators?.rewrite(info, fates, lineBreak) ?? state.text.slice(start, info.statementEnd);
   return { kind: 'rewrite', ops, range: { start, end: info.statementEnd }, newText };
 }
 

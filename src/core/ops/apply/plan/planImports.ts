@@ -47,11 +47,20 @@ export function planImport(state: PlanState, index: number, op: AddImportOperati
 }
 
 /** Adds or removes the bindings of import declarations written in `content`; false after a failure. */
-export function importDeclarations(state: PlanState, index: number, label: string, content: string, change: 'add' | 'remove'): boolean {
+export function importDeclarations(
+  state: PlanState,
+  index: number,
+  label: string,
+  content: string,
+  change: 'add' | 'remove',
+): boolean {
   const book = state.imports;
   const read = state.editor.imports?.read(content);
   if (read === undefined || book === undefined) {
-    state.fail(index, { message: `${label}: ${state.file} has no import declarations Scalpel can edit`, hint: 'leave the imports out' });
+    state.fail(index, {
+      message: `${label}: ${state.file} has no import declarations Scalpel can edit`,
+      hint: 'leave the imports out',
+    });
     return false;
   }
   if (!read.ok) {
@@ -67,8 +76,7 @@ export function importDeclarations(state: PlanState, index: number, label: strin
       const text = read.texts[i] ?? '';
       if (shape === undefined) continue;
       const normalized = state.semicolons && !text.trimEnd().endsWith(';') ? `${text.trimEnd()};` : text;
-      const result =
-        change === 'add' ? book.add(shape, normalized, index) : book.remove(shape, index);
+      const result = change === 'add' ? book.add(shape, normalized, index) : book.remove(shape, index);
       if (!result.ok) return result;
       if (result.note !== undefined) state.notes.set(index, result.note);
     }
@@ -115,7 +123,12 @@ export function changeImports(state: PlanState, index: number, label: string, st
  * Top-level code that starts with the imports it needs (a habit of models): the imports are merged into the
  * file's like ADD_IMPORT and the rest is the element. Undefined after a failure.
  */
-export function withoutLeadingImports(state: PlanState, index: number, label: string, content: string): string | undefined {
+export function withoutLeadingImports(
+  state: PlanState,
+  index: number,
+  label: string,
+  content: string,
+): string | undefined {
   const split = state.editor.imports?.splitLeading(content);
   if (split === undefined) return content;
   if (!importDeclarations(state, index, label, split.imports, 'add')) return undefined;

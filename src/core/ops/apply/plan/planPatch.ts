@@ -86,7 +86,8 @@ export function whereElse(state: PlanState, search: string, range: TextRange): s
 }
 
 /** After a patch the element must still parse as itself. */
-export function checkPatched(state: PlanState, 
+export function checkPatched(
+  state: PlanState,
   index: number,
   label: string,
   probe: Target,

@@ -57,7 +57,8 @@ export function planReplace(state: PlanState, index: number, op: ReplaceElementO
 }
 
 /** The text that replaces `node.range`, checked to declare the same element; undefined after a failure. */
-export function replacementText(state: PlanState, 
+export function replacementText(
+  state: PlanState,
   index: number,
   label: string,
   node: ElementNode,
@@ -95,7 +96,13 @@ export function replacementText(state: PlanState,
 }
 
 /** A replace of one declarator of `const a = 1, b = 2`; see DeclaratorEditing.readContent. */
-export function planDeclaratorReplace(state: PlanState, index: number, probe: Target, content: string, label: string): void {
+export function planDeclaratorReplace(
+  state: PlanState,
+  index: number,
+  probe: Target,
+  content: string,
+  label: string,
+): void {
   const info = probe.declarator;
   const declarators = state.editor.declarators;
   if (info === undefined || declarators === undefined) return;

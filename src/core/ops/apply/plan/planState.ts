@@ -95,7 +95,6 @@ export function withTerminator(code: string, terminator: string): string {
   return code.slice(0, lastCodeEnd) + terminator + code.slice(lastCodeEnd);
 }
 
-
 export class PlanState {
   readonly semicolons: boolean;
   readonly targets = new Map<string, Target>();
@@ -156,13 +155,7 @@ export class PlanState {
     return lookup.ok ? lookup.container : undefined;
   }
 
-  newTarget(
-    element: ElementNode,
-    node: ElementNode,
-    index: number,
-    state: Target['state'],
-    text: string,
-  ): Target {
+  newTarget(element: ElementNode, node: ElementNode, index: number, state: Target['state'], text: string): Target {
     const chain = this.chainOf(element);
     const parent = chain[chain.length - 2];
     const container = this.containerInfoOf(parent);
