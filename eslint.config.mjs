@@ -12,6 +12,9 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'error',
+      // A switch over a union (operation types, element kinds, container flavors) names every member, so a new
+      // operation kind or flavor is a compile-time list of the places to teach, not a silent fall-through.
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
     },
   },
   {
@@ -23,7 +26,68 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'src/core/ must not depend on VS Code; put the adapter in src/vscode/.' }],
-          patterns: [{ group: ['**/vscode/**', '../vscode/*', '../../vscode/*'], message: 'src/core/ must not import the VS Code adapter layer.' }],
+          patterns: [
+            {
+              group: ['**/vscode/**', '../vscode/*', '../../vscode/*'],
+              message: 'src/core/ must not import the VS Code adapter layer.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The extension layer loads at activation and must stay small: dist/extension.js holds only src/vscode/ and the
+    // light modules below. The engine (ts-morph, the tokenizer and all of src/core built on them) is bundled apart as
+    // dist/engine.js and required on first use through engineLoader.ts, so from src/core and the engine the
+    // extension layer imports only types. test/unit/language/extensionBundle.test.ts checks the bundle itself.
+    files: ['src/extension.ts', 'src/vscode/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'ts-morph',
+              message: 'ts-morph is the engine: reach it through ctx.engine() (src/vscode/engineLoader.ts).',
+            },
+            { name: 'gpt-tokenizer', message: 'the tokenizer is the engine: reach it through ctx.engine().' },
+          ],
+          patterns: [
+            {
+              // Every module under core/ but the allow-list of light ones.
+              regex: '(^|/)core/(?!llm/providerDefaults$|language/languageCatalog$)',
+              allowTypeImports: true,
+              message:
+                'the extension layer imports only types from src/core (values come through ctx.engine()); light, dependency-free modules are allow-listed in eslint.config.mjs.',
+            },
+            {
+              group: ['**/engine'],
+              allowTypeImports: true,
+              message:
+                'the engine is loaded lazily: use ctx.engine() (src/vscode/engineLoader.ts), import only its types.',
+            },
+            { group: ['gpt-tokenizer/**', 'ts-morph/**'], message: 'the engine is loaded lazily: use ctx.engine().' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The light modules the extension layer may load at activation import nothing but types, so nothing heavy can
+    // come in behind them.
+    files: ['src/core/llm/providerDefaults.ts', 'src/core/language/languageCatalog.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['*', '.*', '**'],
+              allowTypeImports: true,
+              message: 'a module the extension layer loads at activation imports only types (see eslint.config.mjs).',
+            },
+          ],
         },
       ],
     },

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { supportedVscodeLanguageIds } from '../core/language/languageCatalog';
 import { activeEditorOrThrow, elementAtCursorOrThrow, outlineDocumentOrThrow } from './activeElement';
 import { ContextDocumentProvider, CONTEXT_SCHEME } from './contextDocuments';
 import type { Ctx } from './ctx';
@@ -224,7 +225,7 @@ export function registerCommands(ctx: Ctx): CommandServices {
     preview,
     editLenses,
     vscode.languages.registerCodeLensProvider(
-      ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].map((language) => ({
+      supportedVscodeLanguageIds().map((language) => ({
         language,
         scheme: 'file',
       })),

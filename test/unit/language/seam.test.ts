@@ -21,14 +21,14 @@ function apply(files: Record<string, string>, operations: Operation[]) {
   return applyOperations({ read: (path) => files[path] }, operations);
 }
 
-describe('the language seam with a second language', () => {
+void describe('the language seam with a second language', () => {
   let unregister: (() => void) | undefined;
   before(() => {
     unregister = registerLanguage(toyLanguage);
   });
   after(() => unregister?.());
 
-  test('the registry finds it by extension, and the outline front door uses it', () => {
+  void test('the registry finds it by extension, and the outline front door uses it', () => {
     assert.equal(languageFor('src/app.toy')?.id, 'toy');
     assert.equal(languageFor('src/app.ts')?.id, 'typescript');
     assert.ok(isOutlinable('a.toy'));
@@ -44,7 +44,7 @@ describe('the language seam with a second language', () => {
     );
   });
 
-  test('paths resolve, tolerantly too', () => {
+  void test('paths resolve, tolerantly too', () => {
     const outline = outlineSource('src/app.toy', TOY);
     const exact = resolveElementPath(outline, 'src/app.toy/function[main]');
     assert.ok(exact.ok && !exact.tolerant && exact.element.startLine === 7);
@@ -54,7 +54,7 @@ describe('the language seam with a second language', () => {
     assert.ok(!missing.ok && missing.suggestions[0] === 'src/app.toy/function[greet]');
   });
 
-  test('REPLACE, DELETE and CREATE apply as one verified batch', () => {
+  void test('REPLACE, DELETE and CREATE apply as one verified batch', () => {
     const result = apply({ 'src/app.toy': TOY }, [
       { type: 'REPLACE_ELEMENT', path: 'src/app.toy/function[greet]', content: 'fn greet\n  say hello world\nend' },
       { type: 'DELETE_ELEMENT', path: 'src/app.toy/variable[port]' },
@@ -85,7 +85,7 @@ describe('the language seam with a second language', () => {
     );
   });
 
-  test("the language's syntax check guards the batch: broken content changes nothing", () => {
+  void test("the language's syntax check guards the batch: broken content changes nothing", () => {
     const files = { 'src/app.toy': TOY };
     const result = apply(files, [
       { type: 'REPLACE_ELEMENT', path: 'src/app.toy/function[greet]', content: 'fn greet\n  say hello' },
@@ -97,13 +97,13 @@ describe('the language seam with a second language', () => {
     assert.equal(result.results[1]?.status, 'skipped');
   });
 
-  test('a language without imports refuses ADD_IMPORT with a reason', () => {
+  void test('a language without imports refuses ADD_IMPORT with a reason', () => {
     const result = apply({ 'src/app.toy': TOY }, [{ type: 'ADD_IMPORT', path: 'src/app.toy', content: 'use strings' }]);
     assert.equal(result.ok, false);
     assert.match(result.results[0]?.message ?? '', /has no import declarations Scalpel can edit/);
   });
 
-  test('context focuses an element of the language and shows the others as signatures', () => {
+  void test('context focuses an element of the language and shows the others as signatures', () => {
     // Long bodies, so that the focused view is worth sending instead of the whole file.
     const long = (name: string): string[] => [
       `fn ${name}`,
@@ -121,7 +121,7 @@ describe('the language seam with a second language', () => {
     assert.doesNotMatch(context.text, /say greet line/);
   });
 
-  test('diff finds the element operations between two versions, and they apply back', () => {
+  void test('diff finds the element operations between two versions, and they apply back', () => {
     const next = TOY.replace('say hello', 'say hi').replace('let port = 8080\n\n', '');
     const diff = diffElementsInDetail('src/app.toy', TOY, next);
     assert.deepEqual(diff.fallbacks, []);
@@ -132,7 +132,7 @@ describe('the language seam with a second language', () => {
     ]);
   });
 
-  test('once unregistered, the file has no elements again', () => {
+  void test('once unregistered, the file has no elements again', () => {
     const remove = registerLanguage({ ...toyLanguage, id: 'toy2', extensions: ['.toy2'] });
     assert.equal(languageFor('a.toy2')?.id, 'toy2');
     remove();
