@@ -25,8 +25,25 @@ export interface LanguageInfo {
 export interface LanguageSupport extends LanguageInfo {
   /** The element tree of a file; `syntaxErrors` is what verification compares before and after an edit. */
   outline(file: string, text: string): FileOutline;
+  /** A lexical pass over code that need not parse on its own: what re-indenting and rendering must not touch. */
+  scanCode(text: string): CodeScan;
   /** The editing rules for one file's snapshot, over one parse (its outline included). */
   editor(file: string, text: string): SourceEditor;
+}
+
+/**
+ * A lexical pass over a piece of code that need not parse on its own (a class member, an object property): where
+ * its comments are, which spans are inside string literals (their line starts are text, not indentation), and
+ * where its last token ends.
+ */
+export interface CodeScan {
+  readonly comments: readonly TextRange[];
+  /** String and template literal tokens; a line that starts inside one must be left exactly as it is. */
+  readonly literals: readonly TextRange[];
+  /** End of the last token that is not a comment, or 0. */
+  readonly lastCodeEnd: number;
+  /** Text of the last token that is not a comment (`,` `;` `}` ...). */
+  readonly lastToken: string | undefined;
 }
 
 /**

@@ -110,5 +110,11 @@ export const toyLanguage: LanguageSupport = {
   extensions: ['.toy'],
   vscodeLanguageIds: ['toy'],
   outline: outlineToy,
+  // No comments and no string literals: the last token is the last word.
+  scanCode: (text) => {
+    const end = text.trimEnd().length;
+    const lastToken = /\S+$/.exec(text.slice(0, end))?.[0];
+    return { comments: [], literals: [], lastCodeEnd: end, lastToken };
+  },
   editor: toyEditor,
 };

@@ -1,6 +1,6 @@
 import { ts } from 'ts-morph';
 import type { SyntaxProblem } from '../../elements/element';
-import { scanCode } from '../../ops/apply/codeScan';
+import { scanCode } from './codeScan';
 import type { ContainerFlavor, ContentShape } from '../languageSupport';
 import { languageOf, outlineParsedSource, parseSource, syntaxErrorsOf } from './typescriptOutline';
 

@@ -16,6 +16,7 @@ import type {
   LanguageSupport,
   SourceEditor,
 } from '../languageSupport';
+import { scanCode } from './codeScan';
 import { shapeOfContent } from './contentShape';
 import { declaresVariable, readDeclaratorContent, rewriteDeclarations, variableHead } from './declarators';
 import { withExportKept } from './exportKept';
@@ -28,6 +29,7 @@ import { outlineParsedSource, outlineTypeScript, parseSource } from './typescrip
 export const typescriptLanguage: LanguageSupport = {
   ...TYPESCRIPT_INFO,
   outline: (file, text) => outlineTypeScript(file, text),
+  scanCode: (text) => scanCode(text),
   editor: (file, text) => new TypeScriptEditor(normalizeFilePath(file), text),
 };
 

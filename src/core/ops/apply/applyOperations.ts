@@ -1,5 +1,6 @@
 import { ElementPathSyntaxError, parseElementPath } from '../../elements/elementPath';
 import type { FileOutline } from '../../elements/element';
+import type { CodeScan } from '../../language/languageSupport';
 import { languageFor, languageNames } from '../../language/languages';
 import { OPERATION_TYPES, type Operation, type OperationResult } from '../operation';
 import type { Action, Expectation } from './actions';
@@ -333,10 +334,9 @@ function applyElementOperations(
   const style = detectStyle(before);
   const language = languageFor(path);
   if (language === undefined) throw new Error(`no language reads ${path}`);
-  // One parse serves the outline and the planner's syntax queries.
-  const editor = language.editor(path, before);
-  const outline = editor.outline;
-  const planner = new FilePlanner(path, before, editor, style);
+  const scanCode = (text: string): CodeScan => language.scanCode(text);
+  const planner = new FilePlanner(path, before, language, style);
+  const outline = planner.outline;
   for (const index of indices) {
     const operation = operations[index];
     if (operation !== undefined && isElementOperation(operation)) planner.plan(index, operation as ElementOperation);
@@ -348,11 +348,11 @@ function applyElementOperations(
     for (const [index, note] of plan.notes) notes.set(index, note);
     if (!partial && failures.size > 0 && round === 0) {
       // All or nothing: still verify what planned, so every operation's own problem is reported at once.
-      attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures);
+      attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, scanCode);
       return undefined;
     }
     if (plan.actions.length === 0) return undefined;
-    const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol);
+    const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol, scanCode);
     if (outcome.ok) {
       markDropped(indices, plan.actions, failures, skippedBecause);
       const edits = outcome.buffer.edits();
@@ -360,7 +360,7 @@ function applyElementOperations(
         throw new Error('the edits do not reproduce the edited text');
       return { path, before, after: outcome.buffer.text, edits, created: false };
     }
-    const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures);
+    const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, scanCode);
     for (const index of blamed) verificationFailed.add(index);
     if (!partial || blamed.length === 0) return undefined;
   }
@@ -391,10 +391,11 @@ function renderAndVerify(
   actions: readonly Action[],
   expectations: readonly Expectation[],
   eol: '\n' | '\r\n',
+  scanCode: (text: string) => CodeScan,
 ): RenderOutcome {
   let buffer;
   try {
-    buffer = renderActions(before, actions, eol);
+    buffer = renderActions(before, actions, eol, scanCode);
   } catch (error) {
     if (error instanceof RenderError)
       return {
@@ -418,6 +419,7 @@ function attributeProblems(
   expectations: readonly Expectation[],
   eol: '\n' | '\r\n',
   failures: Map<number, OpFailure>,
+  scanCode: (text: string) => CodeScan,
 ): number[] {
   const blamed = new Set<number>();
   const record = (ops: readonly number[], problem: VerifyProblem): void => {
@@ -426,7 +428,7 @@ function attributeProblems(
       if (!failures.has(index)) failures.set(index, { message: problem.message, hint: problem.hint });
     }
   };
-  const whole = renderAndVerify(before, outline, actions, expectations, eol);
+  const whole = renderAndVerify(before, outline, actions, expectations, eol, scanCode);
   if (whole.ok) return [];
   let unexplained: VerifyProblem | undefined;
   for (const problem of whole.problems) {
@@ -437,7 +439,7 @@ function attributeProblems(
   let found = false;
   for (const action of actions) {
     const own = expectations.filter((e) => e.ops.every((i) => action.ops.includes(i)));
-    const alone = renderAndVerify(before, outline, [action], own, eol);
+    const alone = renderAndVerify(before, outline, [action], own, eol, scanCode);
     if (alone.ok) continue;
     found = true;
     for (const problem of alone.problems) record(problem.ops ?? action.ops, problem);

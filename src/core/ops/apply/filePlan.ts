@@ -1,6 +1,7 @@
 import type { Action, Expectation, OpFailure } from './actions';
 import type { Operation } from '../operation';
-import type { SourceEditor } from '../../language/languageSupport';
+import type { FileOutline } from '../../elements/element';
+import type { LanguageSupport } from '../../language/languageSupport';
 import type { TextStyle } from './textStyle';
 import { planCreate } from './plan/planCreate';
 import { planDelete } from './plan/planDelete';
@@ -44,8 +45,13 @@ export interface FilePlan {
 export class FilePlanner {
   private readonly state: PlanState;
 
-  constructor(file: string, text: string, editor: SourceEditor, style: TextStyle) {
-    this.state = new PlanState(file, text, editor, style);
+  constructor(file: string, text: string, language: LanguageSupport, style: TextStyle) {
+    this.state = new PlanState(file, text, language, style);
+  }
+
+  /** The outline of the snapshot, from the same parse the plan uses. */
+  get outline(): FileOutline {
+    return this.state.outline;
   }
 
   plan(index: number, operation: ElementOperation): void {

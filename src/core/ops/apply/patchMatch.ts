@@ -1,3 +1,4 @@
+import type { CodeScan } from '../../language/languageSupport';
 import type { SearchReplacePair } from '../operation';
 import { reindent } from './reindent';
 import { detectEol, indentWidth, type IndentStyle, isBlankLine, leadingWhitespace } from './textStyle';
@@ -27,6 +28,7 @@ export interface PatchTarget {
   readonly firstLine: number;
   readonly describe: string;
   readonly indent: IndentStyle;
+  readonly scanCode: (text: string) => CodeScan;
 }
 
 function trimBlankEdges(lines: readonly string[]): string[] {
@@ -181,7 +183,12 @@ function applyTolerant(
   const moved =
     replacementLines.length === 0
       ? []
-      : reindent(replacementLines.join('\n'), { indent: matchedIndent, style: target.indent, baseWidth: searchBase });
+      : reindent(replacementLines.join('\n'), {
+          indent: matchedIndent,
+          style: target.indent,
+          baseWidth: searchBase,
+          scanCode: target.scanCode,
+        });
   const lastMatched = matched[matched.length - 1] ?? '';
   const keepsCr = lastMatched.endsWith('\r');
   const before = elementLines.slice(0, start);

@@ -1,4 +1,5 @@
-import { insideAny, scanCode } from './codeScan';
+import type { CodeScan } from '../../language/languageSupport';
+import { insideAny } from './codeScan';
 import { indentWidth, type IndentStyle, isBlankLine, leadingWhitespace, stripBom } from './textStyle';
 
 /**
@@ -19,7 +20,7 @@ interface LineFacts {
   readonly literal: readonly boolean[];
 }
 
-function lineFacts(content: string): LineFacts {
+function lineFacts(content: string, scanCode: (text: string) => CodeScan): LineFacts {
   const lines = content.split('\n');
   const { literals } = scanCode(content);
   const literal: boolean[] = [];
@@ -73,6 +74,8 @@ export interface ReindentTarget {
   /** The indentation the code's base level takes. */
   readonly indent: string;
   readonly style: IndentStyle;
+  /** The language's lexer: lines that start inside its string literals are left as they are. */
+  readonly scanCode: (text: string) => CodeScan;
   /** The content's base level in columns, when the caller knows it (a SEARCH block's indentation). */
   readonly baseWidth?: number;
   /**
@@ -91,7 +94,7 @@ export interface ReindentTarget {
  * out of a file at the element's first token (the form an element's range has): it is already in place.
  */
 export function reindent(content: string, target: ReindentTarget): string[] {
-  const { lines, literal } = lineFacts(content);
+  const { lines, literal } = lineFacts(content, target.scanCode);
   if (target.mode === 'cut') return lines.map((line, i) => (i === 0 ? target.indent + line : line));
   const tabWidth = target.style.tabWidth;
   const widthOf = (line: string): number => indentWidth(leadingWhitespace(line), tabWidth);

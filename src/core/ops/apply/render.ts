@@ -1,5 +1,5 @@
 import type { Action, DeleteAction, InsertAction, RewriteAction } from './actions';
-import { scanCode } from './codeScan';
+import type { CodeScan } from '../../language/languageSupport';
 import { EditBuffer } from './editBuffer';
 import { isBlankLine, lineEndOf, lineStartOf as rawLineStartOf, nextLineStartOf, withEol } from './textStyle';
 
@@ -19,9 +19,14 @@ export class RenderError extends Error {
   }
 }
 
-export function renderActions(snapshot: string, actions: readonly Action[], eol: '\n' | '\r\n'): EditBuffer {
+export function renderActions(
+  snapshot: string,
+  actions: readonly Action[],
+  eol: '\n' | '\r\n',
+  scanCode: (text: string) => CodeScan,
+): EditBuffer {
   const buffer = new EditBuffer(snapshot);
-  const renderer = new Renderer(buffer, eol);
+  const renderer = new Renderer(buffer, eol, scanCode);
   for (const action of actions) if (action.kind === 'insert') renderer.insert(action);
   for (const action of actions) {
     if (action.kind === 'rewrite') renderer.rewrite(action);
@@ -41,15 +46,15 @@ function lineWithoutBreak(text: string, start: number): string {
 }
 
 /** The code on a line, a trailing comment dropped. */
-function codeOfLine(line: string): string {
+function codeOfLine(line: string, scanCode: (text: string) => CodeScan): string {
   const scan = scanCode(line);
   const comment = scan.comments.find((c) => c.end >= line.trimEnd().length);
   return (comment === undefined ? line : line.slice(0, comment.start)).trim();
 }
 
-function opensBlock(line: string | undefined): boolean {
+function opensBlock(line: string | undefined, scanCode: (text: string) => CodeScan): boolean {
   if (line === undefined) return true;
-  return /[{([]$/.test(codeOfLine(line));
+  return /[{([]$/.test(codeOfLine(line, scanCode));
 }
 
 function closesBlock(line: string | undefined): boolean {
@@ -61,6 +66,7 @@ class Renderer {
   constructor(
     private readonly buffer: EditBuffer,
     private readonly eol: '\n' | '\r\n',
+    private readonly scanCode: (text: string) => CodeScan,
   ) {}
 
   private get text(): string {
@@ -156,7 +162,8 @@ class Renderer {
         const rest = text.slice(offset, lineEndOf(text, offset));
         const comma = isComma ? /^[ \t]*,/.exec(rest) : null;
         const afterComma = comma === null ? rest : rest.slice(comma[0].length);
-        if (codeOfLine(afterComma) === '') return { mode: 'line', offset: nextLineStartOf(text, offset) };
+        if (codeOfLine(afterComma, this.scanCode) === '')
+          return { mode: 'line', offset: nextLineStartOf(text, offset) };
         if (comma !== null) offset += comma[0].length;
         return { mode: 'inline', offset };
       }
@@ -178,7 +185,8 @@ class Renderer {
         if (inside.trim() === '' && !inside.includes('\n')) return { mode: 'expand', open: openAt, close: closeAt };
         if (slot.kind === 'first') {
           const rest = text.slice(openAt + 1, lineEndOf(text, openAt + 1));
-          if (codeOfLine(rest) === '') return { mode: 'line', offset: nextLineStartOf(text, openAt + 1) };
+          if (codeOfLine(rest, this.scanCode) === '')
+            return { mode: 'line', offset: nextLineStartOf(text, openAt + 1) };
           return { mode: 'inline', offset: openAt + 1 + (/^[ \t]*/.exec(rest)?.[0].length ?? 0) };
         }
         const lineStart = lineStartOf(text, closeAt);
@@ -221,7 +229,7 @@ class Renderer {
     let followedByMember = false;
     if (isComma && action.container.open !== undefined && action.container.close !== undefined) {
       const openAt = this.at(action.container.open, ops);
-      const before = scanCode(this.text.slice(openAt + 1, at));
+      const before = this.scanCode(this.text.slice(openAt + 1, at));
       if (before.lastCodeEnd > 0) {
         const lastChar = this.text.charAt(openAt + before.lastCodeEnd);
         if (lastChar !== ',') {
@@ -230,7 +238,7 @@ class Renderer {
         }
       }
       const closeAt = this.at(action.container.close, ops);
-      followedByMember = scanCode(this.text.slice(at, closeAt)).lastCodeEnd > 0;
+      followedByMember = this.scanCode(this.text.slice(at, closeAt)).lastCodeEnd > 0;
     }
     const text = this.text;
     const eol = this.eol;
@@ -242,7 +250,7 @@ class Renderer {
     const lineBelow = this.lineAt(below.to);
     const multi = this.hasBlockItem(action) || action.neighbourBlock;
     const style = Math.min(gap > 0 ? gap : this.itemBlank(action, multi), 2);
-    const aboveIsEdge = opensBlock(lineAbove) && action.slot.kind !== 'line';
+    const aboveIsEdge = opensBlock(lineAbove, this.scanCode) && action.slot.kind !== 'line';
     const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined;
     let blankBefore = action.blankBefore ?? (lineAbove === undefined ? 0 : aboveIsEdge ? above.count : style);
     let blankAfter = belowIsEdge ? below.count : style;
@@ -307,11 +315,11 @@ class Renderer {
     const rest = text.slice(e, lineEnd);
     const comma = action.commaContainerOpen === undefined ? null : /^[ \t]*,/.exec(rest);
     const afterComma = comma === null ? rest : rest.slice(comma[0].length);
-    const ownsLineEnd = codeOfLine(afterComma) === '';
+    const ownsLineEnd = codeOfLine(afterComma, this.scanCode) === '';
     if (action.commaContainerOpen !== undefined && comma === null) {
       // The last member without a trailing comma: the comma before it goes with it.
       const openAt = this.at(action.commaContainerOpen, ops);
-      const scan = scanCode(text.slice(openAt + 1, s));
+      const scan = this.scanCode(text.slice(openAt + 1, s));
       const commaAt = openAt + scan.lastCodeEnd;
       if (scan.lastCodeEnd > 0 && text.charAt(commaAt) === ',') {
         if (ownsLineStart && ownsLineEnd) {
@@ -367,7 +375,7 @@ class Renderer {
       this.buffer.replace(at, nextLineStartOf(text, at), '');
     } else if (above.count > 0 && (lineBelow === undefined || closesBlock(lineBelow))) {
       this.buffer.replace(lineStartOf(text, at - 1), at, '');
-    } else if (below.count > 0 && (lineAbove === undefined || opensBlock(lineAbove))) {
+    } else if (below.count > 0 && (lineAbove === undefined || opensBlock(lineAbove, this.scanCode))) {
       this.buffer.replace(at, nextLineStartOf(text, at), '');
     }
   }

@@ -14,14 +14,7 @@ import { blankLinesOf, childIndent, isBlock, memberSeparatorOf, trailingCommaOf 
 import { describeElement, memberWords, parseHint } from '../contentChecks';
 import { normalizeContent, reindent } from '../reindent';
 import { withoutLeadingImports } from './planImports';
-import {
-  COMMA_FLAVORS,
-  type Creation,
-  type PlanState,
-  segmentOf,
-  withoutTrailingComma,
-  withTerminator,
-} from './planState';
+import { COMMA_FLAVORS, type Creation, type PlanState, segmentOf } from './planState';
 
 /**
  * CREATE_ELEMENT: new elements in a container (or the file), at FIRST_CHILD, LAST_CHILD, or BEFORE/AFTER a sibling,
@@ -101,7 +94,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   const isComma = COMMA_FLAVORS.has(flavor);
   const code = flavor === 'file' ? withoutLeadingImports(state, index, label, content) : content;
   if (code === undefined) return;
-  let body = isComma ? withoutTrailingComma(code) : code;
+  let body = isComma ? state.withoutTrailingComma(code) : code;
   const shape = state.editor.shapeOf(body, flavor);
   const problem = shape.syntaxErrors[0];
   if (problem !== undefined) {
@@ -143,10 +136,10 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
         : state.semicolons
           ? ';'
           : '';
-    if (terminator !== '') body = withTerminator(body, terminator);
+    if (terminator !== '') body = state.withTerminator(body, terminator);
   }
   const indent = childIndent(state.text, info, container.children, state.style.indent.unit);
-  const itemText = reindent(body, { indent, style: state.style.indent }).join('\n');
+  const itemText = reindent(body, { indent, style: state.style.indent, scanCode: state.scanCode }).join('\n');
   const located = slotFor(state, index, op, container, label);
   if (located === undefined) return;
   const containerKey = container.element === undefined ? 'file' : state.keyOf(container.element.range);

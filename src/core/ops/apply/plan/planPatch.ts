@@ -32,7 +32,13 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
   const originalText = state.text.slice(probe.range.start, probe.range.end);
   const current = existing?.text ?? originalText;
   const outcome = applyPatches(
-    { text: current, firstLine: node.startLine, describe: node.path, indent: state.style.indent },
+    {
+      text: current,
+      firstLine: node.startLine,
+      describe: node.path,
+      indent: state.style.indent,
+      scanCode: state.scanCode,
+    },
     op.patches,
   );
   if (!outcome.ok) {

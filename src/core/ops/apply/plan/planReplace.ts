@@ -5,7 +5,7 @@ import { describeElement, memberWords, parseHint } from '../contentChecks';
 import { normalizeContent, reindentReplacing, withoutFirstIndent } from '../reindent';
 import { indentOfLine, toLf, withEol } from '../textStyle';
 import { withoutLeadingImports } from './planImports';
-import { COMMA_FLAVORS, type PlanState, type Target, withoutTrailingComma, withTerminator } from './planState';
+import { COMMA_FLAVORS, type PlanState, type Target } from './planState';
 
 /** REPLACE_ELEMENT: the new text of an element, checked to declare the same element and laid out in its place. */
 
@@ -67,7 +67,7 @@ export function replacementText(
   oldText: string,
 ): string | undefined {
   const isComma = COMMA_FLAVORS.has(flavor);
-  let body = isComma ? withoutTrailingComma(content) : content;
+  let body = isComma ? state.withoutTrailingComma(content) : content;
   const shape = state.editor.shapeOf(body, flavor);
   const problem = shape.syntaxErrors[0];
   if (problem !== undefined) {
@@ -81,14 +81,18 @@ export function replacementText(
   if (!isComma && shape.statementLike && !shape.terminated) {
     const oldEnd = oldText.trimEnd();
     const terminator = oldEnd.endsWith(';') ? ';' : oldEnd.endsWith(',') ? ',' : '';
-    if (terminator !== '') body = withTerminator(body, terminator);
+    if (terminator !== '') body = state.withTerminator(body, terminator);
   }
   if (flavor === 'file' || flavor === 'namespace') body = state.editor.keepModifiers(body, node);
   const keepsDoc =
     !startsWithComment(body) && endsWithDocComment(state.text.slice(node.range.start, node.declarationRange.start));
   const indent = indentOfLine(state.text, node.range.start);
   const lines = withoutFirstIndent(
-    reindentReplacing(body, { indent, style: state.style.indent }, toLf(oldText).replace(/\r/g, '')),
+    reindentReplacing(
+      body,
+      { indent, style: state.style.indent, scanCode: state.scanCode },
+      toLf(oldText).replace(/\r/g, ''),
+    ),
     indent,
   );
   const written = withEol(lines.join('\n'), state.style.eol);
@@ -113,11 +117,14 @@ export function planDeclaratorReplace(
   }
   const code =
     read.kind === 'statement' && state.semicolons && !/;\s*$/.test(read.code)
-      ? withTerminator(read.code, ';')
+      ? state.withTerminator(read.code, ';')
       : read.code;
   const indent = indentOfLine(state.text, info.statementStart);
   const original = toLf(state.text.slice(probe.range.start, probe.range.end));
-  const lines = withoutFirstIndent(reindentReplacing(code, { indent, style: state.style.indent }, original), indent);
+  const lines = withoutFirstIndent(
+    reindentReplacing(code, { indent, style: state.style.indent, scanCode: state.scanCode }, original),
+    indent,
+  );
   const text = withEol(lines.join('\n'), state.style.eol);
   state.targets.set(state.keyOf(probe.range), { ...probe, text, split: read.kind === 'statement' });
 }

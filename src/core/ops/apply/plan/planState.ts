@@ -1,11 +1,12 @@
-import { ts } from 'ts-morph';
 import type { ElementKind, ElementNode, FileOutline, TextRange } from '../../../elements/element';
 import { ancestryOf, resolveElementPath } from '../../../elements/resolve';
 import type {
   ContainerFlavor,
+  CodeScan,
   ContainerInfo,
   DeclaratorInfo,
   ImportBook,
+  LanguageSupport,
   SourceEditor,
 } from '../../../language/languageSupport';
 import type {
@@ -17,7 +18,6 @@ import type {
   ReplaceElementOperation,
 } from '../../operation';
 import type { OpFailure, Slot } from '../actions';
-import { scanCode } from '../codeScan';
 import { declarationMismatch, describeElement } from '../contentChecks';
 import { findNewPlaceholder } from '../placeholders';
 import type { TextStyle } from '../textStyle';
@@ -82,19 +82,6 @@ export function segmentOf(element: ElementNode): string {
   return `${element.kind}[${element.name}]`;
 }
 
-/** Removes one trailing comma (comments after it aside). */
-export function withoutTrailingComma(code: string): string {
-  const scan = scanCode(code);
-  if (scan.lastCodeKind !== ts.SyntaxKind.CommaToken) return code;
-  return code.slice(0, scan.lastCodeEnd - 1) + code.slice(scan.lastCodeEnd);
-}
-
-/** Appends `terminator` after the last token (before trailing comments). */
-export function withTerminator(code: string, terminator: string): string {
-  const { lastCodeEnd } = scanCode(code);
-  return code.slice(0, lastCodeEnd) + terminator + code.slice(lastCodeEnd);
-}
-
 export class PlanState {
   readonly semicolons: boolean;
   readonly targets = new Map<string, Target>();
@@ -107,16 +94,35 @@ export class PlanState {
   readonly failures = new Map<number, OpFailure>();
   readonly notes = new Map<number, string>();
   readonly outline: FileOutline;
+  readonly editor: SourceEditor;
 
   constructor(
     readonly file: string,
     readonly text: string,
-    readonly editor: SourceEditor,
+    readonly language: LanguageSupport,
     readonly style: TextStyle,
   ) {
-    this.outline = editor.outline;
-    this.semicolons = editor.semicolons;
-    this.imports = editor.imports?.book(style.eol);
+    // One parse serves the outline and every syntax question of the plan.
+    this.editor = language.editor(file, text);
+    this.outline = this.editor.outline;
+    this.semicolons = this.editor.semicolons;
+    this.imports = this.editor.imports?.book(style.eol);
+  }
+
+  /** The language's lexer, for re-indenting and separators. */
+  readonly scanCode = (code: string): CodeScan => this.language.scanCode(code);
+
+  /** Removes one trailing comma (comments after it aside). */
+  withoutTrailingComma(code: string): string {
+    const scan = this.scanCode(code);
+    if (scan.lastToken !== ',') return code;
+    return code.slice(0, scan.lastCodeEnd - 1) + code.slice(scan.lastCodeEnd);
+  }
+
+  /** Appends `terminator` after the last token (before trailing comments). */
+  withTerminator(code: string, terminator: string): string {
+    const { lastCodeEnd } = this.scanCode(code);
+    return code.slice(0, lastCodeEnd) + terminator + code.slice(lastCodeEnd);
   }
 
   fail(index: number, failure: OpFailure): void {
