@@ -40,6 +40,14 @@ export interface ImportDeclarationState {
   readonly created: boolean;
 }
 
+/** What changed between two versions of one import declaration, as ADD_IMPORT and REMOVE_IMPORT contents. */
+export interface ImportBindingChange {
+  /** One import declaration naming the bindings to add, or undefined when none are added. */
+  readonly add: string | undefined;
+  /** One import declaration naming the bindings to remove, or undefined when none are removed. */
+  readonly remove: string | undefined;
+}
+
 export type ImportStep =
   | { readonly ok: true; readonly note?: string }
   | { readonly ok: false; readonly message: string; readonly hint: string; readonly suggestions?: readonly string[] };

@@ -1,5 +1,5 @@
 import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../elements/element';
-import type { ImportShape, ImportStep, ImportDeclarationState } from './importModel';
+import type { ImportBindingChange, ImportDeclarationState, ImportShape, ImportStep } from './importModel';
 
 /**
  * The language seam: everything Scalpel knows about one programming language sits behind {@link LanguageSupport}.
@@ -29,6 +29,11 @@ export interface LanguageSupport extends LanguageInfo {
   scanCode(text: string): CodeScan;
   /** The editing rules for one file's snapshot, over one parse (its outline included). */
   editor(file: string, text: string): SourceEditor;
+  /**
+   * For the element diff: a change of one import declaration as bindings added and removed, when it is one;
+   * absent in a language without import operations (the diff then replaces the declaration).
+   */
+  importBindingChange?(beforeText: string, afterText: string): ImportBindingChange | undefined;
 }
 
 /**

@@ -20,6 +20,7 @@ import { scanCode } from './codeScan';
 import { shapeOfContent } from './contentShape';
 import { declaresVariable, readDeclaratorContent, rewriteDeclarations, variableHead } from './declarators';
 import { withExportKept } from './exportKept';
+import { importBindingChange } from './importChanges';
 import { FileSyntax, type VariableDeclarator } from './fileSyntax';
 import { ImportPlan } from './importPlan';
 import { readImportContent, splitLeadingImports } from './imports';
@@ -31,6 +32,7 @@ export const typescriptLanguage: LanguageSupport = {
   outline: (file, text) => outlineTypeScript(file, text),
   scanCode: (text) => scanCode(text),
   editor: (file, text) => new TypeScriptEditor(normalizeFilePath(file), text),
+  importBindingChange: (beforeText, afterText) => importBindingChange(beforeText, afterText),
 };
 
 class TypeScriptEditor implements SourceEditor {

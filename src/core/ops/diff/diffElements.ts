@@ -76,6 +76,7 @@ export function diffElementsInDetail(
     counter,
     (operations) => applyToFileText(path, before, operations),
     toOperationText,
+    language,
   );
   const plan = planner.plan();
   return { ...plan, applyRuns: planner.applyCount };

@@ -1,9 +1,9 @@
 import type { TokenCounter } from '../../context/tokens';
 import type { ElementNode, FileOutline } from '../../elements/element';
+import type { LanguageSupport } from '../../language/languageSupport';
 import type { Operation } from '../operation';
 import { serializeOperations } from '../format/serializeOperations';
 import { alignElements, type AnchorPair } from './alignElements';
-import { importBindingChange } from './importChanges';
 import { writeOperations, type OpSpec } from './opSpecs';
 import { searchReplacePairs } from './patchPairs';
 import type { TrackedElement, TrackedTree } from './pathTracker';
@@ -19,7 +19,7 @@ import { dedentElementText, indentationBefore } from './textLines';
  * Why one file over 500 lines: building the unit tree and choosing each unit's candidate are one recursion over
  * the same state (the path tracker, the cache of preferred operations per unit, the apply-backed check); a unit's
  * candidates are only known once its children are resolved. The pieces without that state live beside it:
- * alignElements.ts, opSpecs.ts, patchPairs.ts, importChanges.ts, textLines.ts.
+ * alignElements.ts, opSpecs.ts, patchPairs.ts, textLines.ts, and the language's import rules.
  */
 
 /** Applies operations to the old text; undefined when the engine refuses them. */
@@ -102,6 +102,7 @@ export class DiffPlanner {
     private readonly apply: ApplyToText,
     /** Turns text of the file into text of an operation (line breaks). */
     private readonly toOperationText: (text: string) => string,
+    private readonly language: LanguageSupport,
   ) {
     this.beforeText = before.text;
     this.afterText = after.text;
@@ -247,7 +248,7 @@ export class DiffPlanner {
       candidates.push(this.leaf('patch', [{ type: 'PATCH_ELEMENT', target, patches: pairs }]));
     }
     if (before.kind === 'import') {
-      const change = importBindingChange(oldText, newText);
+      const change = this.language.importBindingChange?.(oldText, newText);
       if (change !== undefined) {
         const specs: OpSpec[] = [];
         if (change.remove !== undefined)

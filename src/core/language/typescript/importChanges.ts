@@ -1,4 +1,5 @@
 import { ts } from 'ts-morph';
+import type { ImportBindingChange } from '../importModel';
 
 /**
  * What changed between two versions of one import declaration, in the terms of ADD_IMPORT and REMOVE_IMPORT: the
@@ -14,13 +15,6 @@ interface ImportShape {
   /** Specifier texts as written, whitespace collapsed: `a`, `type B`, `c as d`. */
   readonly named: readonly string[];
   readonly semicolon: boolean;
-}
-
-export interface ImportBindingChange {
-  /** One import declaration naming the bindings to add, or undefined when none are added. */
-  readonly add: string | undefined;
-  /** One import declaration naming the bindings to remove, or undefined when none are removed. */
-  readonly remove: string | undefined;
 }
 
 export function importBindingChange(beforeText: string, afterText: string): ImportBindingChange | undefined {
