@@ -9,6 +9,11 @@ import type { ImportBindingChange, ImportDeclarationState, ImportShape, ImportSt
  * The element model (ElementNode, paths, kinds) is shared by all languages; a language decides how its files map
  * onto it (outline), how code is checked (syntax errors in the outline, compared before and after an edit), and
  * how content lands in a file (the {@link SourceEditor} the apply planner asks).
+ *
+ * TODO(#13) what still assumes a C-like language outside this seam: the renderer finds container edges by brackets
+ * (`{ ( [` and `} ) ]`, ops/apply/render.ts), placeholders are found with the TypeScript scanner
+ * (ops/apply/placeholders.ts), the context writes stubs as `// @ path` and elided bodies as `{ … }`
+ * (context/buildContext.ts), and element kinds and container flavors are closed lists (elements/element.ts, here).
  */
 
 export interface LanguageInfo {
