@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { FileOutline } from '../core/elements/element';
 import { parseElementPath } from '../core/elements/elementPath';
 import { isOutlinable, outlineSource } from '../core/elements/outline';
 import { resolveInWorkspace, toWorkspaceRelative, WorkspacePathError } from '../core/workspace/workspacePaths';
 import { CliError } from './cliError';
+import type { CliIo } from './command';
 
 export interface WorkspaceFile {
   /** Workspace-relative, forward slashes. */
@@ -12,12 +14,33 @@ export interface WorkspaceFile {
   readonly text: string;
 }
 
-/** Reads a file named on the command line (relative to the current directory, or absolute) inside `root`. */
-export function readWorkspaceFile(root: string, input: string, cwd: string): WorkspaceFile {
+/**
+ * The workspace root of a command: `--root` resolved against the current directory, else the current directory.
+ * Relative file arguments are relative to this root, like the paths after `git -C DIR`, so
+ * `scalpel outline src/a.ts --root other/` reads `other/src/a.ts`.
+ */
+export function workspaceRoot(io: Pick<CliIo, 'cwd'>, rootFlag: string | undefined): string {
+  return resolve(io.cwd, rootFlag ?? '.');
+}
+
+/** The workspace-relative path of a file argument: relative to `root`, or absolute and inside it. */
+export function workspacePathOf(root: string, input: string): string {
   let path: string;
+  try {
+    path = toWorkspaceRelative(root, input, root);
+  } catch (error) {
+    if (error instanceof WorkspacePathError) throw new CliError(error.message);
+    throw error;
+  }
+  if (path === '') throw new CliError(`${input}: is the workspace root, not a file`);
+  return path;
+}
+
+/** Reads a file named on the command line (relative to `root`, or absolute) inside `root`. */
+export function readWorkspaceFile(root: string, input: string): WorkspaceFile {
+  const path = workspacePathOf(root, input);
   let absolutePath: string;
   try {
-    path = toWorkspaceRelative(root, input, cwd);
     absolutePath = resolveInWorkspace(root, path);
   } catch (error) {
     if (error instanceof WorkspacePathError) throw new CliError(error.message);

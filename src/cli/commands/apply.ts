@@ -5,6 +5,7 @@ import { parseOperations } from '../../core/ops/format';
 import { type CliCommand, parseCommandArgs } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
+import { workspaceRoot } from '../workspaceFiles';
 import { diskSnapshot, writeChanges } from '../writeChanges';
 
 export const applyCommand: CliCommand = {
@@ -17,7 +18,8 @@ they are now, verifies the result and writes it. If any operation fails, no file
 and the result of every operation is printed.
 
 Options:
-  --root DIR    workspace root (default: the current directory)
+  --root DIR    workspace root; a relative operations file is relative to it, like after
+                git -C (default: the current directory)
   --dry-run     verify and print the diff, write nothing
   --partial     write the operations that verified even if others failed
   --json        print {ok, results: [{index, type, path, status, message, hint, suggestions}], files}`,
@@ -35,13 +37,13 @@ Options:
     const source = positionals[0];
     if (positionals.length !== 1 || source === undefined)
       throw new UsageError(`apply takes one operations file, or - for stdin\n\n${this.usage}`);
+    const root = workspaceRoot(io, values.root);
     let answer: string;
     try {
-      answer = source === '-' ? await io.readStdin() : readFileSync(resolve(io.cwd, source), 'utf8');
+      answer = source === '-' ? await io.readStdin() : readFileSync(resolve(root, source), 'utf8');
     } catch (error) {
       throw new CliError(`${source}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
-    const root = resolve(io.cwd, values.root ?? '.');
     const parsed = parseOperations(answer);
     if (parsed.operations.length === 0 && parsed.errors.length === 0)
       throw new CliError(`${source}: no operations found`);

@@ -1,15 +1,14 @@
-import { resolve } from 'node:path';
 import { buildContext, ContextBudgetError, type ContextFileRequest } from '../../core/context/buildContext';
 import { createTokenCounter, isTokenEncoding, TOKEN_ENCODINGS } from '../../core/context/tokens';
 import { ElementNotFoundError } from '../../core/elements/resolve';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
-import { focusByFileOrThrow, outlineWorkspaceFile, readWorkspaceFile } from '../workspaceFiles';
+import { focusByFileOrThrow, outlineWorkspaceFile, readWorkspaceFile, workspaceRoot } from '../workspaceFiles';
 
 export const contextCommand: CliCommand = {
   name: 'context',
   summary: 'build the focused context the model would see for some elements',
-  usage: `Usage: scalpel context <file>... --focus <path>... [--budget N] [--full] [--json]
+  usage: `Usage: scalpel context <file>... --focus <path>... [--budget N] [--full] [--root DIR] [--json]
 
 Builds the focused context for the given files: the focused elements in full, their
 containers and siblings as signatures, the rest as one-line stubs, each labelled with
@@ -22,7 +21,8 @@ Options:
   --full                   send every file whole
   --small-file-lines N     files up to N lines are sent whole (default 50)
   --encoding NAME          ${TOKEN_ENCODINGS.join(' | ')} (default o200k_base)
-  --root DIR               workspace root (default: the current directory)
+  --root DIR               workspace root; relative <file>s are relative to it, like after
+                           git -C (default: the current directory)
   --json                   print {text, tokens, wholeFileTokens, files, elements, degraded, dropped}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
@@ -43,8 +43,8 @@ Options:
     if (!isTokenEncoding(encoding)) throw new UsageError(`--encoding must be one of ${TOKEN_ENCODINGS.join(', ')}`);
     const budget = parsePositiveInteger('budget', values.budget);
     const smallFileLines = parsePositiveInteger('small-file-lines', values['small-file-lines']);
-    const root = resolve(io.cwd, values.root ?? '.');
-    const outlines = positionals.map((file) => outlineWorkspaceFile(readWorkspaceFile(root, file, io.cwd)));
+    const root = workspaceRoot(io, values.root);
+    const outlines = positionals.map((file) => outlineWorkspaceFile(readWorkspaceFile(root, file)));
 
     const focusByFile = focusByFileOrThrow(
       values.focus ?? [],

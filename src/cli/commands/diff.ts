@@ -4,9 +4,10 @@ import { diffElementsInDetail } from '../../core/ops/diff';
 import { serializeOperations, serializeOperationsAsJson } from '../../core/ops/format';
 import { CliError, UsageError } from '../cliError';
 import { type CliCommand, parseCommandArgs } from '../command';
+import { workspaceRoot } from '../workspaceFiles';
 
-function readInput(cwd: string, input: string): string {
-  const absolute = resolve(cwd, input);
+function readInput(root: string, input: string): string {
+  const absolute = resolve(root, input);
   try {
     return readFileSync(absolute, 'utf8');
   } catch (error) {
@@ -17,11 +18,11 @@ function readInput(cwd: string, input: string): string {
   }
 }
 
-/** The after file's path relative to the current directory, as operations name it. */
-function defaultOperationPath(cwd: string, afterInput: string): string {
-  const path = relative(cwd, resolve(cwd, afterInput));
+/** The after file's path relative to the workspace root, as operations name it. */
+function defaultOperationPath(root: string, afterInput: string): string {
+  const path = relative(root, resolve(root, afterInput));
   if (path === '' || path === '..' || path.startsWith(`..${sep}`) || isAbsolute(path)) {
-    throw new UsageError(`${afterInput} is outside the current directory: name its workspace path with --as`);
+    throw new UsageError(`${afterInput} is outside the workspace root ${root}: name its workspace path with --as`);
   }
   return path.split(sep).join('/');
 }
@@ -29,18 +30,21 @@ function defaultOperationPath(cwd: string, afterInput: string): string {
 export const diffCommand: CliCommand = {
   name: 'diff',
   summary: 'print the element operations that turn one version of a file into another',
-  usage: `Usage: scalpel diff <before-file> <after-file> [--as PATH] [--json]
+  usage: `Usage: scalpel diff <before-file> <after-file> [--as PATH] [--root DIR] [--json]
 
 Prints the smallest list of element operations (REPLACE_ELEMENT, PATCH_ELEMENT, CREATE_ELEMENT, ...) that turns
 <before-file> into <after-file> exactly, checked by applying them. Text that element operations cannot express
 falls back to replacing the enclosing element, or the whole file.
 
 Options:
-  --as PATH   the workspace path the operations name (default: <after-file> relative to the current directory)
+  --as PATH   the workspace path the operations name (default: <after-file> relative to the workspace root)
+  --root DIR  workspace root; relative files are relative to it, like after git -C (default: the current
+              directory). The files themselves may lie anywhere: diff only reads them.
   --json      print the operations as a JSON array of {type, path, content, position}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
       as: { type: 'string' },
+      root: { type: 'string' },
       json: { type: 'boolean' },
     });
     if (values.help === true) {
@@ -51,9 +55,10 @@ Options:
     if (positionals.length !== 2 || beforeInput === undefined || afterInput === undefined) {
       throw new UsageError(`diff takes exactly two files\n\n${this.usage}`);
     }
-    const before = readInput(io.cwd, beforeInput);
-    const after = readInput(io.cwd, afterInput);
-    const path = values.as ?? defaultOperationPath(io.cwd, afterInput);
+    const root = workspaceRoot(io, values.root);
+    const before = readInput(root, beforeInput);
+    const after = readInput(root, afterInput);
+    const path = values.as ?? defaultOperationPath(root, afterInput);
     if (path.trim() === '') throw new UsageError('--as needs a path');
     const diff = diffElementsInDetail(path, before, after);
     io.stdout(

@@ -1,16 +1,14 @@
-import { resolve } from 'node:path';
 import { createTokenCounter } from '../../core/context/tokens';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import { runEdit, type EditFileRequest, type PlanningMode } from '../../core/llm/pipeline';
 import { serializeOperations } from '../../core/ops/format';
-import { toWorkspaceRelative, WorkspacePathError } from '../../core/workspace/workspacePaths';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { metricsFilePath } from '../metricsFile';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { diskSnapshot, writeChanges } from '../writeChanges';
-import { focusByFileOrThrow } from '../workspaceFiles';
+import { focusByFileOrThrow, workspacePathOf, workspaceRoot } from '../workspaceFiles';
 import type { Logger } from '../../core/logger';
 
 export const editCommand: CliCommand = {
@@ -39,7 +37,8 @@ Options:
   --dry-run           verify and print the diff, write nothing
   --json              print {ok, operations, results, files, usage} as JSON
   --verbose           log requests to stderr
-  --root DIR          workspace root (default: the current directory)`,
+  --root DIR          workspace root; relative <file>s are relative to it, like after git -C
+                      (default: the current directory)`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
       root: { type: 'string' },
@@ -64,19 +63,12 @@ Options:
     if (instruction === undefined || instruction === '')
       throw new UsageError(`edit needs an instruction: -m "..."\n\n${this.usage}`);
     if (positionals.length === 0) throw new UsageError(`edit needs at least one file\n\n${this.usage}`);
-    const root = resolve(io.cwd, values.root ?? '.');
+    const root = workspaceRoot(io, values.root);
     const budget = parsePositiveInteger('budget', values.budget) ?? 12000;
     const repairRounds =
       values['repair-rounds'] === '0' ? 0 : parsePositiveInteger('repair-rounds', values['repair-rounds']);
 
-    const paths = positionals.map((file) => {
-      try {
-        return toWorkspaceRelative(root, resolve(io.cwd, file));
-      } catch (error) {
-        if (error instanceof WorkspacePathError) throw new CliError(error.message);
-        throw error;
-      }
-    });
+    const paths = positionals.map((file) => workspacePathOf(root, file));
     const snapshot = diskSnapshot(root);
     for (const path of paths) if (snapshot.read(path) === undefined) throw new CliError(`${path}: no such file`);
     const focusByFile = focusByFileOrThrow(values.focus ?? [], paths);
@@ -118,7 +110,7 @@ Options:
       logger,
       command: 'cli.edit',
     });
-    const metricsFile = metricsFilePath(io.env);
+    const metricsFile = metricsFilePath(io.env, io.cwd);
     try {
       appendMetrics(metricsFile, outcome.requests);
     } catch (error) {

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import type { ElementNode } from '../../core/elements/element';
 import { type CliCommand, parseCommandArgs } from '../command';
 import { UsageError } from '../cliError';
-import { outlineWorkspaceFile, readWorkspaceFile } from '../workspaceFiles';
+import { outlineWorkspaceFile, readWorkspaceFile, workspaceRoot } from '../workspaceFiles';
 
 interface OutlineEntry {
   path: string;
@@ -45,7 +44,8 @@ Lists every element of a TypeScript or JavaScript file as a tree of element path
 (e.g. src/user.ts/class[User]/method[validate]) with line ranges and kinds.
 
 Options:
-  --root DIR   workspace root that paths are relative to (default: the current directory)
+  --root DIR   workspace root; a relative <file> is relative to it, like after git -C
+               (default: the current directory)
   --json       print {file, lineCount, elements: [{path, kind, name, startLine, endLine, signature, children}]}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
@@ -58,8 +58,8 @@ Options:
     }
     if (positionals.length !== 1 || positionals[0] === undefined)
       throw new UsageError(`outline takes exactly one file\n\n${this.usage}`);
-    const root = resolve(io.cwd, values.root ?? '.');
-    const outline = outlineWorkspaceFile(readWorkspaceFile(root, positionals[0], io.cwd));
+    const root = workspaceRoot(io, values.root);
+    const outline = outlineWorkspaceFile(readWorkspaceFile(root, positionals[0]));
     if (values.json === true) {
       io.stdout(
         `${JSON.stringify({ file: outline.file, lineCount: outline.lineCount, elements: outline.elements.map(toEntry) }, null, 2)}\n`,

@@ -1,9 +1,8 @@
-import { resolve } from 'node:path';
 import { createTokenCounter, isTokenEncoding, TOKEN_ENCODINGS } from '../../core/context/tokens';
 import { countLines } from '../../core/elements/outline';
 import { type CliCommand, parseCommandArgs } from '../command';
 import { UsageError } from '../cliError';
-import { readWorkspaceFile } from '../workspaceFiles';
+import { readWorkspaceFile, workspaceRoot } from '../workspaceFiles';
 
 export const tokensCommand: CliCommand = {
   name: 'tokens',
@@ -14,7 +13,8 @@ Counts the tokens of each file (any language) with gpt-tokenizer.
 
 Options:
   --encoding NAME   ${TOKEN_ENCODINGS.join(' | ')} (default o200k_base)
-  --root DIR        workspace root (default: the current directory)
+  --root DIR        workspace root; relative <file>s are relative to it, like after git -C
+                    (default: the current directory)
   --json            print {encoding, files: [{file, lines, characters, tokens}], total}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
@@ -30,9 +30,9 @@ Options:
     const encoding = values.encoding ?? 'o200k_base';
     if (!isTokenEncoding(encoding)) throw new UsageError(`--encoding must be one of ${TOKEN_ENCODINGS.join(', ')}`);
     const counter = createTokenCounter(encoding);
-    const root = resolve(io.cwd, values.root ?? '.');
+    const root = workspaceRoot(io, values.root);
     const files = positionals.map((input) => {
-      const file = readWorkspaceFile(root, input, io.cwd);
+      const file = readWorkspaceFile(root, input);
       return {
         file: file.path,
         lines: countLines(file.text),

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { scalpel as runScalpel, type CliRun } from './runScalpel';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer, type ScriptedStep } from '../../support/llmServer';
 
 const repoRoot = join(__dirname, '..', '..', '..', '..');
-const cli = join(repoRoot, 'dist', 'cli.js');
 const HARD = readFileSync(join(repoRoot, 'test', 'unit', 'elements', 'fixtures', 'hardCases.ts'), 'utf8');
 const VALIDATE = 'src/hard.ts/class[UserService]/method[validate]';
 const ANSWER = [
@@ -23,39 +22,14 @@ const EDITED = HARD.replace(
   'return input.trim().length > 0;',
 );
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the real CLI as a child process; asynchronous, so the scripted server in this process can answer it. */
+/** The CLI in-process (see runScalpel.ts); the real-process runs are in cliProcess.test.ts. */
 function scalpel(
   cwd: string,
   env: NodeJS.ProcessEnv,
   args: string[],
   options: { stdin?: string; interruptWhen?: (stderr: string) => boolean } = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd,
-      env: { PATH: process.env['PATH'], HOME: cwd, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    let interrupted = false;
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (!interrupted && options.interruptWhen?.(stderr) === true) {
-        interrupted = true;
-        child.kill('SIGINT');
-      }
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.stdin ?? '');
-  });
+): Promise<CliRun> {
+  return runScalpel(cwd, args, { env, ...options });
 }
 
 function workspace(): string {
@@ -133,6 +107,36 @@ void describe('scalpel edit / apply / stats end to end', () => {
       ['src/hard.ts'],
     );
     assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), HARD);
+  });
+
+  void test('--root: relative files are relative to the root; an absolute path outside it is refused', async () => {
+    // A decoy src/hard.ts in the current directory shows a file read from there instead of from the root.
+    const parent = workspace();
+    const decoy = join(parent, 'src', 'hard.ts');
+    const rootFlag = 'ws';
+    const root = join(parent, rootFlag);
+    mkdirSync(join(root, 'src'), { recursive: true });
+    writeFileSync(join(root, 'src', 'hard.ts'), HARD);
+    server.enqueue(scripted.answer(ANSWER));
+    const run = await scalpel(parent, env, [
+      'edit',
+      'src/hard.ts',
+      '--focus',
+      'class[UserService]/method[validate]',
+      '-m',
+      'trim it',
+      '--root',
+      rootFlag,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), EDITED);
+    assert.equal(readFileSync(decoy, 'utf8'), HARD);
+
+    const count = server.requests.length;
+    const outside = await scalpel(parent, env, ['edit', decoy, '-m', 'trim it', '--root', rootFlag]);
+    assert.equal(outside.code, 1);
+    assert.match(outside.stderr, /^scalpel edit: refused path ".+": it is outside the workspace root .+\n$/);
+    assert.equal(server.requests.length, count, 'no model request for a refused file');
   });
 
   void test('429 with Retry-After and a 503 are retried, then the edit applies', async () => {

@@ -3,10 +3,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CliError } from '../../../../src/cli/cliError';
-import type { CliIo } from '../../../../src/cli/command';
-import { diffCommand } from '../../../../src/cli/commands/diff';
 import { parseOperations } from '../../../../src/core/ops/format';
+import { type CliRun, scalpel } from '../../cli/runScalpel';
 import { applyToFile } from './applyToFile';
 
 const before = `export class Counter {
@@ -33,24 +31,9 @@ const after = `export class Counter {
 }
 `;
 
-async function runDiff(cwd: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (text) => (stdout += text),
-    stderr: (text) => (stderr += text),
-    cwd,
-    env: {},
-    readStdin: () => Promise.resolve(''),
-    signal: new AbortController().signal,
-  };
-  try {
-    const code = await diffCommand.run(args, io);
-    return { code, stdout, stderr };
-  } catch (error) {
-    if (error instanceof CliError) return { code: error.exitCode, stdout, stderr: error.message };
-    throw error;
-  }
+/** `scalpel diff ...` through the CLI's in-process entry, error reporting and exit codes included. */
+function runDiff(cwd: string, ...args: string[]): Promise<CliRun> {
+  return scalpel(cwd, ['diff', ...args]);
 }
 
 void describe('scalpel diff', () => {
@@ -92,7 +75,22 @@ void describe('scalpel diff', () => {
   });
 
   void test('a missing file or a wrong number of files is an error', async () => {
-    assert.equal((await runDiff(root, 'old/missing.ts', 'src/counter.ts')).code, 1);
-    assert.equal((await runDiff(root, 'src/counter.ts')).code, 2);
+    const missing = await runDiff(root, 'old/missing.ts', 'src/counter.ts');
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stderr, 'scalpel diff: old/missing.ts: no such file\n');
+    const one = await runDiff(root, 'src/counter.ts');
+    assert.equal(one.code, 2);
+    assert.match(one.stderr, /^scalpel diff: diff takes exactly two files\n/);
+  });
+
+  void test('an after file outside the workspace root needs --as', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'scalpel-diff-elsewhere-'));
+    writeFileSync(join(elsewhere, 'counter.ts'), after);
+    const refused = await runDiff(root, 'old/counter.ts', join(elsewhere, 'counter.ts'));
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /is outside the workspace root .+: name its workspace path with --as\n$/);
+    const named = await runDiff(root, 'old/counter.ts', join(elsewhere, 'counter.ts'), '--as', 'src/counter.ts');
+    assert.equal(named.code, 0, named.stderr);
+    assert.equal(applyToFile('src/counter.ts', before, parseOperations(named.stdout).operations), after);
   });
 });
