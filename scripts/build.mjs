@@ -49,7 +49,7 @@ const builds = args.has('--tests')
       },
     ]
   : [
-      // The extension entry point stays small: the heavy engine (ts-morph, tokenizer) lives in core.js
+      // The extension entry point stays small: the heavy engine (ts-morph, tokenizer) lives in engine.js
       // and is required on first use, never during activation.
       { ...shared, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js'] },
       { ...shared, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist' },
