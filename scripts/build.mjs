@@ -46,6 +46,8 @@ const builds = args.has('--tests')
         // Tests run against the real installed packages; only the project's own code is bundled in.
         packages: 'external',
         external: ['vscode'],
+        // First in every test bundle: the compile cache that spares each test process compiling TypeScript again.
+        inject: ['test/support/compileCache.ts'],
       },
     ]
   : [

@@ -39,11 +39,9 @@ void describe('dist/cli.js as a real process', () => {
     await server.close();
   });
 
-  void test('exit codes: 0 on success, 1 with a one-line reason on bad input, 2 on a usage error', async () => {
+  // Exit 0 is seen by the piped-stdin test below; each process start costs about half a second, so no extra one here.
+  void test('exit codes: 1 with a one-line reason on bad input, 2 on a usage error', async () => {
     const root = workspace();
-    const ok = await scalpelProcess(root, ['outline', 'src/hard.ts']);
-    assert.equal(ok.code, 0, ok.stderr);
-    assert.match(ok.stdout, /^ {2}src\/hard\.ts\/class\[UserService\]\/method\[validate\] {2}52-54 {2}method$/m);
     const missing = await scalpelProcess(root, ['outline', 'src/missing.ts']);
     assert.equal(missing.code, 1);
     assert.equal(missing.stderr, 'scalpel outline: src/missing.ts: no such file\n');
@@ -52,7 +50,7 @@ void describe('dist/cli.js as a real process', () => {
     assert.match(usage.stderr, /^scalpel outline: outline takes exactly one file\n\nUsage: scalpel outline /);
   });
 
-  void test('apply - reads the answer piped to standard input', async () => {
+  void test('exit 0: apply - reads the answer piped to standard input', async () => {
     const root = workspace();
     const run = await scalpelProcess(root, ['apply', '-'], { stdin: ANSWER });
     assert.equal(run.code, 0, run.stdout + run.stderr);
