@@ -35,19 +35,29 @@ const shared = {
   legalComments: 'none',
 };
 
+const testBuild = {
+  ...shared,
+  outdir: 'out',
+  outbase: '.',
+  sourcemap: true,
+  // Tests run against the real installed packages; only the project's own code is bundled in.
+  packages: 'external',
+  external: ['vscode'],
+};
+
 const builds = args.has('--tests')
   ? [
       {
-        ...shared,
-        entryPoints: [...listTs('test'), ...listTs('bench')],
-        outdir: 'out',
-        outbase: '.',
-        sourcemap: true,
-        // Tests run against the real installed packages; only the project's own code is bundled in.
-        packages: 'external',
-        external: ['vscode'],
-        // First in every test bundle: the compile cache that spares each test process compiling TypeScript again.
+        ...testBuild,
+        entryPoints: listTs('test/unit'),
+        // First in every unit test bundle: the compile cache that spares each test process compiling TypeScript
+        // again. Not in the integration suites (they run inside VS Code's extension host) nor in the bench (it
+        // measures first use).
         inject: ['test/support/compileCache.ts'],
+      },
+      {
+        ...testBuild,
+        entryPoints: [...listTs('test').filter((file) => !file.startsWith(join('test', 'unit'))), ...listTs('bench')],
       },
     ]
   : [

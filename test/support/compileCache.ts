@@ -11,7 +11,9 @@ import { constants as vmConstants, Script } from 'node:vm';
  * supports, does not, so large CommonJS modules are compiled here through `vm.Script` with V8's cached data, kept in
  * `out/.compile-cache/` and keyed by path, size and modification time. V8 itself checks that cached data belongs to
  * the source and rejects it otherwise, so a stale entry costs a compile, never a wrong result. The build injects
- * this file first into every test bundle (scripts/build.mjs --tests); DISABLE_TEST_COMPILE_CACHE=1 turns it off.
+ * this file first into every unit test bundle (scripts/build.mjs --tests), never into the integration suites, which
+ * run inside VS Code's extension host, nor the bench, which measures first use; DISABLE_TEST_COMPILE_CACHE=1 turns
+ * it off.
  */
 
 interface LoadedModule {
@@ -97,4 +99,10 @@ function install(folder: string): void {
 }
 
 const folder = cacheFolder();
-if (folder !== undefined && process.env['DISABLE_TEST_COMPILE_CACHE'] !== '1') install(folder);
+// Never inside Electron (a VS Code host): its loader is VS Code's business.
+if (
+  folder !== undefined &&
+  process.versions['electron'] === undefined &&
+  process.env['DISABLE_TEST_COMPILE_CACHE'] !== '1'
+)
+  install(folder);
