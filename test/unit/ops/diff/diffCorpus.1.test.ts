@@ -1,0 +1,3 @@
+import { describeDiffCorpusShard } from './diffCorpusRoundTrip';
+
+describeDiffCorpusShard(0, 2);
