@@ -4,7 +4,7 @@
 //   node scripts/build.mjs --watch       rebuild dist/ on change
 //   node scripts/build.mjs --tests       compile test/ and bench/ TypeScript to out/ (dependencies stay external)
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
@@ -67,6 +67,12 @@ const builds = args.has('--tests')
       { ...shared, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist' },
       { ...shared, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
     ];
+
+// A test whose source was deleted or renamed must not keep running from an old build: node --test runs every
+// *.test.js it finds. out/.compile-cache (test/support/compileCache.ts) stays.
+if (args.has('--tests')) {
+  for (const dir of ['test', 'bench']) rmSync(join('out', dir), { recursive: true, force: true });
+}
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
