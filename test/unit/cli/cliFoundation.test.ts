@@ -275,6 +275,15 @@ void describe('scalpel --root: file arguments relative to the root', () => {
     const { code, stdout, stderr } = await scalpel(parent, 'stats', '--file', 'metrics.jsonl', '--json');
     assert.equal(code, 0, stderr);
     assert.equal((JSON.parse(stdout) as { file: string; requests: number }).file, join(parent, 'metrics.jsonl'));
+    const fromEnv = await runScalpel(parent, ['stats', '--json'], { env: { SCALPEL_METRICS_FILE: 'metrics.jsonl' } });
+    assert.equal(fromEnv.code, 0, fromEnv.stderr);
+    assert.equal((JSON.parse(fromEnv.stdout) as { file: string }).file, join(parent, 'metrics.jsonl'));
+    // Without either, the default lies under the HOME the CLI was given, not this process's.
+    const byDefault = await runScalpel(parent, ['stats', '--json'], { env: { HOME: join(parent, 'home') } });
+    assert.equal(
+      (JSON.parse(byDefault.stdout) as { file: string }).file,
+      join(parent, 'home', '.local', 'state', 'scalpel', 'metrics.jsonl'),
+    );
     assert.equal((await scalpel(parent, 'stats', '--root', 'ws')).code, 2);
   });
 });
