@@ -1,70 +1,67 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import type { FileChange } from '../core/ops/apply';
+import { readFileSync, statSync } from 'node:fs';
+import type { FileChange, SnapshotReader } from '../core/ops/apply';
+import { type FileFingerprint, fingerprintOf, MISSING_FILE } from '../core/workspace/fileFingerprint';
 import { resolveInWorkspace } from '../core/workspace/workspacePaths';
+import { writeFiles } from '../core/write';
 import { CliError } from './cliError';
 
-function readOrUndefined(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+export interface CliWriteOptions {
+  /** `--allow` globs: protected files the user lets an answer write. */
+  readonly allow?: readonly string[];
+  /** Files the user named on the command line: allowed even when protected. */
+  readonly userNamed?: ReadonlySet<string>;
+  /** What each file was when it was read for the request (`DiskSnapshot.fingerprints`). */
+  readonly baselines?: ReadonlyMap<string, FileFingerprint>;
+  /** For the tests and the stress bench: runs between the last check of a file and its rename. */
+  readonly beforeRename?: (path: string) => void;
 }
 
-/**
- * Writes a verified batch, all or nothing. Each file must still hold what the batch was verified against (a file
- * changed meanwhile is a conflict and nothing is written); new content goes to a temporary file beside the target
- * and is renamed over it, and if any step fails the files already replaced are put back.
- */
-export function writeChanges(root: string, changes: readonly FileChange[]): void {
-  const targets = changes.map((change) => ({ change, absolute: resolveInWorkspace(root, change.path) }));
-  for (const { change, absolute } of targets) {
-    const current = readOrUndefined(absolute);
-    if (current !== change.before) {
-      throw new CliError(
-        change.before === undefined
-          ? `${change.path} was created by someone else meanwhile; nothing was written`
-          : `${change.path} changed on disk since it was read; nothing was written (run the command again)`,
-      );
-    }
-  }
-  const done: Array<{ absolute: string; before: string | undefined }> = [];
-  try {
-    for (const { change, absolute } of targets) {
-      mkdirSync(dirname(absolute), { recursive: true });
-      const temporary = `${absolute}.scalpel-${process.pid}.tmp`;
-      writeFileSync(temporary, change.after, 'utf8');
-      renameSync(temporary, absolute);
-      done.push({ absolute, before: change.before });
-    }
-  } catch (error) {
-    for (const { absolute, before } of done.reverse()) {
-      if (before === undefined) rmSync(absolute, { force: true });
-      else writeFileSync(absolute, before, 'utf8');
-    }
-    throw new CliError(
-      `writing failed, every file was restored: ${error instanceof Error ? error.message : String(error)}`,
-    );
-  }
+/** Writes a verified batch through the core writer, all or nothing; a refusal or a conflict is one line, exit 1. */
+export function writeChanges(root: string, changes: readonly FileChange[], options: CliWriteOptions = {}): void {
+  const result = writeFiles(changes, {
+    root,
+    ...(options.allow === undefined ? {} : { allow: options.allow }),
+    ...(options.userNamed === undefined ? {} : { userNamed: options.userNamed }),
+    ...(options.baselines === undefined ? {} : { baselines: options.baselines }),
+    ...(options.beforeRename === undefined ? {} : { beforeRename: options.beforeRename }),
+  });
+  if (result.ok) return;
+  const advice =
+    result.kind === 'protected'
+      ? ` (to let it be written: --allow '${result.path}')`
+      : result.kind === 'conflict'
+        ? ' (run the command again)'
+        : '';
+  throw new CliError(`${result.message}${advice}`);
 }
 
-/** A snapshot reader over the workspace on disk that refuses paths leaving it and remembers what it read. */
-export function diskSnapshot(root: string): { read(path: string): string | undefined } {
+/** The workspace on disk, read once per file; each read is fingerprinted as the baseline the write is checked against. */
+export interface DiskSnapshot extends SnapshotReader {
+  readonly fingerprints: ReadonlyMap<string, FileFingerprint>;
+}
+
+export function diskSnapshot(root: string): DiskSnapshot {
   const cache = new Map<string, string | undefined>();
+  const fingerprints = new Map<string, FileFingerprint>();
   return {
+    fingerprints,
     read(path) {
       if (!cache.has(path)) {
-        let absolute: string;
+        let text: string | undefined;
         try {
-          absolute = resolveInWorkspace(root, path);
-        } catch {
-          // An unsafe path reads as missing here; the apply step refuses it with its own reason.
-          cache.set(path, undefined);
-          return undefined;
+          const absolute = resolveInWorkspace(root, path);
+          const stat = statSync(absolute);
+          const bytes = readFileSync(absolute);
+          fingerprints.set(path, fingerprintOf(bytes, stat));
+          // Bytes that are not UTF-8 read as U+FFFD here; the writer refuses such a file rather than write that back.
+          text = bytes.toString('utf8');
+        } catch (error) {
+          // Missing, a folder, unreadable or an unsafe path: to the apply engine all of these are "no such file";
+          // the writer's gate gives the precise reason if the batch tries to write there.
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') fingerprints.set(path, MISSING_FILE);
+          text = undefined;
         }
-        cache.set(path, readOrUndefined(absolute));
+        cache.set(path, text);
       }
       return cache.get(path);
     },

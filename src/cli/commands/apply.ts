@@ -11,7 +11,7 @@ import { diskSnapshot, writeChanges } from '../writeChanges';
 export const applyCommand: CliCommand = {
   name: 'apply',
   summary: 'apply element operations (a model answer) to the workspace, verified, all or nothing',
-  usage: `Usage: scalpel apply <operations file | -> [--root DIR] [--dry-run] [--partial] [--json]
+  usage: `Usage: scalpel apply <operations file | -> [--root DIR] [--allow GLOB...] [--dry-run] [--partial] [--json]
 
 Reads operations in Scalpel's format (or as JSON), resolves them against the files as
 they are now, verifies the result and writes it. If any operation fails, no file changes
@@ -22,12 +22,15 @@ Options:
                 git -C (default: the current directory)
   --dry-run     verify and print the diff, write nothing
   --partial     write the operations that verified even if others failed
+  --allow GLOB  let the answer write protected files matching GLOB (repeatable): .vscode/*.json,
+                .env*, node_modules/, ignored, read-only. Version-control folders (.git, ...) never.
   --json        print {ok, results: [{index, type, path, status, message, hint, suggestions}], files}`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
       root: { type: 'string' },
       'dry-run': { type: 'boolean' },
       partial: { type: 'boolean' },
+      allow: { type: 'string', multiple: true },
       json: { type: 'boolean' },
     });
     if (values.help === true) {
@@ -47,14 +50,12 @@ Options:
     const parsed = parseOperations(answer);
     if (parsed.operations.length === 0 && parsed.errors.length === 0)
       throw new CliError(`${source}: no operations found`);
-    const result = applyOperations(
-      diskSnapshot(root),
-      parsed.operations,
-      values.partial === true ? { partial: true } : {},
-    );
+    const snapshot = diskSnapshot(root);
+    const result = applyOperations(snapshot, parsed.operations, values.partial === true ? { partial: true } : {});
     const verified = result.ok && parsed.errors.length === 0;
     const writable = verified || (values.partial === true && result.changes.length > 0);
-    if (writable && values['dry-run'] !== true) writeChanges(root, result.changes);
+    if (writable && values['dry-run'] !== true)
+      writeChanges(root, result.changes, { allow: values.allow ?? [], baselines: snapshot.fingerprints });
     if (values.json === true) {
       io.stdout(
         `${JSON.stringify(

@@ -35,6 +35,7 @@ Options:
   --repair-rounds N   follow-ups for failed operations (default 2; 0 disables)
   --no-plan           never run the planning phase
   --dry-run           verify and print the diff, write nothing
+  --allow GLOB        let the answer write protected files matching GLOB (repeatable; see docs/security.md)
   --json              print {ok, operations, results, files, usage} as JSON
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
@@ -52,6 +53,7 @@ Options:
       'repair-rounds': { type: 'string' },
       'no-plan': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
+      allow: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
     });
@@ -120,7 +122,12 @@ Options:
     }
 
     const written = outcome.ok && values['dry-run'] !== true;
-    if (written) writeChanges(root, outcome.apply.changes);
+    if (written)
+      writeChanges(root, outcome.apply.changes, {
+        allow: values.allow ?? [],
+        userNamed: new Set(paths),
+        baselines: snapshot.fingerprints,
+      });
     const usage = {
       requests: outcome.requests.length,
       inputTokens: outcome.requests.reduce((sum, r) => sum + r.inputTokens, 0),

@@ -275,11 +275,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       apply =
         operations.length === 0
           ? EMPTY_APPLY
-          : applyOperations(
-              request.snapshot,
-              operations,
-              options.strategy === undefined ? {} : { strategy: options.strategy },
-            );
+          : applyOperations(request.snapshot, operations, {
+              ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+              visibleFiles: new Set(request.files.map((f) => f.path)),
+            });
       if (apply.ok && parseErrors.length === 0) break;
       if (round >= rounds) {
         const reason = describeFailure(apply, parseErrors, operations.length);

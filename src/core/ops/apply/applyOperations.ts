@@ -101,6 +101,23 @@ function malformed(operation: Operation): OpFailure | undefined {
   return undefined;
 }
 
+/**
+ * An existing file the request did not send: refused before anything reads it for the answer, so no repair message
+ * quotes it (closest lines, nearby paths) to a model that was never shown it.
+ */
+function notSent(
+  path: string,
+  operation: Operation,
+  visibleFiles: ReadonlySet<string> | undefined,
+  read: (path: string) => string | undefined,
+): OpFailure | undefined {
+  if (visibleFiles === undefined || visibleFiles.has(path) || read(path) === undefined) return undefined;
+  return {
+    message: `${operation.type} ${operation.path}: ${path} is not part of this request`,
+    hint: 'change only the files you were shown, or create new ones; to edit this file, ask with it included',
+  };
+}
+
 export function applyOperations(
   snapshot: SnapshotReader,
   operations: readonly Operation[],
@@ -149,6 +166,8 @@ export function applyOperations(
       });
     }
     const path = check.path;
+    const hidden = notSent(path, operation, options.visibleFiles, read);
+    if (hidden !== undefined) return fail(hidden);
     const isElementOp = isElementOperation(operation);
     if (strategy === 'file' && isElementOp) {
       return fail({
@@ -168,6 +187,8 @@ export function applyOperations(
       for (let end = parts.length - 1; end > 0; end--) {
         const prefix = parts.slice(0, end).join('/');
         if (read(prefix) === undefined) continue;
+        const prefixHidden = notSent(prefix, operation, options.visibleFiles, read);
+        if (prefixHidden !== undefined) return fail(prefixHidden);
         return fail({
           message: `${operation.type} ${operation.path}: ${prefix} has no elements${languageFor(prefix) !== undefined ? ` named "${parts.slice(end).join('/')}"` : ` (it is not ${languageNames()})`}`,
           hint:

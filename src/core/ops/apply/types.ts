@@ -17,6 +17,11 @@ export interface ApplyOptions {
   readonly strategy?: EditStrategy;
   /** Apply the operations that verified and report the rest, instead of all or nothing. */
   readonly partial?: boolean;
+  /**
+   * The files the request sent to the model (workspace-relative). An operation on an existing file outside this set
+   * fails as "not part of this request", quoting none of it. Undefined: every file is visible (a pasted answer).
+   */
+  readonly visibleFiles?: ReadonlySet<string>;
 }
 
 /** A replacement of `before.slice(start, end)` by `newText`. */

@@ -1,0 +1,78 @@
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The other program of the stress benchmark (bench/stress.ts): an editor that saves the same files every few
+ * milliseconds while Scalpel applies batches to them. Each save bumps the `export const saved = N;` line at the top of a file and
+ * keeps the rest; before its next save of that file it reads it back, and a file whose line no longer says its last N
+ * lost that save (someone wrote over it from an older read). Saves alternate between writing in place (what most
+ * editors do) and writing a temporary file renamed over the target (atomic save), since a writer loses each kind in a
+ * different way.
+ *
+ * Usage: node out/bench/stressSaver.js <dir> <file>... --interval <ms> --seconds <s>; prints one JSON line.
+ */
+
+const MARKER = /^export const saved = (\d+);\n/;
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function main(): void {
+  const args = process.argv.slice(2);
+  const flag = (name: string, fallback: number): number => {
+    const at = args.indexOf(`--${name}`);
+    const value = at === -1 ? undefined : Number(args[at + 1]);
+    return value === undefined || !Number.isFinite(value) ? fallback : value;
+  };
+  const interval = flag('interval', 2);
+  const seconds = flag('seconds', 10);
+  const positionals = args.filter((arg, i) => !arg.startsWith('--') && !(args[i - 1] ?? '').startsWith('--'));
+  const [dir, ...files] = positionals;
+  if (dir === undefined || files.length === 0) throw new Error('usage: stressSaver <dir> <file>...');
+  const last = new Map<string, number>(files.map((file) => [file, 0]));
+  let saves = 0;
+  let lost = 0;
+  let unreadable = 0;
+  const deadline = Date.now() + seconds * 1000;
+  for (let round = 0; Date.now() < deadline; round++) {
+    for (const file of files) {
+      const absolute = join(dir, file);
+      let text: string;
+      try {
+        text = readFileSync(absolute, 'utf8');
+      } catch {
+        // Between a writer's rename steps a file may be briefly unreadable; that is not a lost save.
+        unreadable++;
+        continue;
+      }
+      const match = MARKER.exec(text);
+      const expected = last.get(file) ?? 0;
+      if (match === null) {
+        unreadable++;
+        continue;
+      }
+      if (Number(match[1]) !== expected) lost++;
+      const next = saves + 1;
+      const saved = text.replace(MARKER, `export const saved = ${next};\n`);
+      if (round % 2 === 0) {
+        writeFileSync(absolute, saved);
+      } else {
+        const temporary = join(dir, `.saver-${process.pid}.tmp`);
+        writeFileSync(temporary, saved);
+        renameSync(temporary, absolute);
+      }
+      saves = next;
+      last.set(file, next);
+    }
+    sleep(interval);
+  }
+  // The final state counts too: a save lost after the last round would otherwise go unseen.
+  for (const file of files) {
+    const match = MARKER.exec(readFileSync(join(dir, file), 'utf8'));
+    if (match === null || Number(match[1]) !== last.get(file)) lost++;
+  }
+  process.stdout.write(`${JSON.stringify({ saves, lost, unreadable })}\n`);
+}
+
+main();
