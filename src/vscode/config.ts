@@ -24,6 +24,8 @@ export interface ScalpelConfig {
   readonly repairRounds: number;
   readonly planning: PlanningSetting;
   readonly exclude: readonly string[];
+  /** Protected files an answer may write without asking (user settings only: a repository cannot allow itself). */
+  readonly allowWrite: readonly string[];
   readonly requestTimeoutSeconds: number;
   readonly maxOutputTokens: number;
 }
@@ -48,6 +50,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
   const w = vscode.workspace.getConfiguration(CONFIG_SECTION);
   const c = vscode.workspace.getConfiguration(CONFIG_SECTION, scope);
   const exclude = c.get<unknown>('exclude');
+  const allowWrite = w.inspect<unknown>('allowWrite')?.globalValue;
   return {
     provider: pick(w.get('provider'), ['auto', 'vscode-lm', 'openai', 'anthropic', 'ollama'], 'auto'),
     model: w.get<string>('model', '').trim(),
@@ -61,6 +64,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
     repairRounds: nonNegative(c.get('repairRounds'), 2),
     planning: pick(c.get('planning'), ['auto', 'always', 'never'], 'auto'),
     exclude: Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === 'string') : [],
+    allowWrite: Array.isArray(allowWrite) ? allowWrite.filter((e): e is string => typeof e === 'string') : [],
     requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 120),
     maxOutputTokens: positive(w.get('maxOutputTokens'), 8192),
   };

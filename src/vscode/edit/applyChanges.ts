@@ -1,9 +1,16 @@
 import * as vscode from 'vscode';
 import type { FileChange } from '../../core/ops/apply';
+import { gitignoreRuleOnDisk } from '../../core/workspace/gitignore';
+import { checkWriteTargets, type GateVerdict } from '../../core/write';
+import { readConfig } from '../config';
+import { exclusionOf } from '../exclusions';
+import { UserFacingError } from '../userError';
 
 /**
  * Writes a verified batch as ONE WorkspaceEdit, so one Undo reverts all of it, in every file. Files are left unsaved
- * (dirty) like any other edit: saving is the user's call, or auto-save's.
+ * (dirty) like any other edit: saving is the user's call, or auto-save's. Before anything is built, every file passes
+ * the same write gate as the CLI's writer (src/core/write): containment through symlinks, one file under two names,
+ * version-control folders never, and a modal confirmation naming each protected file.
  */
 
 export class StaleChangeError extends Error {
@@ -13,8 +20,84 @@ export class StaleChangeError extends Error {
   }
 }
 
-export async function applyChanges(root: vscode.Uri, changes: readonly FileChange[], label: string): Promise<void> {
+/** The question asked before a protected file is written: VS Code's own chat edits ask the same way. */
+export async function confirmProtectedWrite(path: string, reason: string): Promise<boolean> {
+  const allow = 'Allow';
+  const answer = await vscode.window.showWarningMessage(
+    `Scalpel wants to write ${path}, a protected file: ${reason}.`,
+    {
+      modal: true,
+      detail:
+        'Allow it for this edit only, or add a glob to the scalpel.allowWrite user setting. Cancel writes none of the edit.',
+    },
+    allow,
+  );
+  return answer === allow;
+}
+
+/** The workspace-relative path of the active editor's file under `root`: a file the user named by opening it. */
+function activeFile(root: vscode.Uri): string | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  if (uri === undefined || uri.scheme !== 'file') return undefined;
+  const prefix = root.path.endsWith('/') ? root.path : `${root.path}/`;
+  return uri.path.startsWith(prefix) ? uri.path.slice(prefix.length) : undefined;
+}
+
+/**
+ * Runs the write gate over a batch: refusals throw, protected files are confirmed one by one (a "no" throws), and
+ * the rest pass. `userNamed`: files the user named for this edit (chat references, the file edited); the active
+ * editor's file counts too.
+ */
+export async function gateChanges(
+  root: vscode.Uri,
+  changes: readonly FileChange[],
+  userNamed: readonly string[] = [],
+): Promise<readonly GateVerdict[]> {
+  if (root.scheme !== 'file') throw new UserFacingError(`Scalpel writes files on disk only, not ${root.toString()}.`);
+  const config = readConfig(root);
+  const exclusions = new Map<string, string>();
+  for (const change of changes) {
+    const exclusion = await exclusionOf(root, change.path, config.exclude);
+    if (exclusion !== undefined) exclusions.set(change.path, exclusion.rule);
+  }
+  const named = new Set(userNamed);
+  const active = activeFile(root);
+  if (active !== undefined) named.add(active);
+  const verdicts = checkWriteTargets(
+    changes.map((c) => c.path),
+    {
+      root: root.fsPath,
+      allow: config.allowWrite,
+      userNamed: named,
+      excludedBy: (path) => exclusions.get(path) ?? gitignoreRuleOnDisk(root.fsPath, path),
+      outsideWorkspace: vscode.workspace.getWorkspaceFolder(root) === undefined,
+    },
+  );
+  const refused = verdicts.find((v) => v.verdict === 'refuse');
+  if (refused !== undefined) {
+    throw new UserFacingError(
+      `Scalpel did not write ${refused.path}: ${refused.reason}. Nothing of the edit was written.`,
+    );
+  }
+  for (const verdict of verdicts) {
+    if (verdict.verdict !== 'ask') continue;
+    if (!(await confirmProtectedWrite(verdict.path, verdict.reason))) {
+      throw new UserFacingError(
+        `Scalpel did not write ${verdict.path}: it is protected (${verdict.reason}) and was not allowed. Nothing of the edit was written.`,
+      );
+    }
+  }
+  return verdicts;
+}
+
+export async function applyChanges(
+  root: vscode.Uri,
+  changes: readonly FileChange[],
+  label: string,
+  userNamed: readonly string[] = [],
+): Promise<void> {
   if (changes.length === 0) return;
+  await gateChanges(root, changes, userNamed);
   const edit = new vscode.WorkspaceEdit();
   const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
   for (const change of changes) {

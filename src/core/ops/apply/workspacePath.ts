@@ -2,7 +2,9 @@ import { normalizeFilePath } from '../../elements/elementPath';
 
 /**
  * The syntactic half of keeping writes inside the workspace: the apply engine sees only paths, so it refuses the
- * ones that cannot be workspace-relative. The CLI and the extension also resolve symlinks (`resolveInWorkspace`).
+ * ones that cannot be workspace-relative. The other half runs at write time, in the one write gate both surfaces pass
+ * (src/core/write: the CLI's writer and the extension's applyChanges): every target's real path, symlinks resolved,
+ * must stay inside the root.
  */
 export type WorkspacePathCheck =
   { readonly ok: true; readonly path: string } | { readonly ok: false; readonly reason: string };
