@@ -28,6 +28,7 @@ import type {
   Target,
 } from './results';
 import { measureSize, type SizeTimings } from './speed';
+import { renderStressSection, spliceStressSection, type StressResult } from './stressReport';
 import { median, summarize } from './stats';
 import { findRepoRootOrThrow } from './workspacePaths';
 import { readZipEntries } from './zipEntries';
@@ -84,6 +85,9 @@ function main(): void {
     startPhase('activation', 'extension activation');
     const activation = measureActivation(root, packaging);
 
+    startPhase('stress', 'lost saves while another process saves the same files (bench/stress.ts)');
+    const stress = tryMeasure(() => runStressChild(root));
+
     const targets = evaluateTargets(edits, failures, sizes);
     startPhase('profiles', 'profiling speed targets missed or near their limit');
     const profiles = profileSpeedTargets(root, scratch, targets, modules, sizes);
@@ -108,9 +112,12 @@ function main(): void {
       profiles,
       edits: edits.map(compactEdit),
     };
-    const markdown = renderResults(results);
+    const rendered = renderResults(results);
+    const markdown = Array.isArray(stress)
+      ? spliceStressSection(rendered, renderStressSection(stress, new Date().toISOString().slice(0, 10)))
+      : rendered;
     writeFileSync(join(root, 'bench', 'results.md'), markdown);
-    writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ ...results, stress }, null, 2)}\n`);
     process.stdout.write(`\n${markdown}\n`);
     log(`wrote bench/results.md and bench/results.json in ${results.durationSeconds.toFixed(0)} s`);
   } finally {
@@ -135,6 +142,18 @@ function endPhase(): void {
 
 function log(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** The stress runs in their own process: their timing must not share an event loop with the rest of the bench. */
+function runStressChild(root: string): StressResult[] {
+  const result = spawnSync(process.execPath, [join(root, 'out', 'bench', 'stress.js'), '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  if (result.status !== 0)
+    throw new Error(`stress.js exited with ${String(result.status)}: ${lastLines(result.stderr, 5)}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop() ?? '[]') as StressResult[];
 }
 
 function tryMeasure<T>(measure: () => T): T | { error: string } {

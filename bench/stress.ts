@@ -6,6 +6,7 @@ import { CliError } from '../src/cli/cliError';
 import { diskSnapshot, writeChanges } from '../src/cli/writeChanges';
 import { applyOperations } from '../src/core/ops/apply';
 import type { Operation } from '../src/core/ops/operation';
+import { renderStressSection, spliceStressSection, type StressResult } from './stressReport';
 import { findRepoRootOrThrow } from './workspacePaths';
 
 /**
@@ -13,28 +14,9 @@ import { findRepoRootOrThrow } from './workspacePaths';
  * Scalpel reads them, applies a batch and writes it, in a loop, for a bounded time. A save is lost when a Scalpel
  * write built from an older read replaces it. Reported per 10,000 saves; the goal is under 1.
  *
- * `node out/bench/stress.js [--seconds 20] [--files 3] [--interval 2] [--json] [--write]`; `--write` puts the
- * section into bench/results.md (npm run bench does that too).
+ * `node out/bench/stress.js [--seconds N --interval MS] [--files 3] [--json] [--write]`: without --seconds or --interval
+ * the runs of STRESS_RUNS; `--write` puts the section into bench/results.md (npm run bench does that too).
  */
-
-export interface StressResult {
-  readonly seconds: number;
-  readonly files: number;
-  readonly intervalMs: number;
-  readonly saves: number;
-  readonly lost: number;
-  readonly lostPer10k: number;
-  readonly batches: number;
-  readonly written: number;
-  readonly conflicts: number;
-  readonly otherFailures: number;
-  /** Saves that slipped in between the last check and a rename, seen after it and put back. */
-  readonly rescued: number;
-  readonly applyMsPerBatch: number;
-  readonly writeMsPerBatch: number;
-}
-
-const SECTION = '## Lost saves under stress';
 
 function fileText(marker: number, value: number): string {
   return `export const saved = ${marker};\nexport function target(): number {\n  return ${value};\n}\n\nexport const other = 1;\n`;
@@ -120,48 +102,50 @@ export async function runStress(seconds: number, fileCount: number, intervalMs: 
   }
 }
 
-export function renderStressSection(result: StressResult, when: string): string {
-  return [
-    SECTION,
-    '',
-    `Measured by \`node out/bench/stress.js\` (also run by \`npm run bench\`) on ${when}: another process saves ${result.files} files`,
-    `every ${result.intervalMs} ms (alternately in place and by renaming a temporary file) while Scalpel reads them, applies a`,
-    `batch replacing one function in each and writes it, in a loop, for ${result.seconds} s. A save is lost when a Scalpel write`,
-    'built from an older read replaces it. Goal: under 1 per 10,000 saves (about 1,200 before issue 17).',
-    '',
-    '| Saves | Lost | Lost per 10,000 | Batches | Written | Refused as conflicts | Did not verify (read a half-saved file) |',
-    '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    `| ${result.saves} | ${result.lost} | ${result.lostPer10k.toFixed(2)} | ${result.batches} | ${result.written} | ${result.conflicts} | ${result.otherFailures} |`,
-    '',
-  ].join('\n');
+/** The measured runs: a saver fast enough that Scalpel mostly meets conflicts, and one slow enough that it writes. */
+export const STRESS_RUNS: ReadonlyArray<{ readonly intervalMs: number; readonly seconds: number }> = [
+  { intervalMs: 2, seconds: 40 },
+  { intervalMs: 20, seconds: 30 },
+];
+
+/** Runs the stress configurations (or the one the flags name) and returns their results. */
+export async function runStressRuns(args: readonly string[]): Promise<StressResult[]> {
+  const flag = (name: string): number | undefined => {
+    const at = args.indexOf(`--${name}`);
+    const value = at === -1 ? undefined : Number(args[at + 1]);
+    return value === undefined || !Number.isFinite(value) || value <= 0 ? undefined : value;
+  };
+  const files = flag('files') ?? 3;
+  const interval = flag('interval');
+  const seconds = flag('seconds');
+  const runs =
+    interval === undefined && seconds === undefined
+      ? STRESS_RUNS
+      : [{ intervalMs: interval ?? 2, seconds: seconds ?? 20 }];
+  const results: StressResult[] = [];
+  for (const run of runs) {
+    process.stderr.write(`[stress] saver every ${run.intervalMs} ms for ${run.seconds} s\n`);
+    results.push(await runStress(run.seconds, files, run.intervalMs));
+  }
+  return results;
 }
 
-/** Puts the section into a results.md, replacing an earlier one. */
-export function spliceStressSection(markdown: string, section: string): string {
-  const start = markdown.indexOf(SECTION);
-  if (start === -1) return `${markdown.trimEnd()}\n\n${section}`;
-  const next = markdown.indexOf('\n## ', start + SECTION.length);
-  return `${markdown.slice(0, start)}${section}${next === -1 ? '' : `\n${markdown.slice(next + 1)}`}`;
+/** Writes the section into bench/results.md. */
+export function writeStressSection(results: readonly StressResult[]): void {
+  const path = join(findRepoRootOrThrow(), 'bench', 'results.md');
+  const markdown = existsSync(path) ? readFileSync(path, 'utf8') : '# Scalpel benchmark\n';
+  writeFileSync(
+    path,
+    spliceStressSection(markdown, renderStressSection(results, new Date().toISOString().slice(0, 10))),
+  );
 }
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const flag = (name: string, fallback: number): number => {
-    const at = args.indexOf(`--${name}`);
-    const value = at === -1 ? undefined : Number(args[at + 1]);
-    return value === undefined || !Number.isFinite(value) || value <= 0 ? fallback : value;
-  };
-  const result = await runStress(flag('seconds', 20), flag('files', 3), flag('interval', 2));
-  if (args.includes('--json')) process.stdout.write(`${JSON.stringify(result)}\n`);
-  else process.stdout.write(renderStressSection(result, new Date().toISOString().slice(0, 10)));
-  if (args.includes('--write')) {
-    const path = join(findRepoRootOrThrow(), 'bench', 'results.md');
-    const markdown = existsSync(path) ? readFileSync(path, 'utf8') : '# Scalpel benchmark\n';
-    writeFileSync(
-      path,
-      spliceStressSection(markdown, renderStressSection(result, new Date().toISOString().slice(0, 10))),
-    );
-  }
+  const results = await runStressRuns(args);
+  if (args.includes('--json')) process.stdout.write(`${JSON.stringify(results)}\n`);
+  else process.stdout.write(renderStressSection(results, new Date().toISOString().slice(0, 10)));
+  if (args.includes('--write')) writeStressSection(results);
 }
 
 if (require.main === module) {

@@ -9,7 +9,8 @@ import { join } from 'node:path';
  * editors do) and writing a temporary file renamed over the target (atomic save), since a writer loses each kind in a
  * different way.
  *
- * Usage: node out/bench/stressSaver.js <dir> <file>... --interval <ms> --seconds <s>; prints one JSON line.
+ * Usage: node out/bench/stressSaver.js <dir> <file>... --interval <ms> --seconds <s>; prints one JSON line
+ * (STRESS_DEBUG=1: each lost save on stderr).
  */
 
 const MARKER = /^export const saved = (\d+);\n/;
@@ -31,6 +32,7 @@ function main(): void {
   const [dir, ...files] = positionals;
   if (dir === undefined || files.length === 0) throw new Error('usage: stressSaver <dir> <file>...');
   const last = new Map<string, number>(files.map((file) => [file, 0]));
+  const lastMode = new Map<string, string>();
   let saves = 0;
   let lost = 0;
   let unreadable = 0;
@@ -52,7 +54,11 @@ function main(): void {
         unreadable++;
         continue;
       }
-      if (Number(match[1]) !== expected) lost++;
+      if (Number(match[1]) !== expected) {
+        lost++;
+        if (process.env['STRESS_DEBUG'] === '1')
+          process.stderr.write(`lost ${file} #${expected} (${lastMode.get(file)}), found #${match[1]}\n`);
+      }
       const next = saves + 1;
       const saved = text.replace(MARKER, `export const saved = ${next};\n`);
       if (round % 2 === 0) {
@@ -64,6 +70,7 @@ function main(): void {
       }
       saves = next;
       last.set(file, next);
+      lastMode.set(file, round % 2 === 0 ? 'in place' : 'renamed');
     }
     sleep(interval);
   }

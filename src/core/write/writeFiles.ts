@@ -17,6 +17,7 @@ import {
   renameSync,
   rmdirSync,
   statfsSync,
+  type Stats,
   unlinkSync,
   writeSync,
 } from 'node:fs';
@@ -107,10 +108,6 @@ class WriteFailure extends Error {
 
 /** With the `u` flag a surrogate pair is one code point, so only unpaired halves match. */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-function sleep(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-}
 
 function readAll(fd: number): Buffer {
   const size = fstatSync(fd).size;
@@ -287,25 +284,17 @@ function tryUnlink(path: string): void {
   }
 }
 
-/**
- * Content read from a file another program may be writing: read until two reads a few milliseconds apart agree, so a
- * save caught half-way is put back whole.
- */
-function settledContent(fd: number): Buffer {
-  let previous = readAll(fd);
-  for (let i = 0; i < 50; i++) {
-    sleep(1);
-    const next = readAll(fd);
-    if (next.equals(previous)) return next;
-    previous = next;
-  }
-  return previous;
-}
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS']);
 
 /**
- * Replaces an existing file with `bytes`, checking right before the rename that it still holds `expected`. Returns
- * undefined when the file was replaced as it was, or the content of a save that slipped in between the check and the
- * rename (it went to the replaced file, which is read again after the rename).
+ * Replaces an existing file with `bytes` if it still holds `expected`, so that no save by another program is lost:
+ * - the file is checked, then moved aside (a rename captures whatever is at the name at that instant, so a save by
+ *   renaming that landed after the check is caught: the file moved aside is not the one checked, and it is put back);
+ * - the new file is hard-linked into the name, which fails if anything took the name meanwhile (a save creating the
+ *   file anew): that newer file stays;
+ * - the file moved aside is read again through the descriptor opened for the check: a save written in place into it
+ *   after the check shows there, and is returned as `raced` for the caller to put back.
+ * For a few microseconds the name does not exist; on a file system without hard links a plain rename replaces it.
  */
 function replaceChecked(
   planned: Pick<Planned, 'target' | 'mode' | 'write'>,
@@ -313,34 +302,92 @@ function replaceChecked(
   expected: FileFingerprint,
   beforeRename: ((path: string) => void) | undefined,
   sync = true,
-): { previous: Buffer; raced: Buffer | undefined } {
+): { previous: Buffer; raced: boolean } {
   const { real } = planned.target;
+  const path = planned.write.path;
   const temporary = writeTemporary(real, bytes, planned.mode, sync);
-  let fd: number;
+  let fd: number | undefined;
+  let aside: string | undefined;
   try {
     // The folder is checked again: a folder swapped for a symlink since the gate would take the rename elsewhere.
     if (realpathSync.native(dirname(real)) !== dirname(real)) {
-      throw new WriteFailure('refused', planned.write.path, 'its folder was replaced by a symbolic link');
+      throw new WriteFailure('refused', path, 'its folder was replaced by a symbolic link');
     }
     fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW);
-  } catch (error) {
-    tryUnlink(temporary);
-    throw error;
-  }
-  try {
     const current = readAll(fd);
     const opened = fstatSync(fd);
-    const now = lstatSync(real);
-    if (!sameContent(fingerprintOf(current), expected) || now.ino !== opened.ino || now.dev !== opened.dev) {
-      tryUnlink(temporary);
-      throw new WriteFailure('conflict', planned.write.path, 'it changed on disk while the batch was being written');
+    if (!sameContent(fingerprintOf(current), expected)) {
+      throw new WriteFailure('conflict', path, 'it changed on disk while the batch was being written');
     }
-    beforeRename?.(planned.write.path);
-    renameSync(temporary, real);
-    const after = readAll(fd);
-    return { previous: current, raced: after.equals(current) ? undefined : settledContent(fd) };
+    beforeRename?.(path);
+    aside = temporaryName(dirname(real));
+    renameSync(real, aside);
+    const moved = lstatSync(aside);
+    if (moved.ino !== opened.ino || moved.dev !== opened.dev) {
+      putBack(aside, real);
+      aside = undefined;
+      throw new WriteFailure('conflict', path, 'another program saved it while it was being written');
+    }
+    const ours = lstatSync(temporary);
+    try {
+      linkSync(temporary, real);
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'EEXIST') {
+        // Saved anew in the instant the name was free: that save is newer than the file moved aside.
+        throw new WriteFailure('conflict', path, 'another program saved it while it was being written');
+      }
+      if (!NO_HARD_LINKS.has(code ?? '')) {
+        putBack(aside, real);
+        aside = undefined;
+        throw error;
+      }
+      renameSync(temporary, real);
+    }
+    if (readAll(fd).equals(current)) return { previous: current, raced: false };
+    // A save went into the file moved aside after the check: that file goes back to its name, with the save in it
+    // (and with any write still under way into it), unless an even newer save replaced Scalpel's meanwhile.
+    swapBack(real, aside, ours);
+    aside = undefined;
+    return { previous: current, raced: true };
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
+    if (aside !== undefined) tryUnlink(aside);
+    tryUnlink(temporary);
+  }
+}
+
+/** Returns a file moved aside to its name, unless a newer one took the name meanwhile. */
+function putBack(aside: string, real: string): void {
+  try {
+    linkSync(aside, real);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code !== 'EEXIST' && !NO_HARD_LINKS.has(code ?? '')) throw error;
+    if (code !== 'EEXIST') {
+      renameSync(aside, real);
+      return;
+    }
+  }
+  tryUnlink(aside);
+}
+
+/** Puts the file moved aside back in place of Scalpel's, if the name still holds Scalpel's file (`ours`). */
+function swapBack(real: string, aside: string, ours: Stats): void {
+  const mine = temporaryName(dirname(real));
+  try {
+    renameSync(real, mine);
+  } catch {
+    tryUnlink(aside);
+    return;
+  }
+  const moved = lstatSync(mine);
+  if (moved.ino === ours.ino && moved.dev === ours.dev) {
+    putBack(aside, real);
+    tryUnlink(mine);
+  } else {
+    putBack(mine, real);
+    tryUnlink(aside);
   }
 }
 
@@ -357,7 +404,7 @@ function createExclusive(planned: Planned, beforeRename: ((path: string) => void
       if (code === 'EEXIST') {
         throw new WriteFailure('conflict', planned.write.path, 'another program created it meanwhile');
       }
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'EXDEV') throw error;
+      if (!NO_HARD_LINKS.has(code ?? '')) throw error;
       // A file system without hard links: check, then rename.
       try {
         lstatSync(real);
@@ -369,6 +416,32 @@ function createExclusive(planned: Planned, beforeRename: ((path: string) => void
     }
   } finally {
     tryUnlink(temporary);
+  }
+}
+
+/**
+ * Removes a file Scalpel created, if it still holds what Scalpel wrote: moved aside first, so a save that lands
+ * meanwhile is seen (in the file moved aside, or as a new file at the name) and kept. False when it was kept.
+ */
+function removeChecked(real: string, ours: FileFingerprint): boolean {
+  let fd: number | undefined;
+  const aside = temporaryName(dirname(real));
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const opened = fstatSync(fd);
+    if (!sameContent(fingerprintOf(readAll(fd)), ours)) return false;
+    renameSync(real, aside);
+    const moved = lstatSync(aside);
+    if (moved.ino !== opened.ino || moved.dev !== opened.dev || !sameContent(fingerprintOf(readAll(fd)), ours)) {
+      putBack(aside, real);
+      return false;
+    }
+    tryUnlink(aside);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -386,22 +459,13 @@ function rollBack(written: Written): boolean {
   if (current === undefined || !sameContent(fingerprintOf(current), ours)) {
     kept = false;
   } else if (restore === undefined) {
-    tryUnlink(planned.target.real);
+    if (!removeChecked(planned.target.real, ours)) kept = false;
   } else {
-    // Putting back races saves too: a save that lands in the file being put back is put back in turn.
-    let bytes = restore;
-    let expected = ours;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      let raced: Buffer | undefined;
-      try {
-        raced = replaceChecked(planned, bytes, expected, undefined, false).raced;
-      } catch {
-        kept = false;
-        break;
-      }
-      if (raced === undefined) break;
-      expected = fingerprintOf(bytes);
-      bytes = raced;
+    try {
+      // A save racing the putting back is kept in place of it (`raced`): then the file is theirs, not as before.
+      if (replaceChecked(planned, restore, ours, undefined, false).raced) kept = false;
+    } catch {
+      kept = false;
     }
   }
   for (const folder of [...written.createdFolders].reverse()) tryRemoveFolder(folder);
@@ -429,8 +493,9 @@ export function writeFiles(writes: readonly FileWrite[], options: WriteFilesOpti
         continue;
       }
       const { previous, raced } = replaceChecked(item, item.bytes, item.baseline, options.beforeRename);
-      done.push({ planned: item, restore: raced ?? previous, createdFolders: [] });
-      if (raced !== undefined) {
+      // A raced file already holds the other program's save again: nothing of Scalpel's is left to roll back there.
+      if (!raced) done.push({ planned: item, restore: previous, createdFolders: [] });
+      if (raced) {
         throw new WriteFailure('conflict', item.write.path, 'another program saved it while it was being written');
       }
     }

@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -72,6 +73,32 @@ void describe('writeFiles: no lost updates', () => {
     assert.match(result.ok ? '' : result.message, /src\/b\.ts: another program saved it.*kept.*restored/);
     assert.equal(readFileSync(join(root, 'src', 'b.ts'), 'utf8'), 'b1 saved by the user\n');
     assert.equal(readFileSync(join(root, 'src', 'a.ts'), 'utf8'), 'a1\n');
+  });
+
+  void test('a save by renaming between the last check and the rename is kept, and the batch rolls back', () => {
+    const root = workspace();
+    writeFileSync(join(root, 'src', 'a.ts'), 'a1\n');
+    writeFileSync(join(root, 'src', 'b.ts'), 'b1\n');
+    const result = writeFiles(
+      [
+        { path: 'src/a.ts', before: 'a1\n', after: 'a2\n' },
+        { path: 'src/b.ts', before: 'b1\n', after: 'b2\n' },
+      ],
+      {
+        root,
+        beforeRename: (path) => {
+          // An editor's atomic save: a temporary file renamed over the one the writer just checked.
+          if (path === 'src/b.ts') {
+            writeFileSync(join(root, 'src', 'b.saving'), 'b1 saved by renaming\n');
+            renameSync(join(root, 'src', 'b.saving'), join(root, 'src', 'b.ts'));
+          }
+        },
+      },
+    );
+    assert.ok(!result.ok && result.kind === 'conflict', JSON.stringify(result));
+    assert.equal(readFileSync(join(root, 'src', 'b.ts'), 'utf8'), 'b1 saved by renaming\n');
+    assert.equal(readFileSync(join(root, 'src', 'a.ts'), 'utf8'), 'a1\n');
+    assert.deepEqual(readdirSync(join(root, 'src')).sort(), ['a.ts', 'b.ts'], 'nothing left aside');
   });
 
   void test('rollback restores content and mode', () => {
