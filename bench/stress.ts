@@ -61,6 +61,8 @@ export async function runStress(seconds: number, fileCount: number, intervalMs: 
       const t1 = performance.now();
       applyMs += t1 - t0;
       if (!result.ok) {
+        if (process.env['STRESS_DEBUG'] === '1')
+          process.stderr.write(`did not verify: ${result.results.find((r) => r.status === 'failed')?.message}\n`);
         // A read that met a save half-way (an empty file) does not verify: nothing is written, as it should be.
         otherFailures++;
       } else {
