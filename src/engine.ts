@@ -27,3 +27,5 @@ export {
 } from './core/llm/prompts';
 export { applyOperations } from './core/ops/apply';
 export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from './core/ops/format';
+export { gitignoreRuleOnDisk } from './core/workspace/gitignore';
+export { checkWriteTargets } from './core/write';

@@ -1,7 +1,8 @@
+import ignore from 'ignore';
 import * as vscode from 'vscode';
-import { gitignoreFolders, gitignoreRule as coreGitignoreRule } from '../core/workspace/gitignore';
 import { firstMatchingGlob, globToRegExp } from '../core/workspace/glob';
 
+// The glob reading is shared with the core's write policy (scalpel.allowWrite); it is light and allow-listed.
 export { globToRegExp };
 
 /**
@@ -39,13 +40,20 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 
 /** The `.gitignore` files from the folder root down to the file's folder, each applied relative to its own folder. */
 async function gitignoreRule(root: vscode.Uri, path: string): Promise<string | undefined> {
-  const files = await Promise.all(
-    gitignoreFolders(path).map(async (folder) => ({
-      folder,
-      text: await readText(vscode.Uri.joinPath(root, ...(folder === '' ? [] : folder.split('/')), '.gitignore')),
-    })),
-  );
-  return coreGitignoreRule(path, files);
+  const segments = path.split('/');
+  let verdict: string | undefined;
+  for (let depth = 0; depth < segments.length; depth++) {
+    const folder = segments.slice(0, depth);
+    const text = await readText(vscode.Uri.joinPath(root, ...folder, '.gitignore'));
+    if (text === undefined) continue;
+    const rules = ignore().add(text);
+    const relative = segments.slice(depth).join('/');
+    const result = rules.test(relative);
+    const where = folder.length === 0 ? '.gitignore' : `${folder.join('/')}/.gitignore`;
+    if (result.ignored) verdict = `${where} "${result.rule?.pattern ?? relative}"`;
+    else if (result.unignored) verdict = undefined;
+  }
+  return verdict;
 }
 
 /** Why `path` (relative to `root`) must not reach a model, or undefined when it may. */

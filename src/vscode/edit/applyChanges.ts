@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { FileChange } from '../../core/ops/apply';
-import { gitignoreRuleOnDisk } from '../../core/workspace/gitignore';
-import { checkWriteTargets, type GateVerdict } from '../../core/write';
+import type { GateVerdict } from '../../core/write';
 import { readConfig } from '../config';
+import type { ScalpelEngine } from '../engineLoader';
 import { exclusionOf } from '../exclusions';
 import { UserFacingError } from '../userError';
 
@@ -35,6 +35,9 @@ export async function confirmProtectedWrite(path: string, reason: string): Promi
   return answer === allow;
 }
 
+/** What the gate needs from the engine (the caller's `ctx.engine()`: the extension layer loads no core values itself). */
+export type WriteGateEngine = Pick<ScalpelEngine, 'checkWriteTargets' | 'gitignoreRuleOnDisk'>;
+
 /** The workspace-relative path of the active editor's file under `root`: a file the user named by opening it. */
 function activeFile(root: vscode.Uri): string | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
@@ -49,6 +52,7 @@ function activeFile(root: vscode.Uri): string | undefined {
  * editor's file counts too.
  */
 export async function gateChanges(
+  engine: WriteGateEngine,
   root: vscode.Uri,
   changes: readonly FileChange[],
   userNamed: readonly string[] = [],
@@ -63,13 +67,13 @@ export async function gateChanges(
   const named = new Set(userNamed);
   const active = activeFile(root);
   if (active !== undefined) named.add(active);
-  const verdicts = checkWriteTargets(
+  const verdicts = engine.checkWriteTargets(
     changes.map((c) => c.path),
     {
       root: root.fsPath,
       allow: config.allowWrite,
       userNamed: named,
-      excludedBy: (path) => exclusions.get(path) ?? gitignoreRuleOnDisk(root.fsPath, path),
+      excludedBy: (path) => exclusions.get(path) ?? engine.gitignoreRuleOnDisk(root.fsPath, path),
       outsideWorkspace: vscode.workspace.getWorkspaceFolder(root) === undefined,
     },
   );
@@ -94,10 +98,11 @@ export async function applyChanges(
   root: vscode.Uri,
   changes: readonly FileChange[],
   label: string,
+  engine: WriteGateEngine,
   userNamed: readonly string[] = [],
 ): Promise<void> {
   if (changes.length === 0) return;
-  await gateChanges(root, changes, userNamed);
+  await gateChanges(engine, root, changes, userNamed);
   const edit = new vscode.WorkspaceEdit();
   const metadata: vscode.WorkspaceEditEntryMetadata = { label, needsConfirmation: false };
   for (const change of changes) {

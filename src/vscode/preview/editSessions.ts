@@ -171,7 +171,7 @@ export class EditSessions implements vscode.Disposable {
     let resolution = this.resolve(session, wanted);
     if (resolution.applied.length > 0) {
       try {
-        await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`);
+        await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`, this.ctx.engine());
       } catch (error) {
         if (!(error instanceof StaleChangeError)) throw error;
         // The user typed between the resolution and the write: resolve once more against that text, once the
@@ -179,7 +179,12 @@ export class EditSessions implements vscode.Disposable {
         await new Promise((resolve) => setTimeout(resolve, 100));
         resolution = this.resolve(session, wanted);
         if (resolution.applied.length > 0)
-          await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`);
+          await applyChanges(
+            session.edit.root,
+            resolution.changes,
+            `Scalpel: ${session.edit.title}`,
+            this.ctx.engine(),
+          );
       }
     }
     this.advanceBaseline(session, resolution.applied);
