@@ -62,24 +62,33 @@ describe('edit commands', () => {
     assert.equal(result.usage?.requests, 1);
   });
 
-  it('one Undo reverts a batch that changed two files', async () => {
-    model.server.enqueue(
-      scripted.answer(
-        fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME) +
-          '\n' +
-          fenced(
-            'PATCH_ELEMENT src/index.ts/function[report]',
-            "<<<<<<< SEARCH\n    return `${user.displayName()}: ${problems.length === 0 ? 'ok' : problems.join(', ')}`;\n=======\n    return `${user.displayName()} - ${problems.length === 0 ? 'ok' : problems.join('; ')}`;\n>>>>>>> REPLACE",
-          ),
-      ),
+  const TWO_FILES =
+    fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME) +
+    '\n' +
+    fenced(
+      'PATCH_ELEMENT src/index.ts/function[report]',
+      "<<<<<<< SEARCH\n    return `${user.displayName()}: ${problems.length === 0 ? 'ok' : problems.join(', ')}`;\n=======\n    return `${user.displayName()} - ${problems.length === 0 ? 'ok' : problems.join('; ')}`;\n>>>>>>> REPLACE",
     );
-    const indexTs = await readWorkspaceFileFromDisk('src/index.ts');
+
+  it('refuses a model operation on a file the request did not send, quoting none of it', async () => {
+    model.server.enqueue(scripted.answer(TWO_FILES));
     const editor = await openWorkspaceFile('src/user.ts');
     placeCursor(editor, "return this.role === 'admin' ? `${this.name} (admin)`");
     const result = (await vscode.commands.executeCommand(
       'scalpel.editElementAtCursor',
       'square brackets, and a dash in the report',
     )) as EditResult;
+    assert.equal(result.status, 'failed');
+    assert.match(result.message ?? '', /src\/index\.ts is not part of this request/);
+  });
+
+  it('one Undo reverts a batch that changed two files', async () => {
+    // A pasted answer comes from outside any request, so both files count as shown (issue 17: a model's request
+    // may change only the files it sent).
+    await vscode.env.clipboard.writeText(TWO_FILES);
+    const indexTs = await readWorkspaceFileFromDisk('src/index.ts');
+    const editor = await openWorkspaceFile('src/user.ts');
+    const result = (await vscode.commands.executeCommand('scalpel.applyOperationsFromClipboard')) as EditResult;
     assert.equal(result.status, 'preview', result.message);
     assert.deepEqual([...(result.files ?? [])].sort(), ['src/index.ts', 'src/user.ts']);
 

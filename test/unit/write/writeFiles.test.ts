@@ -7,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -128,6 +129,33 @@ void describe('writeFiles: no lost updates', () => {
       readdirSync(root).filter((n) => n.startsWith('.scalpel')),
       [],
     );
+  });
+
+  void test('a file system failure in the middle of a batch rolls back what was written, with one line naming the file', () => {
+    const root = workspace();
+    mkdirSync(join(root, 'lib'));
+    writeFileSync(join(root, 'src', 'a.ts'), 'a1\n');
+    writeFileSync(join(root, 'lib', 'b.ts'), 'b1\n');
+    const result = writeFiles(
+      [
+        { path: 'src/a.ts', before: 'a1\n', after: 'a2\n' },
+        { path: 'lib/b.ts', before: 'b1\n', after: 'b2\n' },
+      ],
+      {
+        root,
+        beforeRename: (path) => {
+          // The folder vanishes under the writer and a file takes its name: the rename itself fails (ENOTDIR).
+          if (path === 'lib/b.ts') {
+            rmSync(join(root, 'lib'), { recursive: true });
+            writeFileSync(join(root, 'lib'), 'now a file\n');
+          }
+        },
+      },
+    );
+    assert.ok(!result.ok && result.kind === 'failed', JSON.stringify(result));
+    assert.equal(result.ok ? '' : result.message.split('\n').length, 1);
+    assert.match(result.ok ? '' : result.message, /^lib\/b\.ts: .+; every file was restored$/);
+    assert.equal(readFileSync(join(root, 'src', 'a.ts'), 'utf8'), 'a1\n');
   });
 
   void test('a file another program creates before Scalpel creates it is kept; the batch rolls back', () => {
