@@ -253,6 +253,22 @@ void describe('writeFiles: containment and protection in process', () => {
     );
     const allowed = checkWriteTargets(['.vscode/tasks.json'], { root, allow: ['**/.vscode/*.json'] });
     assert.equal(allowed[0]?.verdict, 'write');
+    const outside = checkWriteTargets(['src/a.ts'], { root, outsideWorkspace: true });
+    assert.deepEqual(
+      outside.map((v) => [v.verdict, v.verdict === 'ask' ? v.reason : '']),
+      [['ask', 'it is outside every workspace folder']],
+    );
+    const excluded = checkWriteTargets(['src/a.ts', 'src/b.ts'], {
+      root,
+      excludedBy: (path) => (path === 'src/a.ts' ? 'files.exclude "src/a.ts"' : undefined),
+    });
+    assert.deepEqual(
+      excluded.map((v) => [v.path, v.verdict, v.verdict === 'ask' ? v.reason : '']),
+      [
+        ['src/a.ts', 'ask', 'the workspace ignores or excludes it (files.exclude "src/a.ts")'],
+        ['src/b.ts', 'write', ''],
+      ],
+    );
   });
 });
 
