@@ -27,3 +27,4 @@ export {
 } from './core/llm/prompts';
 export { applyOperations } from './core/ops/apply';
 export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from './core/ops/format';
+export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';

@@ -94,6 +94,8 @@ export class TsMorphGraph implements CodeGraph {
   private project: Project | undefined;
   private readonly loaded = new Map<string, string>();
   private readonly realRoot: string;
+  /** Answers for the program as it is; emptied when any file changes. Paging through a long list asks again. */
+  private readonly answers = new Map<string, UseSite[] | UseEdge[]>();
 
   constructor(
     private readonly workspace: ToolWorkspace,
@@ -118,6 +120,7 @@ export class TsMorphGraph implements CodeGraph {
     const project = (this.project ??= createProject(this.realRoot));
     const files = this.workspace.listSourceFiles();
     const present = new Set(files);
+    let changed = false;
     for (const path of files) {
       const version = this.workspace.version(path);
       if (this.loaded.get(path) === version) continue;
@@ -125,13 +128,16 @@ export class TsMorphGraph implements CodeGraph {
       if (text === undefined) continue;
       project.createSourceFile(this.absolute(path), text, { overwrite: true });
       this.loaded.set(path, version);
+      changed = true;
     }
     for (const path of [...this.loaded.keys()]) {
       if (present.has(path)) continue;
       const sourceFile = project.getSourceFile(this.absolute(path));
       if (sourceFile !== undefined) project.removeSourceFile(sourceFile);
       this.loaded.delete(path);
+      changed = true;
     }
+    if (changed) this.answers.clear();
     return project;
   }
 
@@ -163,6 +169,8 @@ export class TsMorphGraph implements CodeGraph {
 
   references(path: string): UseSite[] {
     const project = this.fresh();
+    const known = this.answers.get(`references ${path}`);
+    if (known !== undefined) return known as UseSite[];
     const { sourceFile, element } = this.elementOrThrow(project, path);
     if (element.kind === 'import' || element.kind === 'statement' || element.kind === 'export') {
       throw new ToolInputError(`${element.path} is a ${element.kind}; ask for the references of a declared element`);
@@ -186,17 +194,27 @@ export class TsMorphGraph implements CodeGraph {
         call: isCallee(node),
       });
     }
-    return sites.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+    sites.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+    this.answers.set(`references ${path}`, sites);
+    return sites;
   }
 
   uses(path: string): UseEdge[] {
     const project = this.fresh();
+    const known = this.answers.get(`uses ${path}`);
+    if (known !== undefined) return known as UseEdge[];
     const { sourceFile, element } = this.elementOrThrow(project, path);
+    // A container's members are elements of their own: its uses are those of its own code (heritage, decorators).
+    const members = element.children.map((child) => child.range);
     const file = this.relativeOf(sourceFile) ?? '';
     const edges = new Map<string, { kind: 'call' | 'ref'; count: number; file: string; line: number }>();
     const { start, end } = element.range;
     sourceFile.forEachDescendant((node, traversal) => {
       if (node.getEnd() < start || node.getPos() > end) {
+        traversal.skip();
+        return;
+      }
+      if (members.some((m) => node.getPos() >= m.start && node.getEnd() <= m.end)) {
         traversal.skip();
         return;
       }
@@ -225,9 +243,11 @@ export class TsMorphGraph implements CodeGraph {
         break;
       }
     });
-    return [...edges.entries()]
+    const result = [...edges.entries()]
       .map(([target, edge]) => ({ target, ...edge }))
       .sort((a, b) => (a.kind === b.kind ? a.line - b.line : a.kind === 'call' ? -1 : 1));
+    this.answers.set(`uses ${path}`, result);
+    return result;
   }
 
   diagnostics(files: readonly string[]): GraphDiagnostic[] {
