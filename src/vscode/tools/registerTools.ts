@@ -71,13 +71,16 @@ export function registerTools(ctx: Ctx, services: CommandServices): void {
           const message = tool.describeCall(options.input);
           const dryRun = (options.input as { dryRun?: unknown }).dryRun === true;
           if (!tool.writes || dryRun) return { invocationMessage: `Scalpel: ${message}` };
+          const preview = ctx.config(vscode.workspace.workspaceFolders?.[0]?.uri).preview;
+          const then =
+            preview === 'always'
+              ? 'then opens as a preview: nothing is written before you accept it there'
+              : `then written without a preview (\`scalpel.preview\` is \`${preview}\`); Undo reverts it`;
           return {
             invocationMessage: `Scalpel: ${message}`,
             confirmationMessages: {
               title: 'Apply Scalpel operations?',
-              message: new vscode.MarkdownString(
-                `${message}\n\nThe batch is verified first; the change then opens as a preview to accept or reject.`,
-              ),
+              message: new vscode.MarkdownString(`${message}\n\nThe batch is verified first, ${then}.`),
             },
           };
         },
