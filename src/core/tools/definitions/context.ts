@@ -8,6 +8,12 @@ import { ToolInputError, type ToolSpec } from '../types';
 import { numberArg, stringsArg } from '../validateInput';
 import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, lastSegmentOf, lineRange } from './common';
 
+/**
+ * The view's default budget: enough for a focused element and its neighbours' signatures, while the stubs of a
+ * 5,000-line file would otherwise fill the whole answer budget (measured: p95 9.6k tokens at 10k) with code far away.
+ */
+export const DEFAULT_CONTEXT_TOKENS = 4_000;
+
 interface ContextInput {
   readonly focus: readonly string[];
   readonly maxTokens?: number;
@@ -43,7 +49,11 @@ export const contextTool: ToolSpec<ContextInput> = {
         minItems: 1,
         description: 'Element paths to show in full (a file path alone shows the file as signatures and stubs).',
       },
-      maxTokens: { type: 'integer', minimum: 200, description: 'A smaller token budget for this answer.' },
+      maxTokens: {
+        type: 'integer',
+        minimum: 200,
+        description: `Token budget of the view (default ${DEFAULT_CONTEXT_TOKENS}; at most the answer budget). Far stubs go first.`,
+      },
       cursor: CURSOR_PROPERTY,
     },
     required: ['focus'],
@@ -60,7 +70,7 @@ export const contextTool: ToolSpec<ContextInput> = {
   },
   describe: (input) => `context of ${input.focus.join(', ')}`,
   handle(input, env, budget) {
-    const maxTokens = Math.min(budget.maxTokens, input.maxTokens ?? Number.MAX_SAFE_INTEGER);
+    const maxTokens = Math.min(budget.maxTokens, input.maxTokens ?? DEFAULT_CONTEXT_TOKENS);
     const byFile = new Map<string, string[]>();
     const oversized: Array<{ path: string; element: ElementNode; text: string }> = [];
     for (const raw of input.focus) {

@@ -18,7 +18,8 @@ export interface OutlineRow {
   readonly depth: number;
 }
 
-function rowsOf(
+/** The rows of one file's outline, nested elements down to `maxDepth` levels. */
+export function rowsOf(
   file: string,
   elements: readonly ElementNode[],
   depth: number,
