@@ -27,6 +27,9 @@ export class OutlineCache {
   getOrThrow(path: string): FileOutline {
     const outline = this.get(path);
     if (outline !== undefined) return outline;
+    const exclusion = this.workspace.excludedBy?.(path);
+    if (exclusion !== undefined)
+      throw new ToolInputError(`${path} is excluded by ${exclusion}; Scalpel does not show it`);
     if (!isOutlinable(path))
       throw new ToolInputError(`${path}: not a TypeScript or JavaScript file (.ts .tsx .mts .cts .js .jsx .mjs .cjs)`);
     throw new ToolInputError(`${path}: no such file in the workspace (paths are relative to its root)`);

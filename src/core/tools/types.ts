@@ -39,6 +39,8 @@ export interface ToolWorkspace {
   version(path: string): string;
   /** Whether `path` names a folder of the workspace. */
   isFolder(path: string): boolean;
+  /** Why a file must not reach an agent (an exclusion setting), or undefined; excluded files are not listed or read. */
+  excludedBy?(path: string): string | undefined;
 }
 
 /** A batch that verified, handed to the surface that writes it. */

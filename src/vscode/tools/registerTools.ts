@@ -47,7 +47,7 @@ export function registerTools(ctx: Ctx, services: CommandServices): void {
     if (env === undefined) {
       const engine = ctx.engine();
       env = engine.createToolEnv(
-        vscodeToolWorkspace(engine, root),
+        vscodeToolWorkspace(engine, root, ctx.config(root).exclude),
         previewBatchWriter(root, services.edits),
         engine.createTokenCounter(ctx.config(root).tokenEncoding),
         ctx.log,
@@ -146,7 +146,9 @@ export function registerTools(ctx: Ctx, services: CommandServices): void {
     }),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (event.affectsConfiguration(`${CONFIG_SECTION}.${OFFER_MCP_SETTING}`)) changed.fire();
-      if (event.affectsConfiguration(`${CONFIG_SECTION}.tokenEncoding`)) envs.clear();
+      if (['tokenEncoding', 'exclude'].some((name) => event.affectsConfiguration(`${CONFIG_SECTION}.${name}`)))
+        envs.clear();
+      if (event.affectsConfiguration('files.exclude')) envs.clear();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       envs.clear();

@@ -69,9 +69,11 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
       const path = raw.replace(/^\.\/?/, '').replace(/\/+$/, '');
       if (env.workspace.isFolder(path)) files.push(...env.workspace.listSourceFiles(path));
       else if (!isOutlinable(path)) throw new ToolInputError(`${raw}: not a TypeScript or JavaScript file or a folder`);
-      else if (env.workspace.read(path) === undefined)
-        throw new ToolInputError(`${raw}: no such file in the workspace`);
-      else files.push(path);
+      else {
+        // Throws for a missing or excluded file, saying which.
+        env.outlines.getOrThrow(path);
+        files.push(path);
+      }
     }
     const unique = [...new Set(files)];
     const all = env.graph().diagnostics(unique);
