@@ -34,6 +34,8 @@ void describe('agent tools on a small project', () => {
     );
     assert.doesNotMatch(run.text, /import\[/);
     assert.match(run.text, /^10-21 class\[Cart\]$/m);
+    const whole = await call(env, 'outline', { paths: ['.'], signatures: false });
+    assert.match(whole.text, /^outline of \.: 3 files, \d+ lines$/m);
   });
 
   void test('find_symbols finds by name and by path pattern', async () => {
