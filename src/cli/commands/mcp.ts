@@ -105,6 +105,8 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
     const env = createToolEnv(diskWorkspace(root), cliBatchWriter(root), createTokenCounter(encoding), logger);
     const metricsFile = metricsFilePath(io.env);
 
+    // The low-level Server rather than McpServer: McpServer.registerTool takes zod schemas, and the tool table's JSON
+    // schemas are the ones VS Code and package.json use; one schema per tool, sent as-is.
     const server = new Server(
       { name: 'scalpel', version: io.env['SCALPEL_VERSION'] ?? '0.1.0' },
       {
