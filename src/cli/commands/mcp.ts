@@ -131,7 +131,7 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
         },
       })),
     }));
-    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = toolByName(request.params.name);
       if (tool === undefined) {
         return {
@@ -144,9 +144,20 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
           isError: true,
         };
       }
+      const progressToken = request.params._meta?.progressToken;
+      let step = 0;
       const run = await runTool(tool, request.params.arguments ?? {}, env, {
         budget,
         surface: 'mcp',
+        ...(progressToken === undefined
+          ? {}
+          : {
+              progress: (message: string) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken, progress: ++step, message },
+                }),
+            }),
         record: (record) => {
           try {
             appendMetrics(metricsFile, [

@@ -17,6 +17,8 @@ export interface RunToolOptions {
   readonly surface: string;
   /** Called once per call with what the metrics log records. */
   readonly record?: (record: ToolCallRecord) => void;
+  /** Progress of a long call (MCP progress notifications). */
+  readonly progress?: (message: string) => Promise<void>;
 }
 
 /**
@@ -29,7 +31,11 @@ export async function runTool(tool: Tool, rawInput: unknown, env: ToolEnv, optio
   let text: string;
   let isError = false;
   try {
-    const answer = await tool.call(rawInput, env, options.budget);
+    const answer = await tool.call(
+      rawInput,
+      options.progress === undefined ? env : { ...env, progress: options.progress },
+      options.budget,
+    );
     text = answer.text;
     isError = answer.isError === true;
   } catch (error) {

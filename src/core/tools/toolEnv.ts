@@ -18,6 +18,7 @@ export function createToolEnv(
     workspace,
     outlines,
     graph: () => (graph ??= new TsMorphGraph(workspace, outlines)),
+    graphReady: () => graph !== undefined,
     writer,
     counter,
     logger,

@@ -86,6 +86,10 @@ export interface ToolEnv {
   readonly writer: BatchWriter;
   readonly counter: TokenCounter;
   readonly logger: Logger;
+  /** Whether the code graph is built (its first query reads and binds every source file: seconds on big trees). */
+  graphReady(): boolean;
+  /** Tells the caller what a long call is doing; set per call by runTool. */
+  readonly progress?: (message: string) => Promise<void>;
 }
 
 /** What a handler gives back: text already shaped by the tool's renderer, fitted to the budget by runTool. */

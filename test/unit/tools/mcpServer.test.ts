@@ -84,6 +84,15 @@ void describe('scalpel mcp over stdio, on a copy of rxjs', () => {
   });
 
   void test('references, callers, callees and find_path answer on real code', async () => {
+    // The first graph query builds the program and says so to a client that asked for progress.
+    const progress: string[] = [];
+    const first = await client.callTool(
+      { name: 'references', arguments: { path: 'src/internal/util/isFunction.ts/function[isFunction]' } },
+      undefined,
+      { onprogress: (p) => progress.push(p.message ?? '') },
+    );
+    assert.equal(first.isError, false);
+    assert.deepEqual(progress, ['building the code graph of 252 source files (once; later queries reuse it)']);
     const references = await call('references', { path: 'src/internal/util/isFunction.ts/function[isFunction]' });
     assert.equal(references.isError, false, references.text);
     const total = Number(/: ([\d,]+) in [\d,]+ files$/m.exec(references.text)?.[1]?.replace(/,/g, ''));

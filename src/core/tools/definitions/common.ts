@@ -2,7 +2,8 @@ import { lastSegmentOf, parseElementPath } from '../../elements/elementPath';
 import { resolveElementPath } from '../../elements/resolve';
 import type { AnswerBudget } from '../budget';
 import { decodeCursorOrThrow, encodeCursor, queryKey } from '../budget';
-import { pageNote, tablePage, type TableSpec } from '../table';
+import type { CodeGraph } from '../graph/codeGraph';
+import { count, pageNote, tablePage, type TableSpec } from '../table';
 import { ToolInputError, type ToolAnswer, type ToolEnv } from '../types';
 
 /** The part of an element path after its file: `class[User]/method[validate]`. */
@@ -79,4 +80,13 @@ export function canonicalPathOrThrow(env: ToolEnv, path: string): string {
     );
   }
   return resolved.path;
+}
+
+/** The code graph, saying first when this call has to build it. */
+export async function graphOf(env: ToolEnv): Promise<CodeGraph> {
+  if (!env.graphReady() && env.progress !== undefined) {
+    const files = env.workspace.listSourceFiles().length;
+    await env.progress(`building the code graph of ${count(files)} source files (once; later queries reuse it)`);
+  }
+  return env.graph();
 }

@@ -3,7 +3,7 @@ import type { GraphDiagnostic } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { stringArg, stringsArg } from '../validateInput';
-import { CURSOR_PROPERTY, cursorOf, pagedAnswer, withinFile } from './common';
+import { CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer, withinFile } from './common';
 
 interface DiagnosticsInput {
   readonly paths: readonly string[];
@@ -63,7 +63,7 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
     ...cursorOf(input),
   }),
   describe: (input) => `diagnostics of ${input.paths.join(', ')}`,
-  handle(input, env, budget) {
+  async handle(input, env, budget) {
     const files: string[] = [];
     for (const raw of input.paths) {
       const path = raw.replace(/^\.\/?/, '').replace(/\/+$/, '');
@@ -76,7 +76,7 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
       }
     }
     const unique = [...new Set(files)];
-    const all = env.graph().diagnostics(unique);
+    const all = (await graphOf(env)).diagnostics(unique);
     const rows = input.severity === 'error' ? all.filter((d) => d.severity === 'error') : all;
     const errors = all.filter((d) => d.severity === 'error').length;
     const heading = `diagnostics of ${count(unique.length)} file${unique.length === 1 ? '' : 's'}: ${count(errors)} errors, ${count(all.length - errors)} others`;

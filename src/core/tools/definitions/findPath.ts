@@ -3,7 +3,7 @@ import { shortestPaths, type PathStep } from '../graph/shortestPaths';
 import { count, type TableSpec } from '../table';
 import type { ToolSpec } from '../types';
 import { numberArg, stringArg } from '../validateInput';
-import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, pagedAnswer } from './common';
+import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer } from './common';
 
 interface FindPathInput {
   readonly from: string;
@@ -78,11 +78,11 @@ export const findPathTool: ToolSpec<FindPathInput> = {
     ...cursorOf(input),
   }),
   describe: (input) => `paths from ${input.from} to ${input.to}`,
-  handle(input, env, budget) {
+  async handle(input, env, budget) {
     // Both ends must exist: a typo should say so, not answer "no path".
     const from = canonicalPathOrThrow(env, input.from);
     const to = canonicalPathOrThrow(env, input.to);
-    const graph = env.graph();
+    const graph = await graphOf(env);
     const cache = new Map<string, ReturnType<typeof graph.uses>>();
     const search = shortestPaths(
       from,

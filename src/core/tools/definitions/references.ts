@@ -3,7 +3,7 @@ import type { UseEdge, UseSite } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { stringArg } from '../validateInput';
-import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, pagedAnswer, withinFile } from './common';
+import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer, withinFile } from './common';
 
 type Relation = 'references' | 'callers' | 'callees';
 
@@ -96,11 +96,11 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
     ...cursorOf(input),
   }),
   describe: (input) => `${input.relation} of ${input.path}`,
-  handle(input, env, budget) {
+  async handle(input, env, budget) {
     const path = canonicalPathOrThrow(env, input.path);
     if (parseElementPath(path).segments.length === 0)
       throw new ToolInputError(`${path} is a file; give an element path such as ${path}/function[name]`);
-    const graph = env.graph();
+    const graph = await graphOf(env);
     if (input.relation === 'callees') {
       const edges = graph.uses(path).filter((e) => e.kind === 'call');
       const rows = edges
