@@ -1,5 +1,4 @@
 import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -19,6 +18,7 @@ import { CliError, UsageError } from '../cliError';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { metricsFilePath } from '../metricsFile';
 import { diskSnapshot, writeChanges } from '../writeChanges';
+import { workspaceRoot } from '../workspaceFiles';
 
 /**
  * The one adapter between the agent tools and the disk: the same snapshot and writer as `scalpel apply` (checked
@@ -89,7 +89,7 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`mcp takes no file arguments\n\n${this.usage}`);
-    const root = resolve(io.cwd, values.root ?? '.');
+    const root = workspaceRoot(io, values.root);
     try {
       if (!statSync(root).isDirectory()) throw new CliError(`--root ${root}: not a folder`);
     } catch (error) {
@@ -103,7 +103,7 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
     const budget = answerBudget(maxTokens);
     const logger = stderrLogger(io.stderr);
     const env = createToolEnv(diskWorkspace(root), cliBatchWriter(root), createTokenCounter(encoding), logger);
-    const metricsFile = metricsFilePath(io.env);
+    const metricsFile = metricsFilePath(io.env, io.cwd);
 
     // The low-level Server rather than McpServer: McpServer.registerTool takes zod schemas, and the tool table's JSON
     // schemas are the ones VS Code and package.json use; one schema per tool, sent as-is.
