@@ -40,7 +40,8 @@ export default tseslint.config(
     // TypeScript is one language behind the seam (src/core/language/languageSupport.ts): its parser stays in its
     // folder, and the rest of the engine asks languageFor(path), so a second language needs no edit there.
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/engine.ts'],
-    ignores: ['src/core/language/typescript/**'],
+    // The agent tools' code graph is the TypeScript language service until the shared graph of #18 replaces it.
+    ignores: ['src/core/language/typescript/**', 'src/core/tools/graph/tsMorphGraph.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createTokenCounter } from '../src/core/context/tokens';
@@ -113,9 +113,10 @@ function main(): void {
       edits: edits.map(compactEdit),
     };
     const rendered = renderResults(results);
-    const markdown = Array.isArray(stress)
+    const withStress = Array.isArray(stress)
       ? spliceStressSection(rendered, renderStressSection(stress, new Date().toISOString().slice(0, 10)))
       : rendered;
+    const markdown = `${withStress.trimEnd()}\n${toolAnswersSection(root)}`;
     writeFileSync(join(root, 'bench', 'results.md'), markdown);
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ ...results, stress }, null, 2)}\n`);
     process.stdout.write(`\n${markdown}\n`);
@@ -129,6 +130,14 @@ const phaseSeconds: Record<string, number> = {};
 let phase: { name: string; started: number } | undefined;
 
 /** Logs the start of a part of the run and times it. */
+/** The agent-tools section `npm run bench:tools` (bench/toolAnswers.ts) keeps in results.md, carried over as it is. */
+function toolAnswersSection(root: string): string {
+  const file = join(root, 'bench', 'results.md');
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const match = /<!-- tool answers: start[\s\S]*?<!-- tool answers: end -->/.exec(current);
+  return match === null ? '' : `\n${match[0]}\n`;
+}
+
 function startPhase(name: string, description: string): void {
   endPhase();
   phase = { name, started: performance.now() };

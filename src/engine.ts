@@ -29,3 +29,4 @@ export { applyOperations } from './core/ops/apply';
 export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from './core/ops/format';
 export { gitignoreRuleOnDisk } from './core/workspace/gitignore';
 export { checkWriteTargets } from './core/write';
+export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';

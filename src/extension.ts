@@ -5,6 +5,7 @@ import { Ctx } from './vscode/ctx';
 import { isEngineLoaded } from './vscode/engineLoader';
 import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
+import { registerTools } from './vscode/tools/registerTools';
 
 /** What activate returns; other extensions and the integration tests can read it. */
 export interface ScalpelApi {
@@ -21,7 +22,8 @@ export function activate(context: vscode.ExtensionContext): ScalpelApi {
   context.subscriptions.push(log);
   try {
     const ctx = new Ctx(context, log);
-    registerCommands(ctx);
+    const commandServices = registerCommands(ctx);
+    registerTools(ctx, commandServices);
     registerLanguageModels(ctx);
     registerChat(ctx);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);

@@ -5,6 +5,7 @@ import { applyCommand } from './commands/apply';
 import { contextCommand } from './commands/context';
 import { diffCommand } from './commands/diff';
 import { editCommand } from './commands/edit';
+import { mcpCommand } from './commands/mcp';
 import { outlineCommand } from './commands/outline';
 import { statsCommand } from './commands/stats';
 import { tokensCommand } from './commands/tokens';
@@ -17,6 +18,7 @@ const COMMANDS: readonly CliCommand[] = [
   applyCommand,
   diffCommand,
   statsCommand,
+  mcpCommand,
 ];
 
 function usage(): string {

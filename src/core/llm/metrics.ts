@@ -26,14 +26,34 @@ export interface RequestMetrics {
   readonly durationMs: number;
 }
 
-export function appendMetrics(file: string, records: readonly RequestMetrics[]): void {
+/**
+ * One agent-tool call (MCP or a VS Code language-model tool): what its answer cost the agent's context. Kept in the
+ * same log as the model requests, told apart by `kind`.
+ */
+export interface ToolCallMetrics {
+  readonly kind: 'tool';
+  readonly time: string;
+  /** The surface and tool: `mcp.outline`, `lm.find_path`, ... */
+  readonly command: string;
+  readonly answerTokens: number;
+  readonly durationMs: number;
+  readonly ok: boolean;
+}
+
+export type MetricsRecord = RequestMetrics | ToolCallMetrics;
+
+export function isToolCallMetrics(record: MetricsRecord): record is ToolCallMetrics {
+  return (record as Partial<ToolCallMetrics>).kind === 'tool';
+}
+
+export function appendMetrics(file: string, records: readonly MetricsRecord[]): void {
   if (records.length === 0) return;
   mkdirSync(dirname(file), { recursive: true });
   appendFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
 }
 
 /** Reads a metrics log; lines that are not valid records (a torn write) are skipped. */
-export function readMetrics(file: string): RequestMetrics[] {
+export function readMetrics(file: string): MetricsRecord[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -41,12 +61,15 @@ export function readMetrics(file: string): RequestMetrics[] {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  const records: RequestMetrics[] = [];
+  const records: MetricsRecord[] = [];
   for (const line of text.split('\n')) {
     if (line.trim() === '') continue;
     try {
-      const value = JSON.parse(line) as Partial<RequestMetrics>;
-      if (
+      const value = JSON.parse(line) as Partial<RequestMetrics> & Partial<ToolCallMetrics>;
+      if (value.kind === 'tool') {
+        if (typeof value.answerTokens === 'number' && typeof value.command === 'string')
+          records.push(value as ToolCallMetrics);
+      } else if (
         typeof value.inputTokens === 'number' &&
         typeof value.outputTokens === 'number' &&
         typeof value.command === 'string'
@@ -78,8 +101,19 @@ export interface MetricsGroup {
   readonly inputSavings: number;
 }
 
+/** Answer tokens and time of one tool on one surface. */
+export interface ToolMetricsGroup {
+  readonly key: string;
+  readonly calls: number;
+  readonly failed: number;
+  readonly answerTokens: Distribution;
+  readonly durationMs: Distribution;
+}
+
 export interface MetricsSummary {
   readonly requests: number;
+  /** Agent-tool calls, per surface and tool. */
+  readonly tools: readonly ToolMetricsGroup[];
   readonly all: MetricsGroup;
   readonly byCommand: readonly MetricsGroup[];
   /** Grouped by the operation types each request's answer held (a request counts in every type it used). */
@@ -122,9 +156,25 @@ function groupBy(records: readonly RequestMetrics[], keys: (r: RequestMetrics) =
   return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([key, rs]) => group(key, rs));
 }
 
-export function summarizeMetrics(records: readonly RequestMetrics[]): MetricsSummary {
+function toolGroups(calls: readonly ToolCallMetrics[]): ToolMetricsGroup[] {
+  const groups = new Map<string, ToolCallMetrics[]>();
+  for (const call of calls) groups.set(call.command, [...(groups.get(call.command) ?? []), call]);
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([key, cs]) => ({
+      key,
+      calls: cs.length,
+      failed: cs.filter((c) => !c.ok).length,
+      answerTokens: distribution(cs.map((c) => c.answerTokens)),
+      durationMs: distribution(cs.map((c) => c.durationMs)),
+    }));
+}
+
+export function summarizeMetrics(all: readonly MetricsRecord[]): MetricsSummary {
+  const records = all.filter((r): r is RequestMetrics => !isToolCallMetrics(r));
   return {
     requests: records.length,
+    tools: toolGroups(all.filter(isToolCallMetrics)),
     all: group('all', records),
     byCommand: groupBy(records, (r) => [r.command]),
     byOperation: groupBy(records, (r) => Object.keys(r.operations).filter((k) => (r.operations[k] ?? 0) > 0)),
@@ -138,7 +188,9 @@ function row(g: MetricsGroup): string {
 
 /** A plain-text table of a summary, for the CLI and the extension's statistics view. */
 export function formatMetricsSummary(summary: MetricsSummary): string {
-  if (summary.requests === 0) return 'No requests recorded yet.\n';
+  if (summary.requests === 0 && summary.tools.length === 0) return 'No requests recorded yet.\n';
+  const tools = formatToolGroups(summary.tools);
+  if (summary.requests === 0) return `No model requests recorded yet.\n\n${tools}`;
   const header = `${'group'.padEnd(22)} ${'reqs'.padStart(6)}  ${'input mean/p95/max'.padStart(18)}  ${'output mean/p95/max'.padStart(18)}  ${'whole-file input'.padStart(18)}  saved`;
   return [
     header,
@@ -149,6 +201,21 @@ export function formatMetricsSummary(summary: MetricsSummary): string {
     '',
     'by operation kind',
     ...summary.byOperation.map(row),
+    '',
+    ...(tools === '' ? [] : [tools]),
+  ].join('\n');
+}
+
+function formatToolGroups(groups: readonly ToolMetricsGroup[]): string {
+  if (groups.length === 0) return '';
+  const f = (d: Distribution): string => `${Math.round(d.mean)}/${Math.round(d.p95)}/${d.max}`;
+  return [
+    'agent tools (answer tokens and milliseconds per call)',
+    `${'tool'.padEnd(22)} ${'calls'.padStart(6)} ${'failed'.padStart(6)}  ${'tokens mean/p95/max'.padStart(20)}  ${'ms mean/p95/max'.padStart(18)}`,
+    ...groups.map(
+      (g) =>
+        `${g.key.padEnd(22)} ${String(g.calls).padStart(6)} ${String(g.failed).padStart(6)}  ${f(g.answerTokens).padStart(20)}  ${f(g.durationMs).padStart(18)}`,
+    ),
     '',
   ].join('\n');
 }

@@ -1,0 +1,196 @@
+import { statSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { createTokenCounter, DEFAULT_ENCODING, isTokenEncoding } from '../../core/context/tokens';
+import type { Logger } from '../../core/logger';
+import { appendMetrics } from '../../core/llm/metrics';
+import {
+  answerBudget,
+  type BatchWriter,
+  createToolEnv,
+  diskWorkspace,
+  runTool,
+  toolByName,
+  TOOLS,
+} from '../../core/tools';
+import { CliError, UsageError } from '../cliError';
+import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
+import { metricsFilePath } from '../metricsFile';
+import { diskSnapshot, writeChanges } from '../writeChanges';
+import { workspaceRoot } from '../workspaceFiles';
+
+/**
+ * The one adapter between the agent tools and the disk: the same snapshot and writer as `scalpel apply` (checked
+ * against the disk again just before the write, all or nothing). TODO(#9, #17): the core edit service and the write
+ * gate replace this function when they land; nothing else in the MCP path writes.
+ */
+export function cliBatchWriter(root: string): BatchWriter {
+  return {
+    snapshot: () => diskSnapshot(root),
+    write: async (batch) => {
+      const files = batch.changes.map((c) => c.path);
+      try {
+        writeChanges(root, batch.changes);
+        return { status: 'written', message: `wrote ${files.join(', ')}`, files };
+      } catch (error) {
+        if (!(error instanceof CliError)) throw error;
+        return {
+          status: /changed on disk|created by someone/.test(error.message) ? 'conflict' : 'failed',
+          message: error.message,
+          files: [],
+        };
+      }
+    },
+  };
+}
+
+/** Logs to stderr: stdout carries the protocol. */
+function stderrLogger(write: (text: string) => void): Logger {
+  const line =
+    (level: string) =>
+    (message: string | Error, ...args: unknown[]): void =>
+      write(
+        `scalpel mcp ${level}: ${message instanceof Error ? message.message : message}${args.length > 0 ? ` ${args.map((a) => (a instanceof Error ? a.message : String(a))).join(' ')}` : ''}\n`,
+      );
+  return {
+    trace: () => undefined,
+    debug: () => undefined,
+    info: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+  };
+}
+
+export const mcpCommand: CliCommand = {
+  name: 'mcp',
+  summary:
+    'serve the agent tools (outline, context, find_symbols, references, find_path, apply, diagnostics) over MCP on stdio',
+  usage: `Usage: scalpel mcp [--root DIR] [--max-tokens N] [--encoding E]
+
+Runs a Model Context Protocol server on standard input and output for agents such as
+Claude Code, Cursor or Cline. Paths in tool calls are relative to the root; apply writes
+through the same verified, all-or-nothing path as "scalpel apply".
+
+Options:
+  --root DIR       workspace root (default: the current directory)
+  --max-tokens N   token budget of one tool answer (default 10000; $SCALPEL_TOOL_MAX_TOKENS)
+  --encoding E     tokenizer: o200k_base (default) or cl100k_base
+
+Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel stats" reads.`,
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(this, args, {
+      root: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      encoding: { type: 'string' },
+    });
+    if (values.help === true) {
+      io.stdout(`${this.usage}\n`);
+      return 0;
+    }
+    if (positionals.length > 0) throw new UsageError(`mcp takes no file arguments\n\n${this.usage}`);
+    const root = workspaceRoot(io, values.root);
+    try {
+      if (!statSync(root).isDirectory()) throw new CliError(`--root ${root}: not a folder`);
+    } catch (error) {
+      if (error instanceof CliError) throw error;
+      throw new CliError(`--root ${root}: no such folder`);
+    }
+    const encoding = values.encoding ?? DEFAULT_ENCODING;
+    if (!isTokenEncoding(encoding))
+      throw new UsageError(`--encoding must be o200k_base or cl100k_base, got "${encoding}"`);
+    const maxTokens = parsePositiveInteger('max-tokens', values['max-tokens'] ?? io.env['SCALPEL_TOOL_MAX_TOKENS']);
+    const budget = answerBudget(maxTokens);
+    const logger = stderrLogger(io.stderr);
+    const env = createToolEnv(diskWorkspace(root), cliBatchWriter(root), createTokenCounter(encoding), logger);
+    const metricsFile = metricsFilePath(io.env, io.cwd);
+
+    // The low-level Server rather than McpServer: McpServer.registerTool takes zod schemas, and the tool table's JSON
+    // schemas are the ones VS Code and package.json use; one schema per tool, sent as-is.
+    const server = new Server(
+      { name: 'scalpel', version: io.env['SCALPEL_VERSION'] ?? '0.1.0' },
+      {
+        capabilities: { tools: {} },
+        instructions:
+          'Scalpel edits TypeScript/JavaScript by element paths such as src/user.ts/class[User]/method[validate]. ' +
+          'Find elements with outline or find_symbols, read them with context, change them with apply (element ' +
+          'operations, verified, all or nothing). Long answers come in pages: pass the cursor an answer gives.',
+      },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: TOOLS.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
+        annotations: {
+          title: tool.title,
+          readOnlyHint: !tool.writes,
+          destructiveHint: tool.writes,
+          openWorldHint: false,
+        },
+      })),
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const tool = toolByName(request.params.name);
+      if (tool === undefined) {
+        return {
+          content: [
+            {
+              type: 'text',
+              text: `error: no tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
+            },
+          ],
+          isError: true,
+        };
+      }
+      const progressToken = request.params._meta?.progressToken;
+      let step = 0;
+      const run = await runTool(tool, request.params.arguments ?? {}, env, {
+        budget,
+        surface: 'mcp',
+        ...(progressToken === undefined
+          ? {}
+          : {
+              progress: (message: string) =>
+                extra.sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken, progress: ++step, message },
+                }),
+            }),
+        record: (record) => {
+          try {
+            appendMetrics(metricsFile, [
+              {
+                kind: 'tool',
+                time: new Date().toISOString(),
+                command: `${record.surface}.${record.tool}`,
+                answerTokens: record.answerTokens,
+                durationMs: record.durationMs,
+                ok: record.ok,
+              },
+            ]);
+          } catch (error) {
+            // Losing a statistics line must never fail the call itself.
+            logger.warn(
+              `could not append to ${metricsFile}: ${error instanceof Error ? error.message : String(error)}`,
+            );
+          }
+        },
+      });
+      return { content: [{ type: 'text', text: run.text }], isError: run.isError };
+    });
+
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((done) => {
+      server.onclose = () => done();
+      process.stdin.once('end', () => done());
+      io.signal.addEventListener('abort', () => done(), { once: true });
+    });
+    await server.connect(transport);
+    logger.info(`serving ${TOOLS.length} tools for ${root}`);
+    await closed;
+    await server.close();
+    return 0;
+  },
+};

@@ -1,0 +1,92 @@
+import { lastSegmentOf, parseElementPath } from '../../elements/elementPath';
+import { resolveElementPath } from '../../elements/resolve';
+import type { AnswerBudget } from '../budget';
+import { decodeCursorOrThrow, encodeCursor, queryKey } from '../budget';
+import type { CodeGraph } from '../graph/codeGraph';
+import { count, pageNote, tablePage, type TableSpec } from '../table';
+import { ToolInputError, type ToolAnswer, type ToolEnv } from '../types';
+
+/** The part of an element path after its file: `class[User]/method[validate]`. */
+export function withinFile(path: string, file: string): string {
+  return path.startsWith(`${file}/`) ? path.slice(file.length + 1) : path;
+}
+
+/** `3-40`, or `5` for one line. */
+export function lineRange(start: number, end: number): string {
+  return start === end ? String(start) : `${start}-${end}`;
+}
+
+export function oneLine(text: string, max = 120): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+export { lastSegmentOf };
+
+export function cursorOf(input: Record<string, unknown>): { cursor?: string } {
+  const cursor = input['cursor'];
+  return typeof cursor === 'string' && cursor !== '' ? { cursor } : {};
+}
+
+export const CURSOR_PROPERTY = {
+  type: 'string',
+  description: 'The cursor a previous answer gave, to get its next page (same other arguments).',
+} as const;
+
+/**
+ * A paged tabular answer: the heading, the rows that fit, and the note saying what was left out and how to get it.
+ */
+export function pagedAnswer<R>(
+  env: ToolEnv,
+  budget: AnswerBudget,
+  input: Record<string, unknown>,
+  heading: string,
+  spec: TableSpec<R>,
+  rows: readonly R[],
+  what: string,
+  extraNotes: readonly string[] = [],
+): ToolAnswer {
+  const key = queryKey(input);
+  const offset = decodeCursorOrThrow(typeof input['cursor'] === 'string' ? input['cursor'] : undefined, key);
+  if (offset > rows.length)
+    return { text: `${heading}\ncursor past the end: there are ${rows.length} ${what}`, isError: true };
+  if (rows.length === 0) return { text: [heading, `no ${what}`, ...extraNotes].join('\n') };
+  // The heading, the note and its cursor, counted before the rows so the page stops in time.
+  const reserved = env.counter.count(`${heading}\n${extraNotes.join('\n')}`) + 60;
+  const page = tablePage({ spec, rows, offset, reservedTokens: reserved, budget, counter: env.counter });
+  const next = page.nextOffset === undefined ? undefined : encodeCursor(page.nextOffset, key);
+  return {
+    text: [heading, page.text, pageNote(rows.length, offset, page.shown, what, next), ...extraNotes].join('\n'),
+  };
+}
+
+/**
+ * The canonical form of an element path (resolved tolerantly, as the apply engine does), or the file itself for a
+ * path without element segments; a path that names nothing throws with the nearest valid paths.
+ */
+export function canonicalPathOrThrow(env: ToolEnv, path: string): string {
+  let parsed;
+  try {
+    parsed = parseElementPath(path);
+  } catch (error) {
+    throw new ToolInputError(error instanceof Error ? error.message : String(error));
+  }
+  const outline = env.outlines.getOrThrow(parsed.file);
+  if (parsed.segments.length === 0) return outline.file;
+  const resolved = resolveElementPath(outline, path);
+  if (!resolved.ok) {
+    throw new ToolInputError(
+      `${resolved.message}${resolved.suggestions.length === 0 ? '' : `; nearest: ${resolved.suggestions.join(', ')}`}`,
+    );
+  }
+  return resolved.path;
+}
+
+/** The code graph, saying first when this call has to build it. */
+export async function graphOf(env: ToolEnv): Promise<CodeGraph> {
+  if (!env.graphReady() && env.progress !== undefined) {
+    const files = env.workspace.listSourceFiles().length;
+    await env.progress(`building the code graph of ${count(files)} source files (once; later queries reuse it)`);
+  }
+  return env.graph();
+}

@@ -1,0 +1,112 @@
+import { parseElementPath } from '../../elements/elementPath';
+import { shortestPaths, type PathStep } from '../graph/shortestPaths';
+import { count, type TableSpec } from '../table';
+import type { ToolSpec } from '../types';
+import { numberArg, stringArg } from '../validateInput';
+import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer } from './common';
+
+interface FindPathInput {
+  readonly from: string;
+  readonly to: string;
+  readonly maxDepth: number;
+  readonly maxPaths: number;
+  readonly callsOnly: boolean;
+  readonly cursor?: string;
+}
+
+const MAX_NODES = 2_000;
+
+function fileOf(element: string): string {
+  return parseElementPath(element).file;
+}
+
+/**
+ * One path per row: the first step in full, then `>` (calls) or `~` (refers to) with the line of the use, then the
+ * next element, written without its file when it is in the previous step's file.
+ */
+export function stepsText(steps: readonly PathStep[]): string {
+  let previousFile = '';
+  return steps
+    .map((step) => {
+      const file = fileOf(step.element);
+      const path = file === previousFile ? step.element.slice(file.length + 1) : step.element;
+      previousFile = file;
+      return step.via === undefined ? path : `${step.via.kind === 'call' ? '>' : '~'}${step.via.line} ${path}`;
+    })
+    .join(' ');
+}
+
+export const pathTable: TableSpec<readonly PathStep[]> = {
+  columns: ['hops', 'steps'],
+  cells: (steps) => [String(steps.length - 1), stepsText(steps)],
+  json: (steps) => ({
+    hops: steps.length - 1,
+    steps: steps.map((s) => ({
+      element: s.element,
+      ...(s.via === undefined ? {} : { via: s.via.kind, file: s.via.file, line: s.via.line }),
+    })),
+  }),
+};
+
+export const findPathTool: ToolSpec<FindPathInput> = {
+  name: 'find_path',
+  title: 'Find a path between two elements',
+  description:
+    'How one element reaches another through calls and references: the shortest chains first, within a depth ' +
+    'limit. Each row is one chain; ">12 x" means "calls x at line 12", "~12 x" "refers to x at line 12"; a step ' +
+    "without a file is in the previous step's file.",
+  inputSchema: {
+    type: 'object',
+    properties: {
+      from: { type: 'string', description: 'Element path the chains start at.' },
+      to: { type: 'string', description: 'Element path (or a container: reaching any member counts) they end at.' },
+      maxDepth: { type: 'integer', minimum: 1, maximum: 8, description: 'Longest chain, in hops (default 4).' },
+      maxPaths: { type: 'integer', minimum: 1, maximum: 100, description: 'How many chains at most (default 10).' },
+      callsOnly: { type: 'boolean', description: 'Follow calls only, not other references (default false).' },
+      cursor: CURSOR_PROPERTY,
+    },
+    required: ['from', 'to'],
+    additionalProperties: false,
+  },
+  writes: false,
+  parse: (input) => ({
+    from: stringArg(input, 'from') ?? '',
+    to: stringArg(input, 'to') ?? '',
+    maxDepth: numberArg(input, 'maxDepth') ?? 4,
+    maxPaths: numberArg(input, 'maxPaths') ?? 10,
+    callsOnly: input['callsOnly'] === true,
+    ...cursorOf(input),
+  }),
+  describe: (input) => `paths from ${input.from} to ${input.to}`,
+  async handle(input, env, budget) {
+    // Both ends must exist: a typo should say so, not answer "no path".
+    const from = canonicalPathOrThrow(env, input.from);
+    const to = canonicalPathOrThrow(env, input.to);
+    const graph = await graphOf(env);
+    const cache = new Map<string, ReturnType<typeof graph.uses>>();
+    const search = shortestPaths(
+      from,
+      to,
+      (element) => {
+        let edges = cache.get(element);
+        if (edges === undefined) {
+          edges = graph.uses(element);
+          cache.set(element, edges);
+        }
+        return edges;
+      },
+      { maxDepth: input.maxDepth, maxPaths: input.maxPaths, maxNodes: MAX_NODES, callsOnly: input.callsOnly },
+    );
+    const heading =
+      `paths from ${from} to ${to}: ${count(search.paths.length)} ` +
+      `(shortest first, at most ${input.maxDepth} hops, ${count(search.explored)} elements explored)`;
+    const notes: string[] = [];
+    if (search.truncated)
+      notes.push(`the search stopped after ${count(MAX_NODES)} elements; longer chains may exist (try callsOnly)`);
+    if (search.paths.length === 0)
+      notes.push(
+        `no chain within ${input.maxDepth} hops; raise maxDepth (up to 8) or check the direction (from uses to)`,
+      );
+    return pagedAnswer(env, budget, { ...input }, heading, pathTable, search.paths, 'paths', notes);
+  },
+};

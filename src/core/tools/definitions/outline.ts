@@ -1,0 +1,126 @@
+import type { ElementNode } from '../../elements/element';
+import { isOutlinable } from '../../elements/outline';
+import { count, type TableSpec } from '../table';
+import { ToolInputError, type ToolSpec } from '../types';
+import { numberArg, stringsArg } from '../validateInput';
+import { CURSOR_PROPERTY, cursorOf, lastSegmentOf, lineRange, oneLine, pagedAnswer, withinFile } from './common';
+
+interface OutlineInput {
+  readonly paths: readonly string[];
+  readonly depth?: number;
+  readonly signatures: boolean;
+  readonly cursor?: string;
+}
+
+export interface OutlineRow {
+  readonly file: string;
+  readonly element: ElementNode;
+  readonly depth: number;
+}
+
+/** The rows of one file's outline, nested elements down to `maxDepth` levels. */
+export function rowsOf(
+  file: string,
+  elements: readonly ElementNode[],
+  depth: number,
+  maxDepth: number,
+  skipImports: boolean,
+  out: OutlineRow[],
+): void {
+  for (const element of elements) {
+    if (skipImports && (element.kind === 'import' || element.kind === 'export')) continue;
+    out.push({ file, element, depth });
+    if (depth + 1 < maxDepth) rowsOf(file, element.children, depth + 1, maxDepth, skipImports, out);
+  }
+}
+
+export function outlineTable(signatures: boolean): TableSpec<OutlineRow> {
+  return {
+    columns: signatures ? ['lines', 'element', 'signature'] : ['lines', 'element'],
+    group: (row) => row.file,
+    indent: (row) => row.depth,
+    // Nested rows show their last segment under their container; the first row of a page or file shows its path.
+    cells: (row, first) => [
+      lineRange(row.element.startLine, row.element.endLine),
+      first ? withinFile(row.element.path, row.file) : lastSegmentOf(row.element.path),
+      ...(signatures ? [oneLine(row.element.signature)] : []),
+    ],
+    json: (row) => ({
+      path: row.element.path,
+      kind: row.element.kind,
+      startLine: row.element.startLine,
+      endLine: row.element.endLine,
+      ...(signatures ? { signature: oneLine(row.element.signature) } : {}),
+    }),
+  };
+}
+
+export const outlineTool: ToolSpec<OutlineInput> = {
+  name: 'outline',
+  title: 'Outline files or folders',
+  description:
+    'The element tree of TypeScript/JavaScript files, or of every such file in folders: each element with its line ' +
+    'range and its element path (e.g. src/user.ts/class[User]/method[validate]), which the other Scalpel tools take. ' +
+    'Nested elements are indented under their container and show only their last path segment.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      paths: {
+        type: 'array',
+        items: { type: 'string' },
+        minItems: 1,
+        description: 'Workspace-relative files or folders ("." for the whole workspace).',
+      },
+      depth: {
+        type: 'integer',
+        minimum: 1,
+        description: 'How many levels of nesting to show (default: all for files, 1 for folders).',
+      },
+      signatures: { type: 'boolean', description: "Show each element's signature (default true)." },
+      cursor: CURSOR_PROPERTY,
+    },
+    required: ['paths'],
+    additionalProperties: false,
+  },
+  writes: false,
+  parse: (input) => {
+    const depth = numberArg(input, 'depth');
+    return {
+      paths: stringsArg(input, 'paths') ?? [],
+      ...(depth === undefined ? {} : { depth }),
+      signatures: input['signatures'] !== false,
+      ...cursorOf(input),
+    };
+  },
+  describe: (input) => `outline of ${input.paths.join(', ')}`,
+  handle(input, env, budget) {
+    const rows: OutlineRow[] = [];
+    const files: string[] = [];
+    let sawFolder = false;
+    for (const raw of input.paths) {
+      const path = raw.replace(/^\.\/?/, '').replace(/\/+$/, '');
+      if (env.workspace.isFolder(path)) {
+        sawFolder = true;
+        files.push(...env.workspace.listSourceFiles(path));
+      } else if (isOutlinable(path)) files.push(path);
+      else if (env.workspace.read(path) === undefined)
+        throw new ToolInputError(`${raw}: no such file or folder in the workspace`);
+      else throw new ToolInputError(`${raw}: not a TypeScript or JavaScript file`);
+    }
+    const unique = [...new Set(files)];
+    const maxDepth = input.depth ?? (sawFolder ? 1 : Number.MAX_SAFE_INTEGER);
+    let lines = 0;
+    for (const file of unique) {
+      const outline = env.outlines.getOrThrow(file);
+      lines += outline.lineCount;
+      rowsOf(file, outline.elements, 0, maxDepth, sawFolder, rows);
+    }
+    const heading = `outline of ${input.paths.join(', ')}: ${count(unique.length)} file${unique.length === 1 ? '' : 's'}, ${count(lines)} lines`;
+    const notes = sawFolder
+      ? [
+          `imports and re-exports left out of folder outlines; outline a file to see them${input.depth === undefined ? '; top-level elements only: pass depth (or a file) for members' : ''}`,
+        ]
+      : [];
+    return pagedAnswer(env, budget, { ...input }, heading, outlineTable(input.signatures), rows, 'elements', notes);
+  },
+};

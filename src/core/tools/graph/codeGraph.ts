@@ -1,0 +1,53 @@
+/**
+ * The code graph the agent tools query: where an element is used, what it uses, and the diagnostics of files.
+ * TODO(#18): the shared references index of src/core/graph/ replaces TsMorphGraph behind this interface when it
+ * lands (one index, two consumers); find_path and the tools depend only on this interface.
+ */
+
+/** One place an element is used. */
+export interface UseSite {
+  /** Workspace-relative file. */
+  readonly file: string;
+  /** 1-based line. */
+  readonly line: number;
+  /** The innermost element enclosing the use (its canonical path), or the file when it is at the top level. */
+  readonly element: string;
+  /** The line's code, trimmed. */
+  readonly code: string;
+  /** Whether the use calls (or constructs, or renders as JSX) the element. */
+  readonly call: boolean;
+}
+
+/** An element another element uses. */
+export interface UseEdge {
+  /** Canonical path of the element used. */
+  readonly target: string;
+  /** `call` when at least one use calls it, else `ref`. */
+  readonly kind: 'call' | 'ref';
+  /** How many uses. */
+  readonly count: number;
+  /** Workspace-relative file and 1-based line of the first use. */
+  readonly file: string;
+  readonly line: number;
+}
+
+export interface GraphDiagnostic {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly severity: 'error' | 'warning' | 'suggestion';
+  /** `TS2554` */
+  readonly code: string;
+  readonly message: string;
+  /** The innermost element at the position, or the file. */
+  readonly element: string;
+}
+
+export interface CodeGraph {
+  /** Every use of the element across the workspace (its own declaration excluded), in file and line order. */
+  references(path: string): UseSite[];
+  /** The workspace elements the element's own code uses, calls first. */
+  uses(path: string): UseEdge[];
+  /** Syntax and type diagnostics of the files. */
+  diagnostics(files: readonly string[]): GraphDiagnostic[];
+}

@@ -1,0 +1,16 @@
+export { answerBudget, DEFAULT_ANSWER_BUDGET, type AnswerBudget } from './budget';
+export { diskWorkspace } from './diskWorkspace';
+export { runTool, type ToolRun, type RunToolOptions } from './runTool';
+export { createToolEnv } from './toolEnv';
+export { TOOLS, toolByName, VSCODE_TOOL_PREFIX } from './toolTable';
+export type {
+  BatchWriter,
+  JsonSchema,
+  ToolCallRecord,
+  ToolEnv,
+  Tool,
+  ToolSpec,
+  ToolWorkspace,
+  VerifiedBatch,
+  WriteOutcome,
+} from './types';

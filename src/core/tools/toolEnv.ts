@@ -1,0 +1,26 @@
+import type { TokenCounter } from '../context/tokens';
+import type { Logger } from '../logger';
+import type { CodeGraph } from './graph/codeGraph';
+import { TsMorphGraph } from './graph/tsMorphGraph';
+import { OutlineCache } from './outlineCache';
+import type { BatchWriter, ToolEnv, ToolWorkspace } from './types';
+
+/** The services every tool call of one workspace shares: outlines and the code graph stay warm between calls. */
+export function createToolEnv(
+  workspace: ToolWorkspace,
+  writer: BatchWriter,
+  counter: TokenCounter,
+  logger: Logger,
+): ToolEnv {
+  const outlines = new OutlineCache(workspace);
+  let graph: CodeGraph | undefined;
+  return {
+    workspace,
+    outlines,
+    graph: () => (graph ??= new TsMorphGraph(workspace, outlines)),
+    graphReady: () => graph !== undefined,
+    writer,
+    counter,
+    logger,
+  };
+}

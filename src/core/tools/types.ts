@@ -1,0 +1,137 @@
+import type { TokenCounter } from '../context/tokens';
+import type { Logger } from '../logger';
+import type { FileChange, SnapshotReader } from '../ops/apply';
+import type { Operation, OperationResult } from '../ops/operation';
+import type { AnswerBudget } from './budget';
+import type { CodeGraph } from './graph/codeGraph';
+import type { OutlineCache } from './outlineCache';
+
+/**
+ * The agent-tool layer: each tool is a name, a JSON schema, a handler over the core services and a renderer. The
+ * MCP server (src/cli/commands/mcp.ts) and the VS Code language-model tools (src/vscode/tools/) are thin shells
+ * that only translate their protocol to {@link runTool} and back.
+ */
+
+/** The subset of JSON Schema the tools use; checked by validateInput and sent as-is to MCP clients and VS Code. */
+export interface JsonSchema {
+  readonly type?: 'object' | 'string' | 'integer' | 'number' | 'boolean' | 'array';
+  readonly description?: string;
+  readonly properties?: Readonly<Record<string, JsonSchema>>;
+  readonly required?: readonly string[];
+  readonly items?: JsonSchema;
+  readonly enum?: readonly string[];
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minItems?: number;
+  readonly default?: unknown;
+  readonly additionalProperties?: boolean;
+}
+
+/** The files a tool reads: the disk for the CLI, open documents first in VS Code. */
+export interface ToolWorkspace {
+  /** Absolute path of the workspace root. */
+  readonly root: string;
+  /** Workspace-relative paths (forward slashes) of the source files under `folder` ('' = the root), sorted. */
+  listSourceFiles(folder?: string): string[];
+  /** The text of a workspace-relative path, or undefined when there is no such file. */
+  read(path: string): string | undefined;
+  /** Changes whenever the file's text may have changed (mtime and size, or a document version). */
+  version(path: string): string;
+  /** Whether `path` names a folder of the workspace. */
+  isFolder(path: string): boolean;
+  /** Why a file must not reach an agent (an exclusion setting), or undefined; excluded files are not listed or read. */
+  excludedBy?(path: string): string | undefined;
+}
+
+/** A batch that verified, handed to the surface that writes it. */
+export interface VerifiedBatch {
+  readonly title: string;
+  readonly operations: readonly Operation[];
+  readonly results: readonly OperationResult[];
+  readonly changes: readonly FileChange[];
+}
+
+export interface WriteOutcome {
+  /** `written`: on disk; `preview`: waiting for the user's accept in VS Code; the rest: nothing changed. */
+  readonly status: 'written' | 'preview' | 'applied' | 'conflict' | 'failed' | 'cancelled';
+  readonly message: string;
+  readonly files: readonly string[];
+}
+
+/**
+ * How a verified batch reaches the files. The one adapter between the tools and a surface's write path: the CLI's
+ * writer for MCP, the preview of the edit service in VS Code. TODO(#9): the core edit service and the write gate
+ * replace both when they land.
+ */
+export interface BatchWriter {
+  /** The snapshot the batch is resolved against (what `write` will compare with before writing). */
+  snapshot(): SnapshotReader;
+  write(batch: VerifiedBatch): Promise<WriteOutcome>;
+}
+
+/** One tool call as the metrics log records it. */
+export interface ToolCallRecord {
+  readonly tool: string;
+  readonly surface: string;
+  readonly answerTokens: number;
+  readonly durationMs: number;
+  readonly ok: boolean;
+}
+
+export interface ToolEnv {
+  readonly workspace: ToolWorkspace;
+  readonly outlines: OutlineCache;
+  /** The code graph, created on the first query that needs it. */
+  graph(): CodeGraph;
+  readonly writer: BatchWriter;
+  readonly counter: TokenCounter;
+  readonly logger: Logger;
+  /** Whether the code graph is built (its first query reads and binds every source file: seconds on big trees). */
+  graphReady(): boolean;
+  /** Tells the caller what a long call is doing; set per call by runTool. */
+  readonly progress?: (message: string) => Promise<void>;
+}
+
+/** What a handler gives back: text already shaped by the tool's renderer, fitted to the budget by runTool. */
+export interface ToolAnswer {
+  readonly text: string;
+  /** A failure the agent should read (bad input, unknown element, a batch that did not verify). */
+  readonly isError?: boolean;
+}
+
+export interface ToolSpec<I = unknown> {
+  /** Unique, `^[a-z_]+$`; the VS Code shell prefixes `scalpel_`. */
+  readonly name: string;
+  readonly title: string;
+  /** What the model reads to decide when to call it. */
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** Tools that change files ask for confirmation in VS Code. */
+  readonly writes: boolean;
+  /** The input as the handler uses it (after schema validation); throws ToolInputError on what the schema cannot say. */
+  readonly parse: (input: Record<string, unknown>) => I;
+  readonly handle: (input: I, env: ToolEnv, budget: AnswerBudget) => Promise<ToolAnswer> | ToolAnswer;
+  /** A one-line description of a call, for VS Code's progress and confirmation messages. */
+  readonly describe: (input: I) => string;
+}
+
+/** Bad input: the message tells the agent what to send instead. */
+export class ToolInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolInputError';
+  }
+}
+
+/** A tool with its input type erased: what the table holds and the shells call. */
+export interface Tool {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly writes: boolean;
+  /** Validates the input against the schema, parses it and runs the handler. */
+  call(input: unknown, env: ToolEnv, budget: AnswerBudget): Promise<ToolAnswer>;
+  /** A one-line description of a call; a short generic one when the input does not parse. */
+  describeCall(input: unknown): string;
+}
