@@ -17,7 +17,7 @@ export const ELEMENT_KINDS = [
   'getter',
   'setter',
   'index', // index signature; name = the key's type, e.g. `string`
-  'call', // call signature of an interface or type literal; name is empty
+  'call', // call signature of an interface or type literal (name empty), or a call passing a function inside a test or DSL callback (name = callee and first string argument: `it 'adds'`)
   'namespace', // namespace / module declaration; `declare module 'x'` has name `x`
   'variable', // one declarator of a const/let/var statement
   'static', // class static block; name = its 1-based ordinal among static blocks of the class

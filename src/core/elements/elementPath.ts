@@ -85,6 +85,8 @@ const COMPATIBLE_KINDS: ReadonlyArray<ReadonlySet<ElementKind>> = [
   new Set<ElementKind>(['class', 'variable']),
   new Set<ElementKind>(['interface', 'type']),
   new Set<ElementKind>(['namespace']),
+  // A nested test call is a statement of its callback: a model may well call it one.
+  new Set<ElementKind>(['statement', 'call']),
   new Set<ElementKind>(['default', 'function', 'class', 'export=']),
 ];
 

@@ -60,7 +60,16 @@ export interface CodeScan {
  * Where a piece of code goes: decides how it must parse, how it is indented and how members are separated. `object`
  * and `enum` members are comma-separated; the others are statements or declarations.
  */
-export type ContainerFlavor = 'file' | 'namespace' | 'class' | 'interface' | 'typeLiteral' | 'object' | 'enum';
+export type ContainerFlavor =
+  | 'file'
+  | 'namespace'
+  | 'class'
+  | 'interface'
+  | 'typeLiteral'
+  | 'object'
+  | 'enum'
+  /** The body of a function passed to a call (`describe('x', () => {...})`): its elements are the calls in it. */
+  | 'callback';
 
 export interface ContainerInfo {
   readonly flavor: ContainerFlavor;

@@ -15,6 +15,8 @@ const WRAPPERS: Readonly<Record<ContainerFlavor, readonly [string, string]>> = {
   typeLiteral: [`type ${WRAPPER_NAME} = {\n`, '\n};'],
   object: [`const ${WRAPPER_NAME} = {\n`, '\n};'],
   enum: [`enum ${WRAPPER_NAME} {\n`, '\n}'],
+  // async, so that content with `await` parses as it does in an async test.
+  callback: [`${WRAPPER_NAME}(async () => {\n`, '\n});'],
 };
 
 /** The file name the content is parsed under: same language as the target file. */
@@ -55,6 +57,12 @@ function lastMemberNode(sourceFile: ts.SourceFile, flavor: ContainerFlavor): ts.
   }
   if (ts.isTypeAliasDeclaration(wrapper) && ts.isTypeLiteralNode(wrapper.type)) {
     return wrapper.type.members[wrapper.type.members.length - 1];
+  }
+  if (ts.isExpressionStatement(wrapper) && ts.isCallExpression(wrapper.expression)) {
+    const callback = wrapper.expression.arguments[0];
+    if (callback !== undefined && ts.isArrowFunction(callback) && ts.isBlock(callback.body)) {
+      return callback.body.statements[callback.body.statements.length - 1];
+    }
   }
   if (ts.isVariableStatement(wrapper)) {
     const initializer = wrapper.declarationList.declarations[0]?.initializer;

@@ -84,6 +84,13 @@ export class FileSyntax {
       } else if (ts.isModuleBlock(node)) {
         braces = { start: node.getStart(this.sourceFile), end: node.end };
         flavor = 'namespace';
+      } else if (
+        ts.isBlock(node) &&
+        (element.kind === 'statement' || element.kind === 'call') &&
+        (ts.isArrowFunction(node.parent) || ts.isFunctionExpression(node.parent))
+      ) {
+        braces = { start: node.getStart(this.sourceFile), end: node.end };
+        flavor = 'callback';
       }
       if (flavor !== undefined && braces !== undefined && braces.start === body.start && braces.end === body.end) {
         return {

@@ -355,13 +355,53 @@ class OutlineWalker {
     }
     if (ts.isEmptyStatement(statement)) return [];
     return [
-      {
-        kind: 'statement',
-        name: statementLabel(statement),
-        nodes: [statement],
-        signature: () => clip(firstLine(this.textOf(statement))),
-      },
+      this.withCallback(
+        {
+          kind: 'statement',
+          name: statementLabel(statement),
+          nodes: [statement],
+          signature: () => clip(firstLine(this.textOf(statement))),
+        },
+        statement,
+      ),
     ];
+  }
+
+  /**
+   * A call statement that passes a function (`describe('x', () => {...})`, `app.get('/x', (req) => {...})`) holds
+   * the calls of that function's body that pass functions in turn, to any depth: tests, hooks and route handlers
+   * are where real edits land, and one `describe` leaf would put a whole suite in focus for a one-test change.
+   */
+  private withCallback(candidate: Candidate, statement: ts.Statement): Candidate {
+    const callback = callbackOf(statement);
+    if (callback === undefined || !ts.isBlock(callback.body)) return candidate;
+    const block = callback.body;
+    return {
+      ...candidate,
+      signature: () => this.headText(statement, block),
+      body: () => this.rangeOf(block),
+      children: (segments) => this.callbackCalls(block.statements, segments),
+    };
+  }
+
+  private callbackCalls(statements: readonly ts.Statement[], parentSegments: readonly string[]): ElementNode[] {
+    const candidates: Candidate[] = [];
+    for (const statement of statements) {
+      const call = callOf(statement);
+      if (call === undefined || !call.arguments.some((a) => functionInitializer(a) !== undefined)) continue;
+      candidates.push(
+        this.withCallback(
+          {
+            kind: 'call',
+            name: callName(statement, call),
+            nodes: [statement],
+            signature: () => clip(firstLine(this.textOf(statement))),
+          },
+          statement,
+        ),
+      );
+    }
+    return this.build(candidates, parentSegments);
   }
 
   private functionLike(
@@ -661,6 +701,38 @@ class OutlineWalker {
     }
     return this.build(candidates, parentSegments);
   }
+}
+
+/** The call an expression statement makes (through `await` and parentheses), if it makes one. */
+function callOf(statement: ts.Statement): ts.CallExpression | undefined {
+  if (!ts.isExpressionStatement(statement)) return undefined;
+  let expression = skipParens(statement.expression);
+  if (ts.isAwaitExpression(expression) || ts.isVoidExpression(expression))
+    expression = skipParens(expression.expression);
+  return ts.isCallExpression(expression) ? expression : undefined;
+}
+
+/** The last function a call statement passes (`it('x', () => {...}, 1000)` passes one, then a timeout). */
+function callbackOf(statement: ts.Statement): ts.ArrowFunction | ts.FunctionExpression | undefined {
+  const call = callOf(statement);
+  if (call === undefined) return undefined;
+  for (let i = call.arguments.length - 1; i >= 0; i--) {
+    const argument = call.arguments[i];
+    const fn = argument === undefined ? undefined : functionInitializer(argument);
+    if (fn !== undefined) return fn;
+  }
+  return undefined;
+}
+
+/**
+ * A nested call's name: its callee and, in quotes, its first string argument (`it 'adds two numbers'`,
+ * `test.each 'adds %i'`), so that a test is addressed by its title rather than by its place among fifty `it`s.
+ */
+function callName(statement: ts.Statement, call: ts.CallExpression): string {
+  const callee = statementLabel(statement);
+  const first = call.arguments[0];
+  if (first === undefined || !(ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))) return callee;
+  return `${callee} '${collapse(first.text)}'`;
 }
 
 /**

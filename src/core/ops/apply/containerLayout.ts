@@ -46,7 +46,7 @@ export function blankLinesOf(
     }
     return Math.min(best, 2);
   };
-  const wide = flavor === 'class' || flavor === 'file' || flavor === 'namespace';
+  const wide = flavor === 'class' || flavor === 'file' || flavor === 'namespace' || flavor === 'callback';
   return { block: mostFrequent(blocks, wide ? 1 : 0), line: mostFrequent(lines, flavor === 'file' ? 1 : 0) };
 }
 

@@ -25,11 +25,13 @@ export function memberWords(flavor: ContainerFlavor): string {
       return 'an object literal member';
     case 'enum':
       return 'an enum member';
+    case 'callback':
+      return 'a call in a callback (a test, a hook, a nested describe)';
   }
 }
 
 export function parseHint(flavor: ContainerFlavor): string {
-  return flavor === 'file' || flavor === 'namespace'
+  return flavor === 'file' || flavor === 'namespace' || flavor === 'callback'
     ? 'write complete, valid code for the element'
     : `write only the member itself, as it appears inside its ${flavor === 'typeLiteral' ? 'type' : flavor} (not the whole container), complete and valid`;
 }

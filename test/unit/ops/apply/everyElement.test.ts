@@ -16,6 +16,7 @@ const files: Record<string, string> = {
   'src/config.ts': fixture('config.ts'),
   'src/component.tsx': fixture('component.tsx'),
   'src/legacy.ts': fixture('legacy.ts'),
+  'src/calculator.test.ts': fixture('calculatorSpec.ts'),
 };
 const read = (path: string): string | undefined => files[path];
 
@@ -27,6 +28,7 @@ const MEMBER: Readonly<Record<ContainerFlavor, string>> = {
   typeLiteral: 'freshMember: number;',
   object: 'freshMember: 1',
   enum: 'FreshMember = 99',
+  callback: 'freshMember(() => {});',
 };
 
 function descendants(element: ElementNode): number {
