@@ -129,4 +129,6 @@ export interface OperationResult {
   readonly hint?: string;
   /** Nearest valid paths, when a path did not resolve. */
   readonly suggestions?: readonly string[];
+  /** The element's new path, when a REPLACE_ELEMENT or PATCH_ELEMENT renamed it. */
+  readonly renamedTo?: string;
 }

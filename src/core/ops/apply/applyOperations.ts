@@ -127,6 +127,7 @@ export function applyOperations(
   const partial = options.partial === true;
   const failures = new Map<number, OpFailure>();
   const notes = new Map<number, string>();
+  const renames = new Map<number, string>();
   const skippedBecause = new Map<number, string>();
   const files = new Map<string, FileWork>();
   const createdBy = new Map<string, number>();
@@ -293,6 +294,7 @@ export function applyOperations(
           partial,
           failures,
           notes,
+          renames,
           skippedBecause,
         );
         if (change !== undefined) changes.push(change);
@@ -335,7 +337,14 @@ export function applyOperations(
       };
     }
     const note = notes.get(index);
-    return note === undefined ? { index, operation, status: 'ok' } : { index, operation, status: 'ok', message: note };
+    const renamedTo = renames.get(index);
+    return {
+      index,
+      operation,
+      status: 'ok',
+      ...(note === undefined ? {} : { message: note }),
+      ...(renamedTo === undefined ? {} : { renamedTo }),
+    };
   });
   const keep = ok || partial;
   return { ok, results, changes: keep ? changes.filter((c) => c.edits.length > 0 || c.created) : [] };
@@ -350,6 +359,7 @@ function applyElementOperations(
   partial: boolean,
   failures: Map<number, OpFailure>,
   notes: Map<number, string>,
+  renames: Map<number, string>,
   skippedBecause: Map<number, string>,
 ): FileChange | undefined {
   const style = detectStyle(before);
@@ -367,6 +377,7 @@ function applyElementOperations(
     const plan = planner.finish(verificationFailed);
     for (const [index, failure] of plan.failures) if (!failures.has(index)) failures.set(index, failure);
     for (const [index, note] of plan.notes) notes.set(index, note);
+    for (const [index, path] of plan.renames) renames.set(index, path);
     if (!partial && failures.size > 0 && round === 0) {
       // All or nothing: still verify what planned, so every operation's own problem is reported at once.
       attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, scanCode);

@@ -55,7 +55,7 @@ export function declarationMismatch(declared: readonly ElementNode[], node: Elem
   if (only.name !== node.name) {
     return {
       message: `the content declares ${describeElement(only)}, not ${describeElement(node)}`,
-      hint: `REPLACE_ELEMENT must keep the element's name; to add ${describeElement(only)} use CREATE_ELEMENT, to rename use DELETE_ELEMENT and CREATE_ELEMENT`,
+      hint: `REPLACE_ELEMENT keeps the element's kind, and its name unless the new name is free in the container (a rename; not for one overload signature); to add ${describeElement(only)} use CREATE_ELEMENT`,
     };
   }
   if (!kindsCompatible(only.kind, node.kind)) {

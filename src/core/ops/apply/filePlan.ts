@@ -40,6 +40,8 @@ export interface FilePlan {
   readonly expectations: readonly Expectation[];
   readonly failures: ReadonlyMap<number, OpFailure>;
   readonly notes: ReadonlyMap<number, string>;
+  /** Operations that renamed their element → its new path. */
+  readonly renames: ReadonlyMap<number, string>;
 }
 
 export class FilePlanner {

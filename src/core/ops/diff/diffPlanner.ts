@@ -393,8 +393,31 @@ export class DiffPlanner {
     };
     const candidates: Candidate[] = [this.leaf('structure', build(false))];
     if ([...deleted, ...inserted].some((e) => e.kind === 'import')) candidates.push(this.leaf('imports', build(true)));
+    const renamed = this.renameCandidate(deleted, inserted);
+    if (renamed !== undefined) candidates.push(renamed);
     const first = deleted[0] ?? inserted[0];
     return { path: first?.path ?? this.tree.file, region, candidates: sortCandidates(candidates) };
+  }
+
+  /**
+   * Elements that stand where they stood, each with its kind kept and its name changed (a renamed method, a test
+   * with a new title, an import of another module): each is edited in place, as a rename, instead of being deleted
+   * and created again. The apply engine refuses a new name that is taken, and the check by applying catches the rest.
+   */
+  private renameCandidate(
+    deleted: readonly ElementNode[],
+    inserted: readonly ElementNode[],
+  ): DescendCandidate | undefined {
+    if (deleted.length === 0 || deleted.length !== inserted.length) return undefined;
+    const parts: Unit[] = [];
+    for (const [i, before] of deleted.entries()) {
+      const after = inserted[i];
+      if (after === undefined || after.kind !== before.kind || before.name === '' || after.name === '')
+        return undefined;
+      parts.push(this.elementUnit(before, after));
+    }
+    const cost = parts.reduce((sum, part) => sum + (part.candidates[0]?.cost ?? Infinity), 0);
+    return { label: 'descend', cost, parts };
   }
 
   private resolve(unit: Unit): Resolution | undefined {

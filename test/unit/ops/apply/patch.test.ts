@@ -94,7 +94,7 @@ void describe('PATCH_ELEMENT', () => {
     assert.deepEqual(suggestions, [`${SERVICE}/class[UserService]/method[find]`]);
   });
 
-  void test('an empty search, no pairs, a patch that breaks the element or renames it, and a placeholder are refused', () => {
+  void test('an empty search, no pairs, a patch that breaks the element or renames it onto a taken name, and a placeholder are refused', () => {
     const empty = applyFails(files, [patch(VALIDATE, { search: '  \n', replace: 'x' })]);
     assert.match(failure(empty, 0).message ?? '', /is empty/);
     const none = applyFails(files, [patch(VALIDATE)]);
@@ -103,8 +103,11 @@ void describe('PATCH_ELEMENT', () => {
       patch(VALIDATE, { search: 'path.isAbsolute(this.root);\n  }', replace: 'path.isAbsolute(this.root);' }),
     ]);
     assert.match(failure(broken, 0).message ?? '', /after the patch the element does not parse/);
-    const renamed = applyFails(files, [patch(VALIDATE, { search: 'validate(input', replace: 'check(input' })]);
-    assert.match(failure(renamed, 0).message ?? '', /declares method\[check\], not method\[validate\]/);
+    const renamed = applyFails(files, [patch(VALIDATE, { search: 'validate(input', replace: 'render(input' })]);
+    assert.match(
+      failure(renamed, 0).message ?? '',
+      /renames method\[validate\] to method\[render\], but .* already exists/,
+    );
     const lazy = applyFails(files, [
       patch(VALIDATE, {
         search: '    return input.length > 0 && path.isAbsolute(this.root);',

@@ -397,17 +397,34 @@ void describe('REPLACE_ELEMENT keeps what a model leaves out by habit', () => {
 });
 
 void describe('REPLACE_ELEMENT refusals', () => {
-  void test('content that defines another element is refused, naming both', () => {
+  void test('content that defines another kind of element is refused, naming both', () => {
     const result = applyFails(files, [
       {
         type: 'REPLACE_ELEMENT',
         path: `${SERVICE}/class[UserService]/method[validate]`,
-        content: 'check(input: string): boolean {\n  return true;\n}',
+        content: 'static {\n  UserService.instances;\n}',
       },
     ]);
     const { message, hint } = failure(result, 0);
-    assert.match(message ?? '', /declares method\[check\], not method\[validate\]/);
+    assert.match(message ?? '', /declares static\[1\], not method\[validate\]/);
     assert.match(hint ?? '', /CREATE_ELEMENT/);
+  });
+
+  void test('a rename to a name its container already holds is refused, naming the element in the way', () => {
+    const result = applyFails(files, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/class[UserService]/method[validate]`,
+        content: 'render(input: string): boolean {\n  return true;\n}',
+      },
+    ]);
+    const { message, suggestions } = failure(result, 0);
+    assert.match(
+      message ?? '',
+      /renames method\[validate\] to method\[render\], but src\/service\.ts\/class\[UserService\]\/method\[render\] already exists/,
+    );
+    assert.deepEqual(suggestions, [`${SERVICE}/class[UserService]/method[render]`]);
+    assert.equal(result.changes.length, 0);
   });
 
   void test('content with more than the one element is refused', () => {

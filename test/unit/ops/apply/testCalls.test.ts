@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { outlineSource } from '../../../../src/core/elements/outline';
 import { allElements, resolveElementPath } from '../../../../src/core/elements/resolve';
-import { applyFails, applyOk, failure, fixture } from './applyHarness';
+import { applyOk, fixture } from './applyHarness';
 
 /** Tests, hooks and nested describes as elements: an edit of one test reaches that test and nothing else. */
 
@@ -99,15 +99,15 @@ void describe('calls inside test callbacks', () => {
     );
   });
 
-  void test('a replacement that is another test is refused, naming the test it should be', () => {
-    const result = applyFails(files, [
+  void test('a test renamed by REPLACE_ELEMENT reports its new path', () => {
+    const { result, after } = applyOk(files, [
       {
         type: 'REPLACE_ELEMENT',
         path: `${DIVISION}/call[it 'divides']`,
-        content: "it('multiplies', () => {\n  expect(1).toBe(1);\n});",
+        content: "it('divides evenly', () => {\n  expect(calculator.divide(6, 3)).toBe(2);\n});",
       },
     ]);
-    assert.match(failure(result, 0).message ?? '', /call\[it 'divides'\]/);
-    assert.equal(result.changes.length, 0);
+    assert.equal(after(SPEC), edited(spec, "it('divides', () => {", "it('divides evenly', () => {"));
+    assert.equal(result.results[0]?.renamedTo, `${DIVISION}/call[it 'divides evenly']`);
   });
 });

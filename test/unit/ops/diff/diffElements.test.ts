@@ -153,6 +153,29 @@ void describe('diffElements: element operations for a change', () => {
     );
   });
 
+  void test('a renamed method is one operation on that method, which reports the rename', () => {
+    const after = userService.replace('  validate(name: string): boolean {', '  isValid(name: string): boolean {');
+    const operations = diffRoundTrip(userService, after);
+    assert.deepEqual(
+      summary(operations).map((s) => s.replace(/^(REPLACE|PATCH)_ELEMENT/, 'EDIT')),
+      [`EDIT ${FILE}/class[UserService]/method[validate]`],
+    );
+  });
+
+  void test('a renamed top-level function and a renamed test are edited in place, not deleted and created', () => {
+    const after = userService.replace('export function normalize(', 'export function normalized(');
+    const operations = diffRoundTrip(userService, after);
+    assert.equal(operations.length, 1, summary(operations).join('\n'));
+    assert.equal(operations[0]?.path, `${FILE}/function[normalize]`);
+
+    const spec =
+      "describe('users', () => {\n  it('finds', () => {\n    expect(find(1)).toBe(1);\n  });\n\n  it('saves', () => {\n    save(1);\n  });\n});\n";
+    const retitled = spec.replace("it('saves'", "it('saves a user'");
+    const ops = diffRoundTrip(spec, retitled, 'src/user.test.ts');
+    assert.equal(ops.length, 1, summary(ops).join('\n'));
+    assert.equal(ops[0]?.path, "src/user.test.ts/statement[describe]/call[it 'saves']");
+  });
+
   void test('a changed class header replaces or patches the class, not its members', () => {
     const after = userService.replace('export class UserService {', 'export class UserService extends Base {');
     const operations = diffRoundTrip(userService, after);

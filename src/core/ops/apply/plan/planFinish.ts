@@ -5,7 +5,7 @@ import type { Action, Expectation, InsertAction, Slot } from '../actions';
 import { describeElement } from '../contentChecks';
 import { indentOfLine, toLf, withEol } from '../textStyle';
 import type { FilePlan } from '../filePlan';
-import { type Creation, COMMA_FLAVORS, type PlanState, type Target } from './planState';
+import { type Creation, COMMA_FLAVORS, isLabelKind, type PlanState, type Target } from './planState';
 
 /** The end of a file's plan: checks that need the whole batch, then the actions for the renderer. */
 
@@ -63,17 +63,21 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
       actions.push({ kind: 'rewrite', ops: target.ops, range: target.range, newText: target.text });
     }
     if (target.state !== 'deleted') {
+      const rename = state.renames.get(state.keyOf(target.range));
       expectations.push({
         ops: target.ops,
         parentChain: target.parentChain,
         kind: target.element.kind,
-        name: target.element.name,
-        describe: target.node.path,
+        name: rename?.name ?? target.element.name,
+        describe: rename?.path ?? target.node.path,
       });
     }
   }
   for (const { info, targets } of statements.values()) actions.push(statementAction(state, info, targets));
-  return { actions, expectations, failures: state.failures, notes: state.notes };
+  for (const [index, path] of state.renamedBy) {
+    if (!state.failures.has(index) && !state.notes.has(index)) state.notes.set(index, `renamed to ${path}`);
+  }
+  return { actions, expectations, failures: state.failures, notes: state.notes, renames: state.renamedBy };
 }
 
 export function checkCreatedNames(state: PlanState): void {
@@ -82,7 +86,8 @@ export function checkCreatedNames(state: PlanState): void {
     if (state.failures.has(creation.index)) continue;
     for (const declared of creation.declared) {
       // A statement's label (`describe`, `test`, `app.get`) is no name: a test file holds many, numbered #1, #2...
-      if (declared.kind === 'statement') continue;
+      // A nested call's label (`it 'adds'`) is no name either: a suite may hold two tests with one title.
+      if (isLabelKind(declared.kind)) continue;
       const clash = creation.children.find(
         (child) =>
           child.name === declared.name &&

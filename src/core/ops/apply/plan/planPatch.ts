@@ -54,7 +54,7 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
   }
   const patched = outcome.text;
   if (state.refusePlaceholder(index, label, toLf(patched), toLf(originalText))) return;
-  if (!checkPatched(state, index, label, probe, node, patched, existing?.split ?? false)) return;
+  if (!checkPatched(state, index, label, probe, element, node, patched, existing?.split ?? false)) return;
   if (existing !== undefined) {
     existing.text = patched;
     existing.ops.push(index);
@@ -97,6 +97,7 @@ export function checkPatched(
   index: number,
   label: string,
   probe: Target,
+  element: ElementNode,
   node: ElementNode,
   patched: string,
   split: boolean,
@@ -124,5 +125,5 @@ export function checkPatched(
     });
     return false;
   }
-  return state.checkDeclares(index, label, shape.elements, node);
+  return state.checkDeclaresOrRename(index, label, shape.elements, element, node);
 }

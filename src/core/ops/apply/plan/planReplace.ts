@@ -51,7 +51,7 @@ export function planReplace(state: PlanState, index: number, op: ReplaceElementO
     planDeclaratorReplace(state, index, probe, code, label);
     return;
   }
-  const newText = replacementText(state, index, label, node, probe.flavor, code, oldText);
+  const newText = replacementText(state, index, label, node, probe.flavor, code, oldText, element);
   if (newText === undefined) return;
   state.targets.set(key, { ...probe, text: newText });
 }
@@ -65,6 +65,7 @@ export function replacementText(
   flavor: ContainerFlavor,
   content: string,
   oldText: string,
+  element: ElementNode = node,
 ): string | undefined {
   const isComma = COMMA_FLAVORS.has(flavor);
   let body = isComma ? state.withoutTrailingComma(content) : content;
@@ -77,7 +78,7 @@ export function replacementText(
     });
     return undefined;
   }
-  if (!state.checkDeclares(index, label, shape.elements, node)) return undefined;
+  if (!state.checkDeclaresOrRename(index, label, shape.elements, element, node)) return undefined;
   if (!isComma && shape.statementLike && !shape.terminated) {
     const oldEnd = oldText.trimEnd();
     const terminator = oldEnd.endsWith(';') ? ';' : oldEnd.endsWith(',') ? ',' : '';

@@ -1,4 +1,5 @@
 import type { ElementKind, ElementNode, FileOutline, TextRange } from '../../../elements/element';
+import { formatSegment, kindsCompatible } from '../../../elements/elementPath';
 import { ancestryOf, resolveElementPath } from '../../../elements/resolve';
 import type {
   ContainerFlavor,
@@ -78,6 +79,23 @@ export interface Creation {
 
 export const COMMA_FLAVORS = new Set<ContainerFlavor>(['object', 'enum']);
 
+/** A rename by REPLACE_ELEMENT or PATCH_ELEMENT. */
+export interface Rename {
+  readonly kind: ElementKind;
+  readonly name: string;
+  readonly path: string;
+}
+
+/**
+ * Kinds whose names are labels rather than declarations: `describe`, `it 'adds'`. Two may share one (they are
+ * numbered), so a new one never clashes.
+ */
+const LABEL_KINDS: ReadonlySet<ElementKind> = new Set<ElementKind>(['statement', 'call']);
+
+export function isLabelKind(kind: ElementKind): boolean {
+  return LABEL_KINDS.has(kind);
+}
+
 export function segmentOf(element: ElementNode): string {
   return `${element.kind}[${element.name}]`;
 }
@@ -93,6 +111,10 @@ export class PlanState {
   readonly importOps = new Map<string, number[]>();
   readonly failures = new Map<number, OpFailure>();
   readonly notes = new Map<number, string>();
+  /** Elements a REPLACE_ELEMENT or PATCH_ELEMENT renames, by target key: the new name and path. */
+  readonly renames = new Map<string, Rename>();
+  /** The operation that renamed an element → the element's new path, for the operation's result. */
+  readonly renamedBy = new Map<number, string>();
   readonly outline: FileOutline;
   readonly editor: SourceEditor;
 
@@ -244,6 +266,67 @@ export class PlanState {
     return `${range.start}:${range.end}`;
   }
 
+  /**
+   * The content of a replace or a patch must declare exactly the element it edits, or the same element under a new
+   * name that is free in its container: a rename, recorded for the operation's result and the verification.
+   */
+  checkDeclaresOrRename(
+    index: number,
+    label: string,
+    declared: readonly ElementNode[],
+    element: ElementNode,
+    node: ElementNode,
+  ): boolean {
+    const key = this.keyOf(node.range);
+    const current = this.renames.get(key);
+    const only = declared.length === 1 ? declared[0] : undefined;
+    const expectedName = current?.name ?? node.name;
+    if (only === undefined || only.name === expectedName || node !== element || element.name === '' || only.name === '')
+      return this.checkDeclares(index, label, declared, current === undefined ? node : { ...node, name: current.name });
+    if (!kindsCompatible(only.kind, element.kind)) return this.checkDeclares(index, label, declared, node);
+    if (only.name === element.name) {
+      // Renamed back by a later operation of the batch.
+      this.renames.delete(key);
+      return true;
+    }
+    const siblings = this.siblingsOf(element);
+    const clash = isLabelKind(element.kind)
+      ? undefined
+      : siblings.find(
+          (s) =>
+            s !== element &&
+            s.name === only.name &&
+            kindsCompatible(s.kind, element.kind) &&
+            !(s.kind === 'getter' && element.kind === 'setter') &&
+            !(s.kind === 'setter' && element.kind === 'getter') &&
+            !this.isDeleted(s),
+        );
+    if (clash !== undefined) {
+      this.fail(index, {
+        message: `${label} renames ${describeElement(element)} to ${describeElement({ kind: element.kind, name: only.name })}, but ${clash.path} already exists`,
+        hint: `keep the name ${element.name}, choose a name that is free in its container, or change ${clash.path} in the same batch`,
+        suggestions: [clash.path],
+      });
+      return false;
+    }
+    const path = this.renamedPath(element, only.name, siblings);
+    this.renames.set(key, { kind: element.kind, name: only.name, path });
+    this.renamedBy.set(index, path);
+    return true;
+  }
+
+  private siblingsOf(element: ElementNode): readonly ElementNode[] {
+    return this.parentOf(element)?.children ?? this.outline.elements;
+  }
+
+  /** The element's path after the rename: its new name, numbered when same-kind siblings now share it. */
+  private renamedPath(element: ElementNode, name: string, siblings: readonly ElementNode[]): string {
+    const alike = siblings.filter((s) => s === element || (s.kind === element.kind && s.name === name));
+    const ordinal = alike.length > 1 ? alike.indexOf(element) + 1 : undefined;
+    const base = element.path.slice(0, element.path.length - lastSegmentLength(element));
+    return `${base}${formatSegment(element.kind, name, ordinal)}`;
+  }
+
   /** The content of a replace must declare exactly the element it replaces. */
   checkDeclares(index: number, label: string, declared: readonly ElementNode[], node: ElementNode): boolean {
     const mismatch = declarationMismatch(declared, node);
@@ -271,4 +354,9 @@ export class PlanState {
       (t) => t.state === 'deleted' && t.node === element && !this.failures.has(t.ops[0] ?? -1),
     );
   }
+}
+
+/** The length of an element's own segment at the end of its path. */
+function lastSegmentLength(element: ElementNode): number {
+  return formatSegment(element.kind, element.name, element.ordinal).length;
 }
