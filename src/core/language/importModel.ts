@@ -36,6 +36,8 @@ export interface ImportDeclarationState {
   readonly ops: number[];
   /** The existing declaration a new one goes after; undefined for an existing one. */
   readonly after?: ImportDeclarationState;
+  /** The existing declaration a new one goes before (CREATE_ELEMENT BEFORE an import); undefined otherwise. */
+  readonly before?: ImportDeclarationState;
   /** Set for declarations this plan created. */
   readonly created: boolean;
 }

@@ -169,10 +169,22 @@ export interface ImportEditing {
   book(eol: '\n' | '\r\n'): ImportBook;
 }
 
+/** Where CREATE_ELEMENT puts an import: beside an existing one, as a declaration of its own. */
+export interface ImportPlacement {
+  readonly after?: ElementNode;
+  readonly before?: ElementNode;
+  /**
+   * The module's other declarations are being deleted by the batch (an import moved): add this one as written
+   * instead of merging into them.
+   */
+  readonly separate: boolean;
+}
+
 /** The import declarations of one file through a batch; see importModel.ts. */
 export interface ImportBook {
   readonly declarations: readonly ImportDeclarationState[];
   transaction(step: () => ImportStep): ImportStep;
-  add(request: ImportShape, text: string, opIndex: number): ImportStep;
+  /** With a placement, a new declaration goes where it says instead of next to its module or after the last one. */
+  add(request: ImportShape, text: string, opIndex: number, placement?: ImportPlacement): ImportStep;
   remove(request: ImportShape | { readonly module: string }, opIndex: number): ImportStep;
 }

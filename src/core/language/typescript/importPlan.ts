@@ -1,5 +1,5 @@
 import type { ElementNode } from '../../elements/element';
-import type { ImportBook } from '../languageSupport';
+import type { ImportBook, ImportPlacement } from '../languageSupport';
 import type { ImportDeclarationState, ImportShape, ImportStep, NamedBinding } from '../importModel';
 import {
   type ImportLayout,
@@ -69,9 +69,30 @@ export class ImportPlan implements ImportBook {
     if (!state.ops.includes(opIndex)) state.ops.push(opIndex);
   }
 
-  private addDeclaration(shape: ImportShape, text: string | undefined, opIndex: number): void {
+  private addDeclaration(
+    shape: ImportShape,
+    text: string | undefined,
+    opIndex: number,
+    placement?: ImportPlacement,
+  ): void {
     const rendered = text ?? renderDeclaration(shape, this.layout);
     const existing = this.declarations.filter((d) => !d.created);
+    if (placement !== undefined) {
+      const after = existing.find((d) => placement.after !== undefined && d.element === placement.after);
+      const before = existing.find((d) => placement.before !== undefined && d.element === placement.before);
+      if (after !== undefined || before !== undefined) {
+        this.declarations.push({
+          element: undefined,
+          text: rendered,
+          removed: false,
+          ops: [opIndex],
+          created: true,
+          ...(after === undefined ? {} : { after }),
+          ...(before === undefined ? {} : { before }),
+        });
+        return;
+      }
+    }
     // Next to the module's own imports (even one this batch removes), else after the last import.
     const anchor =
       [...existing].reverse().find((d) => d.element?.name === shape.module) ?? existing[existing.length - 1];
@@ -94,7 +115,7 @@ export class ImportPlan implements ImportBook {
   }
 
   /** ADD_IMPORT of one declaration; `text` is how it was written, used when it is added as a whole. */
-  add(request: ImportShape, text: string, opIndex: number): ImportStep {
+  add(request: ImportShape, text: string, opIndex: number, placement?: ImportPlacement): ImportStep {
     const all = this.live();
     const sameModule = all.filter((l) => l.shape.module === request.module);
     for (const name of localNames(request)) {
@@ -107,8 +128,8 @@ export class ImportPlan implements ImportBook {
         };
       }
     }
-    if (sameModule.length === 0) {
-      this.addDeclaration(request, text, opIndex);
+    if (sameModule.length === 0 || placement?.separate === true) {
+      this.addDeclaration(request, text, opIndex, placement);
       return { ok: true };
     }
     if (isSideEffectOnly(request)) return { ok: true, note: `'${request.module}' is already imported` };

@@ -41,6 +41,8 @@ export interface InsertAction {
   /** Fixed blank lines before/after the block, overriding what the surroundings suggest. */
   readonly blankBefore?: number;
   readonly minBlankAfter?: number;
+  /** Fixed blank lines after the block (an import placed before another: the blank lines above stay above). */
+  readonly blankAfter?: number;
 }
 
 export interface RewriteAction {

@@ -252,8 +252,10 @@ class Renderer {
     const style = Math.min(gap > 0 ? gap : this.itemBlank(action, multi), 2);
     const aboveIsEdge = opensBlock(lineAbove, this.scanCode) && action.slot.kind !== 'line';
     const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined;
-    let blankBefore = action.blankBefore ?? (lineAbove === undefined ? 0 : aboveIsEdge ? above.count : style);
-    let blankAfter = belowIsEdge ? below.count : style;
+    let blankBefore =
+      action.blankBefore ??
+      (action.blankAfter !== undefined ? above.count : lineAbove === undefined ? 0 : aboveIsEdge ? above.count : style);
+    let blankAfter = action.blankAfter ?? (belowIsEdge ? below.count : style);
     if (action.minBlankAfter !== undefined && lineBelow !== undefined)
       blankAfter = Math.max(blankAfter, action.minBlankAfter);
     if (lineAbove === undefined) blankBefore = 0;

@@ -189,7 +189,22 @@ export class DiffPlanner {
     if (!rest.ok) return rest;
     const candidates: Candidate[] = [];
     const blockDescend = this.descend(beforeImports, afterImports, undefined, blockRegion);
-    if (blockDescend.ok) candidates.push(blockDescend.candidate);
+    if (blockDescend.ok) {
+      candidates.push(blockDescend.candidate);
+      // An import moved is deleted in one place and created in another; created first, it would merge into the
+      // declaration it replaces. The same operations with every deletion first keep the import list's order.
+      const specs = blockDescend.candidate.parts.flatMap((part) => {
+        const structure = part.candidates.find((c): c is LeafCandidate => c.label === 'structure');
+        return structure?.specs ?? this.preferredSpecs(part);
+      });
+      const deletions: OpSpec[] = specs.filter(
+        (spec) => spec.type === 'DELETE_ELEMENT' || spec.type === 'REMOVE_IMPORT',
+      );
+      if (deletions.length > 0 && deletions.length < specs.length) {
+        const rest = specs.filter((spec) => !deletions.includes(spec));
+        candidates.push(this.leaf('structure', [...deletions, ...rest]));
+      }
+    }
     let kept = 0;
     while (
       kept < beforeImports.length &&
@@ -445,7 +460,7 @@ export class DiffPlanner {
     }
     if (chosen.label === 'descend') return undefined;
     if (unit.isImportBlock === true) {
-      return failed.length === 0
+      return failed.length === 0 || chosen.label === 'structure'
         ? undefined
         : { kind: 'element', path: unit.path, reason: 'imports removed and added back in order' };
     }

@@ -223,3 +223,69 @@ void describe('REMOVE_IMPORT', () => {
     assert.match(failure(result, 1).message ?? '', /import declaration that operation #1 .* already changes/);
   });
 });
+
+void describe('imports placed by CREATE_ELEMENT beside another import', () => {
+  const create = (kind: 'BEFORE' | 'AFTER', sibling: string, content: string) => ({
+    type: 'CREATE_ELEMENT' as const,
+    path: FILE,
+    position: { kind, sibling },
+    content,
+  });
+
+  void test('an import goes after, or before, the import it names, not after the last one', () => {
+    const after = applyOk({ [FILE]: app }, [create('AFTER', 'import[./letters]', "import { log } from './log';")]);
+    assert.equal(
+      after.after(FILE),
+      edited(
+        app,
+        "import { b, d } from './letters';\n",
+        "import { b, d } from './letters';\nimport { log } from './log';\n",
+      ),
+    );
+    const before = applyOk({ [FILE]: app }, [create('BEFORE', 'import[./letters]', "import { log } from './log';")]);
+    assert.equal(
+      before.after(FILE),
+      edited(
+        app,
+        "import { b, d } from './letters';\n",
+        "import { log } from './log';\nimport { b, d } from './letters';\n",
+      ),
+    );
+  });
+
+  void test('two imports placed one after the other keep their order', () => {
+    const { after } = applyOk({ [FILE]: app }, [
+      create('AFTER', 'import[react]', "import { log } from './log';"),
+      create('AFTER', 'import[./log]', "import { trace } from './trace';"),
+    ]);
+    assert.equal(
+      after(FILE),
+      edited(
+        app,
+        "import React from 'react';\n",
+        "import React from 'react';\nimport { log } from './log';\nimport { trace } from './trace';\n",
+      ),
+    );
+  });
+
+  void test('an import moved (deleted, then created elsewhere) is not merged into itself', () => {
+    const { after } = applyOk({ [FILE]: app }, [
+      { type: 'DELETE_ELEMENT', path: `${FILE}/import[node:path]` },
+      create('BEFORE', 'import[./letters]', "import * as path from 'node:path';"),
+    ]);
+    const moved = edited(app, "import * as path from 'node:path';\n", '');
+    assert.equal(
+      after(FILE),
+      edited(
+        moved,
+        "import { b, d } from './letters';\n",
+        "import * as path from 'node:path';\nimport { b, d } from './letters';\n",
+      ),
+    );
+  });
+
+  void test('a placed import whose name is already imported from elsewhere fails like ADD_IMPORT', () => {
+    const result = applyFails({ [FILE]: app }, [create('AFTER', 'import[react]', "import { b } from './other';")]);
+    assert.match(failure(result, 0).message ?? '', /"b" is already imported from '.\/letters'/);
+  });
+});

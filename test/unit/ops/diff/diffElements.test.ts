@@ -146,10 +146,30 @@ void describe('diffElements: element operations for a change', () => {
       "import { Repository } from './repository';\nimport { log } from './log';\n",
     );
     const operations = diffRoundTrip(userService, after);
-    assert.ok(!operations.some((o) => o.type === 'REPLACE_FILE'), summary(operations).join('\n'));
+    assert.deepEqual(summary(operations), [`CREATE_ELEMENT ${FILE}`]);
+    assert.deepEqual(operations[0]?.type === 'CREATE_ELEMENT' ? operations[0].position : undefined, {
+      kind: 'AFTER',
+      sibling: 'import[./repository]',
+    });
+  });
+
+  void test('imports reordered, and a module changed where it stands, keep the other imports untouched', () => {
+    const three = `import { a } from './a';\nimport { b } from './b';\nimport { c } from './c';\n\nexport const x = a + b + c;\n`;
+    const swapped = three.replace(
+      "import { a } from './a';\nimport { b } from './b';",
+      "import { b } from './b';\nimport { a } from './a';",
+    );
+    const moved = diffRoundTrip(three, swapped);
+    assert.equal(moved.length, 2, summary(moved).join('\n'));
     assert.ok(
-      operations.every((o) => o.type === 'ADD_IMPORT' || o.type === 'REMOVE_IMPORT'),
-      summary(operations).join('\n'),
+      moved.every((o) => o.path === FILE || o.path.startsWith(`${FILE}/import[`)),
+      summary(moved).join('\n'),
+    );
+
+    const renamed = diffRoundTrip(three, three.replace("from './b';", "from './b2';"));
+    assert.deepEqual(
+      summary(renamed).map((s) => s.replace(/^(REPLACE|PATCH)_ELEMENT/, 'EDIT')),
+      [`EDIT ${FILE}/import[./b]`],
     );
   });
 

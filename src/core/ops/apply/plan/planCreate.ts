@@ -7,13 +7,13 @@ import {
   parseElementPath,
 } from '../../../elements/elementPath';
 import { resolveElementPath } from '../../../elements/resolve';
-import type { ContainerInfo } from '../../../language/languageSupport';
+import type { ContainerInfo, ImportPlacement } from '../../../language/languageSupport';
 import type { CreateElementOperation } from '../../operation';
 import type { Slot } from '../actions';
 import { blankLinesOf, childIndent, isBlock, memberSeparatorOf, trailingCommaOf } from '../containerLayout';
 import { describeElement, memberWords, parseHint } from '../contentChecks';
 import { normalizeContent, reindent } from '../reindent';
-import { withoutLeadingImports } from './planImports';
+import { changeImports, withoutLeadingImports } from './planImports';
 import { COMMA_FLAVORS, type Creation, type PlanState, segmentOf } from './planState';
 
 /**
@@ -92,6 +92,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   const { info } = container;
   const flavor = info.flavor;
   const isComma = COMMA_FLAVORS.has(flavor);
+  if (flavor === 'file' && placeImport(state, index, op, label, content, container.children)) return;
   const code = flavor === 'file' ? withoutLeadingImports(state, index, label, content) : content;
   if (code === undefined) return;
   let body = isComma ? state.withoutTrailingComma(code) : code;
@@ -261,6 +262,49 @@ export function slotFor(
     suggestions: resolved.suggestions,
   });
   return undefined;
+}
+
+/**
+ * CREATE_ELEMENT of one import declaration BEFORE or AFTER another import: the import goes exactly there (an
+ * import added mid-list, or moved), through the import book so that its names are still checked for clashes.
+ * True when the operation was handled here (planned or failed).
+ */
+function placeImport(
+  state: PlanState,
+  index: number,
+  op: CreateElementOperation,
+  label: string,
+  content: string,
+  children: readonly ElementNode[],
+): boolean {
+  const position = op.position;
+  const imports = state.editor.imports;
+  const book = state.imports;
+  if (position.kind !== 'BEFORE' && position.kind !== 'AFTER') return false;
+  if (imports === undefined || book === undefined || !imports.isDeclaration(content)) return false;
+  const read = imports.read(content);
+  const shape = read.ok && read.imports.length === 1 ? read.imports[0] : undefined;
+  if (!read.ok || shape === undefined) return false;
+  const wanted = segmentWanted(position.sibling);
+  if (wanted?.kind !== 'import') return false;
+  let placement = state.placedImports.get(wanted.name);
+  if (placement === undefined) {
+    const sibling = children.find((c) => c.kind === 'import' && c.name === wanted.name);
+    if (sibling === undefined) return false;
+    const separate = children.some((c) => c.kind === 'import' && c.name === shape.module && state.isDeleted(c));
+    placement = position.kind === 'AFTER' ? { after: sibling, separate } : { before: sibling, separate };
+  } else {
+    placement = {
+      ...placement,
+      separate: children.some((c) => c.kind === 'import' && c.name === shape.module && state.isDeleted(c)),
+    };
+  }
+  const text = read.texts[0] ?? content;
+  const normalized = state.semicolons && !text.trimEnd().endsWith(';') ? `${text.trimEnd()};` : text;
+  const chosen: ImportPlacement = placement;
+  if (changeImports(state, index, label, () => book.add(shape, normalized, index, chosen)))
+    state.placedImports.set(shape.module, chosen);
+  return true;
 }
 
 function segmentWanted(sibling: string): { kind: ReturnType<typeof canonicalKind>; name: string } | undefined {

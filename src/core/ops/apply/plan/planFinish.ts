@@ -123,7 +123,7 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
   const eol = state.style.eol;
   const newByAnchor = new Map<
     string,
-    { anchor: ElementNode | undefined; items: { ops: number[]; text: string; block: boolean }[] }
+    { anchor: ElementNode | undefined; before: boolean; items: { ops: number[]; text: string; block: boolean }[] }
   >();
   for (const declaration of state.imports?.declarations ?? []) {
     if (declaration.ops.length === 0 || failed(declaration.ops)) continue;
@@ -140,17 +140,20 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
       continue;
     }
     if (declaration.removed) continue;
-    const anchor = declaration.after?.element;
-    const key = anchor === undefined ? 'top' : String(anchor.range.start);
-    const entry = newByAnchor.get(key) ?? { anchor, items: [] };
+    const before = declaration.before?.element;
+    const anchor = before ?? declaration.after?.element;
+    const key = anchor === undefined ? 'top' : `${before === undefined ? 'after' : 'before'}:${anchor.range.start}`;
+    const entry = newByAnchor.get(key) ?? { anchor, before: before !== undefined, items: [] };
     entry.items.push({ ops: declaration.ops, text: toLf(declaration.text), block: false });
     newByAnchor.set(key, entry);
   }
-  for (const { anchor, items } of newByAnchor.values()) {
+  for (const { anchor, before, items } of newByAnchor.values()) {
     const slot: Slot =
       anchor === undefined
         ? { kind: 'line', offset: state.editor.topInsertionOffset() }
-        : { kind: 'after', anchor: anchor.range };
+        : before
+          ? { kind: 'before', anchor: anchor.range }
+          : { kind: 'after', anchor: anchor.range };
     actions.push({
       kind: 'insert',
       ops: items.flatMap((i) => i.ops),
@@ -160,7 +163,7 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
       blankLines: { block: 0, line: 0 },
       neighbourBlock: false,
       trailingComma: false,
-      ...(anchor === undefined ? { minBlankAfter: 1 } : { blankBefore: 0 }),
+      ...(anchor === undefined ? { minBlankAfter: 1 } : before ? { blankAfter: 0 } : { blankBefore: 0 }),
     });
   }
   return actions;

@@ -7,6 +7,7 @@ import type {
   ContainerInfo,
   DeclaratorInfo,
   ImportBook,
+  ImportPlacement,
   LanguageSupport,
   SourceEditor,
 } from '../../../language/languageSupport';
@@ -113,6 +114,8 @@ export class PlanState {
   readonly notes = new Map<number, string>();
   /** Elements a REPLACE_ELEMENT or PATCH_ELEMENT renames, by target key: the new name and path. */
   readonly renames = new Map<string, Rename>();
+  /** Imports CREATE_ELEMENT placed beside another import, by module: a later one placed beside them goes there too. */
+  readonly placedImports = new Map<string, ImportPlacement>();
   /** The operation that renamed an element → the element's new path, for the operation's result. */
   readonly renamedBy = new Map<number, string>();
   readonly outline: FileOutline;
