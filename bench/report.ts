@@ -1,3 +1,4 @@
+import { commitTargets, type CorpusFigures } from './corpusFigures';
 import { OUTPUT_FORMATS, type OutputFormat } from './corpusEdits';
 import type { BenchResults, Target } from './results';
 import type { Summary } from './stats';
@@ -37,6 +38,7 @@ export function renderResults(r: BenchResults): string {
       ]),
     ),
     '',
+    ...corporaSection(r.corpora.release, r.corpora.commits, `in this run, commit ${m.commit}`),
     ...inputSection(r),
     ...outputSection(r),
     ...fidelitySection(r),
@@ -364,4 +366,80 @@ function kb(bytes: number): string {
 
 function percent(count: number, total: number): string {
   return `${((100 * count) / Math.max(1, total)).toFixed(1)}%`;
+}
+
+export const CORPORA_START = '<!-- corpora:start -->';
+export const CORPORA_END = '<!-- corpora:end -->';
+
+/**
+ * Every token figure on both corpora, and the commit-sized corpus against the targets of issue 10. Delimited so that
+ * `npm run bench -- --corpora` can refresh it alone in an existing bench/results.md.
+ */
+export function corporaSection(release: CorpusFigures, commits: CorpusFigures, date: string): string[] {
+  const both = (name: string, pick: (f: CorpusFigures) => Summary, format = fixed): string[] => [
+    name,
+    `${format(pick(release).median)} (${format(pick(release).p10)}–${format(pick(release).p90)})`,
+    `${format(pick(commits).median)} (${format(pick(commits).p10)}–${format(pick(commits).p90)})`,
+  ];
+  const reasons = (f: CorpusFigures): string => entries(f.fallbackReasons);
+  const failures = (f: CorpusFigures): string[] =>
+    f.failures.length === 0 ? [] : f.failures.map((x) => `- ${f.label}: \`${x.file}\`: ${x.reason}`);
+  return [
+    CORPORA_START,
+    '## Both corpora: release-sized and commit-sized edits',
+    '',
+    `Measured ${date}. Release corpus: ${release.packages.join(', ')}. Commit-sized corpus: consecutive patch releases (x.y.z → x.y.z+1) of ${[...new Set(commits.packages.map((p) => p.split(' ')[0]))].join(', ')}, ${commits.pairs} changed files in ${commits.packages.length} release pairs (\`node scripts/corpus.mjs --commits\`). Medians per file, p10–p90 in brackets.`,
+    '',
+    table(
+      ['Figure', 'Release corpus', 'Commit-sized corpus'],
+      [
+        [
+          'changed files (files over 150 lines)',
+          `${release.pairs} (${release.filesOver150Lines})`,
+          `${commits.pairs} (${commits.filesOver150Lines})`,
+        ],
+        both(
+          'how much of the file the edit rewrites (lines removed + added) / lines',
+          (f) => f.output.changedLineShare,
+        ),
+        both('input: focused / whole file, all', (f) => f.input.ratioAll),
+        both('input: focused / whole file, over 150 lines', (f) => f.input.ratioOver150Lines),
+        both('… focus = elements whose lines changed', (f) => f.input.ratioOver150LinesByChangedLines),
+        both("… those elements' own text alone (floor)", (f) => f.input.floorOver150Lines),
+        both('… one changed element at a time', (f) => f.input.singleElementOver150Lines),
+        both('… nothing in focus (signatures and stubs only)', (f) => f.input.nothingInFocusOver150Lines),
+        both("output: Scalpel's format / whole new file", (f) => f.output.scalpelOverWholeFile),
+        both("output: Scalpel's format / unified diff", (f) => f.output.scalpelOverUnifiedDiff),
+        both("output: Scalpel's format / search/replace blocks", (f) => f.output.scalpelOverSearchReplace),
+        both("output: Scalpel's tokens", (f) => f.output.scalpelTokens, int),
+        both('output: unified diff tokens', (f) => f.output.unifiedDiffTokens, int),
+        [
+          'REPLACE_FILE',
+          percent(release.replaceFileCount, release.pairs),
+          percent(commits.replaceFileCount, commits.pairs),
+        ],
+        ['round trip', percent(release.roundTrips, release.pairs), percent(commits.roundTrips, commits.pairs)],
+      ],
+    ),
+    '',
+    '### Targets on the commit-sized corpus',
+    '',
+    table(
+      ['Target', 'Measured', 'Limit', ''],
+      commitTargets(commits).map((t) => [
+        t.description,
+        t.unit === '%' ? `${fixed(t.value, 1)}%` : fixed(t.value),
+        t.unit === '%' ? `≤ ${t.limit}%` : `≤ ${fixed(t.limit)}`,
+        t.met ? 'met' : '**not met**',
+      ]),
+    ),
+    '',
+    `Fallback reasons, release corpus: ${reasons(release)}.`,
+    `Fallback reasons, commit-sized corpus: ${reasons(commits)}.`,
+    '',
+    ...failures(release),
+    ...failures(commits),
+    CORPORA_END,
+    '',
+  ];
 }

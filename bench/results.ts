@@ -1,3 +1,4 @@
+import type { CorpusFigures } from './corpusFigures';
 import type { ProfileSummary } from './cpuProfile';
 import type { OutputFormat } from './corpusEdits';
 import type { SizeTimings } from './speed';
@@ -22,6 +23,8 @@ export interface BenchResults {
     readonly files: number;
     readonly changedPairs: number;
   };
+  /** Token and fidelity figures of the release corpus and the commit-sized one, side by side. */
+  readonly corpora: { readonly release: CorpusFigures; readonly commits: CorpusFigures };
   readonly input: {
     /** Focused context tokens / whole-file tokens, per changed file. */
     readonly ratioAll: Summary;

@@ -16,7 +16,8 @@ import {
   type OutputFormat,
 } from './corpusEdits';
 import { buildLargeModule, type LargeModule } from './largeModules';
-import { renderResults } from './report';
+import { corpusFigures } from './corpusFigures';
+import { CORPORA_END, CORPORA_START, corporaSection, renderResults } from './report';
 import type {
   ActivationRun,
   ActivationSummary,
@@ -52,6 +53,10 @@ const NEAR_LIMIT = 0.85;
 const LARGE_FILE_LINES = DIAGNOSED_FILE_LINES;
 
 function main(): void {
+  if (process.argv.includes('--corpora')) {
+    corporaOnly();
+    return;
+  }
   const started = performance.now();
   const root = findRepoRootOrThrow();
   const scratch = mkdtempSync(join(tmpdir(), 'scalpel-bench-'));
@@ -61,6 +66,14 @@ function main(): void {
 
     startPhase('edits', 'token economy and fidelity over the changed files of the corpus');
     const { edits, failures, input } = measureCorpusEdits(corpus, counter);
+
+    startPhase('commit edits', 'token economy and fidelity over the commit-sized corpus');
+    const commitCorpus = installCorpusOrThrow(root, true);
+    const commitEdits = measureCorpusEdits(commitCorpus, counter);
+    const corpora = {
+      release: corpusFigures('release', packagesOf(corpus), edits, failures),
+      commits: corpusFigures('commit-sized', packagesOf(commitCorpus), commitEdits.edits, commitEdits.failures),
+    };
 
     startPhase('speed', 'warm speed on large modules built from corpus code');
     const corpusFiles = corpus.corpusFiles();
@@ -102,6 +115,7 @@ function main(): void {
         files: corpusFiles.length,
         changedPairs: edits.length + failures.filter((f) => f.thrown).length,
       },
+      corpora,
       input,
       output: outputSummary(edits),
       fidelity: fidelitySummary(edits, failures),
@@ -176,14 +190,65 @@ function tryMeasure<T>(measure: () => T): T | { error: string } {
 }
 
 /** The corpus script does nothing when the pinned releases are there; a corpus it cannot install stops the bench. */
-function installCorpusOrThrow(root: string): Corpus {
-  const result = spawnSync(process.execPath, [join(root, 'scripts', 'corpus.mjs')], { cwd: root, encoding: 'utf8' });
+function installCorpusOrThrow(root: string, commits = false): Corpus {
+  const args = [join(root, 'scripts', 'corpus.mjs'), ...(commits ? ['--commits'] : [])];
+  const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
   if (result.status !== 0) {
     throw new Error(
-      `node scripts/corpus.mjs failed, so there is no corpus to measure:\n${lastLines(result.stderr + result.stdout, 20)}`,
+      `node scripts/corpus.mjs${commits ? ' --commits' : ''} failed, so there is no corpus to measure:\n${lastLines(result.stderr + result.stdout, 20)}`,
     );
   }
-  return loadCorpus();
+  return commits ? loadCorpus({ corpusDir: join(root, '.cache', 'commit-corpus') }) : loadCorpus();
+}
+
+function packagesOf(corpus: Corpus): string[] {
+  return corpus.packages.map((p) => `${p.name} ${p.before.version} → ${p.after.version}`);
+}
+
+/**
+ * `npm run bench -- --corpora`: only the token and fidelity figures of both corpora, spliced into the existing
+ * bench/results.md (the whole bench takes long; these rows need only the diff, the apply engine and the tokenizer).
+ */
+function corporaOnly(): void {
+  const root = findRepoRootOrThrow();
+  const counter = createTokenCounter();
+  startPhase('edits', 'token economy and fidelity over the release corpus');
+  const release = installCorpusOrThrow(root);
+  const releaseEdits = measureCorpusEdits(release, counter);
+  startPhase('commit edits', 'token economy and fidelity over the commit-sized corpus');
+  const commits = installCorpusOrThrow(root, true);
+  const commitEdits = measureCorpusEdits(commits, counter);
+  endPhase();
+  const section = corporaSection(
+    corpusFigures('release', packagesOf(release), releaseEdits.edits, releaseEdits.failures),
+    corpusFigures('commit-sized', packagesOf(commits), commitEdits.edits, commitEdits.failures),
+    `${new Date().toISOString().slice(0, 10)} at commit ${gitCommit(root)} (\`npm run bench -- --corpora\`)`,
+  ).join('\n');
+  const resultsPath = join(root, 'bench', 'results.md');
+  const existing = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '# Scalpel benchmark\n';
+  const start = existing.indexOf(CORPORA_START);
+  const end = existing.indexOf(CORPORA_END);
+  const updated =
+    start >= 0 && end > start
+      ? existing.slice(0, start) + section.trimEnd() + existing.slice(end + CORPORA_END.length)
+      : insertAfterTargets(existing, section);
+  writeFileSync(resultsPath, updated);
+  process.stdout.write(`\n${section}\n`);
+  log('updated the corpora section of bench/results.md');
+}
+
+/** A new section goes before the first section after the targets table. */
+function insertAfterTargets(markdown: string, section: string): string {
+  const targets = markdown.indexOf('\n## Targets');
+  const next = targets < 0 ? -1 : markdown.indexOf('\n## ', targets + 1);
+  return next < 0
+    ? `${markdown.trimEnd()}\n\n${section}`
+    : `${markdown.slice(0, next + 1)}${section}\n${markdown.slice(next + 1)}`;
+}
+
+function gitCommit(root: string): string {
+  const result = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' });
+  return result.status === 0 ? result.stdout.trim() : 'unknown';
 }
 
 interface EditFailure {

@@ -1,8 +1,10 @@
-// Installs the real-world TypeScript corpus used by tests and benchmarks: pinned npm releases that publish their
-// TypeScript sources, two releases per package, side by side under .cache/corpus/ (git-ignored).
-//   node scripts/corpus.mjs          install if missing, then print a summary
-//   node scripts/corpus.mjs --force  reinstall even when the pinned releases are already present
-// test/support/corpus.ts reads the manifest this script writes (.cache/corpus/corpus.json), so the pins live here only.
+// Installs the real-world TypeScript corpora used by tests and benchmarks: pinned npm releases that publish their
+// TypeScript sources, side by side under .cache/ (git-ignored).
+//   node scripts/corpus.mjs            the release corpus: two releases per package, in .cache/corpus/
+//   node scripts/corpus.mjs --commits  the commit-sized corpus: consecutive patch releases, in .cache/commit-corpus/
+//   ... --force                        reinstall even when the pinned releases are already present
+// test/support/corpus.ts reads the manifest this script writes (corpus.json in each folder), so the pins live here
+// only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -25,12 +27,53 @@ const PINNED_PACKAGES = [
   },
 ];
 
+/**
+ * The commit-sized corpus: consecutive patch releases (x.y.z -> x.y.z+1) of packages that ship their sources and
+ * release often. A patch release changes a few lines in a few files, like the commits people ask an assistant for;
+ * the release corpus above rewrites a third of a file. Each run of versions gives one pair per consecutive two.
+ */
+const COMMIT_PACKAGES = [
+  {
+    name: 'zod',
+    versions: ['4.6.0', '4.6.1', '4.6.2', '4.6.3', '4.6.4', '4.6.5', '4.6.6', '4.6.7'],
+    sourceRoot: 'src',
+    style: 'functional schema builders',
+  },
+  {
+    name: '@tanstack/query-core',
+    versions: ['5.104.2', '5.104.3', '5.104.4', '5.104.5', '5.105.0', '5.105.1', '5.105.2', '5.105.3'],
+    sourceRoot: 'src',
+    style: 'classes, observers and their tests',
+  },
+  {
+    name: 'effect',
+    versions: ['3.22.1', '3.22.2', '3.22.3', '3.22.4'],
+    sourceRoot: 'src',
+    style: 'functional library with dual APIs and long modules',
+  },
+];
+
+/** Pairs of consecutive versions that are patch releases of each other (x.y.z -> x.y.z+1). */
+function commitPairs() {
+  return COMMIT_PACKAGES.flatMap((pkg) =>
+    pkg.versions.slice(1).flatMap((after, i) => {
+      const before = pkg.versions[i];
+      const [a, b] = [before, after].map((v) => v.split('.').map(Number));
+      const isPatch = a[0] === b[0] && a[1] === b[1] && b[2] === a[2] + 1;
+      return isPatch ? [{ name: pkg.name, before, after, sourceRoot: pkg.sourceRoot, style: pkg.style }] : [];
+    }),
+  );
+}
+
+const commits = process.argv.includes('--commits');
+const SELECTED = commits ? commitPairs() : PINNED_PACKAGES;
+
 const MANIFEST_SCHEMA = 1;
 const SOURCE_FILE = /\.(m|c)?tsx?$/;
 const DECLARATION_FILE = /\.d\.(m|c)?ts$/;
 
 const repoRoot = dirname(dirname(fileURLToPath(import.meta.url)));
-const corpusDir = join(repoRoot, '.cache', 'corpus');
+const corpusDir = join(repoRoot, '.cache', commits ? 'commit-corpus' : 'corpus');
 
 /** Both releases of a package sit in node_modules under an alias, e.g. tanstack-react-router-1.170.0. */
 function aliasFor(name, version) {
@@ -64,7 +107,7 @@ function isInstalled(release, sourceRoot) {
 function install() {
   mkdirSync(corpusDir, { recursive: true });
   const dependencies = {};
-  for (const pkg of PINNED_PACKAGES) {
+  for (const pkg of SELECTED) {
     for (const release of releasesOf(pkg)) dependencies[release.alias] = `npm:${release.name}@${release.version}`;
   }
   writeFileSync(
@@ -123,16 +166,16 @@ function fail(message) {
 }
 
 const force = process.argv.includes('--force');
-const missing = PINNED_PACKAGES.flatMap((pkg) =>
+const missing = SELECTED.flatMap((pkg) =>
   releasesOf(pkg).filter((release) => !isInstalled(release, pkg.sourceRoot)),
 );
 if (force || missing.length > 0) {
   const started = Date.now();
   console.log(
-    `corpus: installing ${force ? 'all pinned releases' : missing.map((r) => `${r.name}@${r.version}`).join(', ')} into ${relative(repoRoot, corpusDir)}/`,
+    `corpus: installing ${force ? 'all pinned releases' : [...new Set(missing.map((r) => `${r.name}@${r.version}`))].join(', ')} into ${relative(repoRoot, corpusDir)}/`,
   );
   install();
-  const stillMissing = PINNED_PACKAGES.flatMap((pkg) =>
+  const stillMissing = SELECTED.flatMap((pkg) =>
     releasesOf(pkg).filter((release) => !isInstalled(release, pkg.sourceRoot)),
   );
   if (stillMissing.length > 0) {
@@ -147,7 +190,7 @@ if (force || missing.length > 0) {
 
 const manifest = {
   schema: MANIFEST_SCHEMA,
-  packages: PINNED_PACKAGES.map((pkg) => {
+  packages: SELECTED.map((pkg) => {
     const [before, after] = releasesOf(pkg);
     return {
       name: pkg.name,
@@ -162,12 +205,13 @@ writeFileSync(join(corpusDir, 'corpus.json'), `${JSON.stringify(manifest, null, 
 
 let totalFiles = 0;
 let totalChanged = 0;
-for (const pkg of PINNED_PACKAGES) {
+for (const pkg of SELECTED) {
   const { files, shared, changed } = summarize(pkg);
   totalFiles += files;
   totalChanged += changed;
-  console.log(
-    `  ${pkg.name} ${pkg.before} -> ${pkg.after}: ${files} source files, ${shared} in both releases, ${changed} changed`,
-  );
+  if (!commits || changed > 0)
+    console.log(
+      `  ${pkg.name} ${pkg.before} -> ${pkg.after}: ${files} source files, ${shared} in both releases, ${changed} changed`,
+    );
 }
 console.log(`  total: ${totalFiles} source files in the newer releases, ${totalChanged} changed file pairs`);
