@@ -434,6 +434,7 @@ export function corporaSection(release: CorpusFigures, commits: CorpusFigures, d
       ]),
     ),
     '',
+    ...commitMisses(commits),
     `Fallback reasons, release corpus: ${reasons(release)}.`,
     `Fallback reasons, commit-sized corpus: ${reasons(commits)}.`,
     '',
@@ -442,4 +443,22 @@ export function corporaSection(release: CorpusFigures, commits: CorpusFigures, d
     CORPORA_END,
     '',
   ];
+}
+
+/** Why a commit-sized target is missed, from the figures that explain it. */
+function commitMisses(f: CorpusFigures): string[] {
+  const lines: string[] = [];
+  for (const t of commitTargets(f)) {
+    if (t.met) continue;
+    if (t.description.startsWith('Focused context')) {
+      lines.push(
+        `- **Input not met** (${fixed(t.value)}): the changed elements' own text is ${fixed(f.input.floorOver150Lines.median)} of the file at the median, but the focused view also shows the rest of the file as signatures and stubs, which alone (nothing in focus) costs ${fixed(f.input.nothingInFocusOver150Lines.median)} of the file; one changed element in focus costs ${fixed(f.input.singleElementOver150Lines.median)}. The elements are fine-grained enough; what is left is the price of the outline of the rest of the file in the focused view (src/core/context/buildContext.ts), and the ${f.replaceFileCount} REPLACE_FILE files whose context is the whole file.`,
+      );
+    } else if (t.description.startsWith('REPLACE_FILE')) {
+      lines.push(`- **REPLACE_FILE not met** (${fixed(t.value, 1)}%): see the fallback reasons below.`);
+    } else {
+      lines.push(`- **${t.description}: not met** (${fixed(t.value)}).`);
+    }
+  }
+  return lines.length === 0 ? [] : [...lines, ''];
 }

@@ -281,7 +281,9 @@ export class DiffPlanner {
     return {
       path: before.path,
       region,
-      candidates: sortCandidates(candidates),
+      // One operation per changed member, even when patching the container would cost a few tokens less: the
+      // focus of an edit is what its operations name, and a patched class puts the whole class in focus.
+      candidates: sortCandidates(candidates, true),
       ...(notDescended === undefined ? {} : { notDescended }),
     };
   }
@@ -576,9 +578,9 @@ export class DiffPlanner {
  */
 const DESCEND_PREFERENCE = 1.25;
 
-function sortCandidates(candidates: readonly Candidate[]): Candidate[] {
+function sortCandidates(candidates: readonly Candidate[], descendFirst = false): Candidate[] {
   const weighted = (candidate: Candidate): number =>
-    candidate.label === 'descend' ? candidate.cost / DESCEND_PREFERENCE : candidate.cost;
+    candidate.label === 'descend' ? (descendFirst ? -Infinity : candidate.cost / DESCEND_PREFERENCE) : candidate.cost;
   return [...candidates].sort(
     (a, b) => weighted(a) - weighted(b) || LABEL_ORDER.indexOf(a.label) - LABEL_ORDER.indexOf(b.label),
   );

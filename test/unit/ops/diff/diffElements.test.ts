@@ -196,6 +196,20 @@ void describe('diffElements: element operations for a change', () => {
     assert.equal(ops[0]?.path, "src/user.test.ts/statement[describe]/call[it 'saves']");
   });
 
+  void test('several changed members of a class are one operation each, even where a patch of the class is cheaper', () => {
+    const before = 'export class Limits {\n  min = 1;\n  max = 2;\n  step = 3;\n}\n';
+    const after = 'export class Limits {\n  min = 10;\n  max = 20;\n  step = 30;\n}\n';
+    const operations = diffRoundTrip(before, after);
+    assert.deepEqual(
+      operations.map((o) => o.path),
+      [
+        `${FILE}/class[Limits]/property[min]`,
+        `${FILE}/class[Limits]/property[max]`,
+        `${FILE}/class[Limits]/property[step]`,
+      ],
+    );
+  });
+
   void test('a changed class header replaces or patches the class, not its members', () => {
     const after = userService.replace('export class UserService {', 'export class UserService extends Base {');
     const operations = diffRoundTrip(userService, after);
