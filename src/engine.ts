@@ -30,3 +30,9 @@ export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from '.
 export { gitignoreRuleOnDisk } from './core/workspace/gitignore';
 export { checkWriteTargets } from './core/write';
 export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';
+export { createEditService } from './core/edit/editService';
+export { EditConversation } from './core/edit/conversation';
+export { editTitleOf, undoLabelOf } from './core/edit/editTitle';
+export { exclusionMessage } from './core/edit/exclusion';
+export { describeConflicts, fileOfOperation, operationPath, resolveAgainstCurrent } from './core/edit/rebase';
+export { usageTotals } from './core/edit/usage';

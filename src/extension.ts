@@ -5,6 +5,7 @@ import { Ctx } from './vscode/ctx';
 import { isEngineLoaded } from './vscode/engineLoader';
 import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
+import { createServices } from './vscode/services';
 import { registerTools } from './vscode/tools/registerTools';
 
 /** What activate returns; other extensions and the integration tests can read it. */
@@ -22,10 +23,11 @@ export function activate(context: vscode.ExtensionContext): ScalpelApi {
   context.subscriptions.push(log);
   try {
     const ctx = new Ctx(context, log);
-    const commandServices = registerCommands(ctx);
-    registerTools(ctx, commandServices);
+    const services = createServices(ctx);
+    registerCommands(ctx, services);
+    registerTools(ctx, services);
     registerLanguageModels(ctx);
-    registerChat(ctx);
+    registerChat(ctx, services);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
     return { engineLoadedDuringActivation: isEngineLoaded() };
   } catch (error) {

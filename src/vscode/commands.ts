@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import { supportedVscodeLanguageIds } from '../core/language/languageCatalog';
 import { activeEditorOrThrow, elementAtCursorOrThrow, outlineDocumentOrThrow } from './activeElement';
-import { ContextDocumentProvider, CONTEXT_SCHEME } from './contextDocuments';
 import type { Ctx } from './ctx';
 import {
   applyOperationsFromText,
@@ -10,33 +8,24 @@ import {
   editFile,
   editSelection,
 } from './edit/editCommands';
-import { EditCodeLensProvider } from './edit/editCodeLens';
-import { conflictReports, EditService } from './edit/editService';
+import { conflictReports } from './edit/editService';
 import { clearApiKey, selectModel, setApiKey } from './edit/modelCommands';
-import { describeOperation, EditSessions } from './preview/editSessions';
-import { PreviewEditors } from './preview/previewEditors';
+import { describeOperation } from './preview/editSessions';
+import type { ScalpelServices } from './services';
 import { tokenStatistics } from './stats';
-import { ScalpelStatusBar } from './statusBar';
+import { runUserAction } from './userActions';
 import { UserFacingError } from './userError';
 
 /**
  * The command table: one entry per command, ids without the `scalpel.` prefix (applied in one place below). An
  * integration test checks that it agrees with package.json's contributes.commands.
  */
-type CommandFactory = (ctx: Ctx, services: CommandServices) => (...args: unknown[]) => unknown;
-
-export interface CommandServices {
-  readonly contextDocuments: ContextDocumentProvider;
-  readonly statusBar: ScalpelStatusBar;
-  readonly sessions: EditSessions;
-  readonly preview: PreviewEditors;
-  readonly edits: EditService;
-}
+type CommandFactory = (ctx: Ctx, services: ScalpelServices) => (...args: unknown[]) => unknown;
 
 export const COMMAND_PREFIX = 'scalpel.';
 
 /** The pending edit a command without an id means: the preview in view, else the most recent one. */
-function editIdOrThrow(ctx: Ctx, { preview }: CommandServices, given: unknown): string {
+function editIdOrThrow(ctx: Ctx, { preview }: ScalpelServices, given: unknown): string {
   if (typeof given === 'string') return given;
   const id = preview.visibleEditId() ?? ctx.pendingEdits.latest()?.id;
   if (id === undefined) throw new UserFacingError('There is no pending Scalpel edit to accept or reject.');
@@ -52,7 +41,7 @@ function indicesOf(given: unknown): number[] | undefined {
 /** One change of a preview: given as (edit id, operation index), or the one at the cursor in the preview. */
 function changeOrThrow(
   ctx: Ctx,
-  services: CommandServices,
+  services: ScalpelServices,
   id: unknown,
   index: unknown,
 ): { editId: string; index: number } {
@@ -83,21 +72,13 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
       editFile(ctx, edits, instruction),
 
   showContext:
-    (ctx, { contextDocuments }) =>
+    (ctx, { contextDocuments, edits }) =>
     async () => {
       const editor = activeEditorOrThrow();
       const outline = outlineDocumentOrThrow(ctx, editor.document);
       const element = await elementAtCursorOrThrow(ctx, editor, outline, false);
       const config = ctx.config(editor.document.uri);
-      const engine = ctx.engine();
-      const result = engine.buildContext(
-        [{ outline, focus: [element.path] }],
-        engine.createTokenCounter(config.tokenEncoding),
-        {
-          budget: config.tokenBudget,
-          smallFileLines: config.smallFileLines,
-        },
-      );
+      const { context: result } = edits.contextOrThrow(editor.document.uri, [{ outline, focus: [element.path] }]);
       const saved = result.wholeFileTokens === 0 ? 0 : Math.round((1 - result.tokens / result.wholeFileTokens) * 100);
       const header =
         `Scalpel context for ${element.path}\n` +
@@ -152,14 +133,14 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
     return {
       editId: session.edit.id,
       files: session.resolution.changes.map((c) => c.path),
-      conflicts: conflictReports(session.resolution.conflicts),
+      conflicts: conflictReports(ctx, session.resolution.conflicts),
     };
   },
 
   acceptEdit: (ctx, services) => async (id, indices) => {
     const result = await services.edits.accept(editIdOrThrow(ctx, services, id), indicesOf(indices));
     if (result.finished) await services.preview.close(result.editId);
-    return { ...result, conflicts: conflictReports(result.conflicts) };
+    return { ...result, conflicts: conflictReports(ctx, result.conflicts) };
   },
 
   rejectEdit: (ctx, services) => async (id, indices) => {
@@ -172,7 +153,7 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
     const change = changeOrThrow(ctx, services, id, index);
     const result = await services.edits.accept(change.editId, [change.index]);
     if (result.finished) await services.preview.close(result.editId);
-    return { ...result, conflicts: conflictReports(result.conflicts) };
+    return { ...result, conflicts: conflictReports(ctx, result.conflicts) };
   },
 
   rejectChange: (ctx, services) => async (id, index) => {
@@ -210,29 +191,7 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   },
 };
 
-export function registerCommands(ctx: Ctx): CommandServices {
-  const contextDocuments = new ContextDocumentProvider();
-  const statusBar = new ScalpelStatusBar(ctx);
-  const sessions = new EditSessions(ctx);
-  const preview = new PreviewEditors(ctx, sessions);
-  const edits = new EditService(ctx, sessions, preview, statusBar, contextDocuments);
-  const editLenses = new EditCodeLensProvider();
-  ctx.subscriptions.push(
-    contextDocuments,
-    vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocuments),
-    statusBar,
-    sessions,
-    preview,
-    editLenses,
-    vscode.languages.registerCodeLensProvider(
-      supportedVscodeLanguageIds().map((language) => ({
-        language,
-        scheme: 'file',
-      })),
-      editLenses,
-    ),
-  );
-  const services: CommandServices = { contextDocuments, statusBar, sessions, preview, edits };
+export function registerCommands(ctx: Ctx, services: ScalpelServices): void {
   for (const [name, factory] of Object.entries(COMMANDS)) {
     const handler = factory(ctx, services);
     const id = `${COMMAND_PREFIX}${name}`;
@@ -250,23 +209,13 @@ export function registerCommands(ctx: Ctx): CommandServices {
       }),
     );
   }
-  return services;
 }
-
-/** What the buttons of a failure message do. */
-const ACTIONS: Readonly<Record<string, (ctx: Ctx) => unknown>> = {
-  'Show Log': (ctx) => ctx.log.show(),
-  'Select Model': () => vscode.commands.executeCommand('scalpel.selectModel'),
-  'Set API Key': () => vscode.commands.executeCommand('scalpel.setApiKey'),
-  'Show Answer': () => vscode.commands.executeCommand('scalpel.showLastAnswer'),
-  'Open Settings': () => vscode.commands.executeCommand('workbench.action.openSettings', '@ext:scalpel-dev.scalpel'),
-};
 
 /** Every failure reaches the user as one clear message (never a stack trace) and the log gets the details. */
 export function reportError(ctx: Ctx, commandId: string, error: unknown): void {
   if (error instanceof vscode.CancellationError) return;
   const run = (action: string | undefined): void => {
-    if (action !== undefined) void ACTIONS[action]?.(ctx);
+    if (action !== undefined) runUserAction(ctx, action);
   };
   if (error instanceof UserFacingError) {
     ctx.log.warn(`${commandId}: ${error.message}`);

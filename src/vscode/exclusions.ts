@@ -1,21 +1,16 @@
 import ignore from 'ignore';
 import * as vscode from 'vscode';
+import type { Exclusion, ExclusionCheck } from '../core/edit/exclusion';
 import { firstMatchingGlob, globToRegExp } from '../core/workspace/glob';
 
 // The glob reading is shared with the core's write policy (scalpel.allowWrite); it is light and allow-listed.
 export { globToRegExp };
+export type { Exclusion };
 
 /**
  * Files Scalpel never sends to a model and never edits: what `files.exclude`, the `.gitignore` files or
  * `scalpel.exclude` match. Secrets (`.env`, keys) and generated or vendored code stay out of every request.
  */
-
-export interface Exclusion {
-  /** Workspace-relative path that was refused. */
-  readonly path: string;
-  /** Which rule matched, in words: `scalpel.exclude "**\/.env"`, `.gitignore "dist/"`, ... */
-  readonly rule: string;
-}
 
 function globRule(setting: string, patterns: readonly string[], path: string): string | undefined {
   const pattern = firstMatchingGlob(patterns, path);
@@ -83,6 +78,7 @@ export async function firstExclusion(
   return undefined;
 }
 
-export function exclusionMessage(exclusion: Exclusion, action: string): string {
-  return `Scalpel does not ${action} ${exclusion.path}: it is excluded by ${exclusion.rule}. Excluded files are never sent to a model; change the setting or the .gitignore to allow it.`;
+/** The core's exclusion check for one workspace folder, with `scalpel.exclude` as read for it. */
+export function exclusionCheckOf(root: vscode.Uri, scalpelExclude: readonly string[]): ExclusionCheck {
+  return { firstExclusion: (paths) => firstExclusion(root, paths, scalpelExclude) };
 }

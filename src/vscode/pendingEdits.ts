@@ -8,8 +8,10 @@ import type { Operation, OperationResult } from '../core/ops/operation';
  */
 export interface PendingEdit {
   readonly id: string;
-  /** What the user asked, for titles. */
+  /** What the user asked, for titles (the core's editTitleOf). */
   readonly title: string;
+  /** What Undo names the edit once applied (the core's undoLabelOf, the same on every surface). */
+  readonly undoLabel: string;
   readonly operations: readonly Operation[];
   readonly results: readonly OperationResult[];
   readonly changes: readonly FileChange[];

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { RequestMetrics } from '../core/llm/metrics';
+import type { UsageTotals } from '../core/edit/usage';
 import type { Ctx } from './ctx';
 
 /**
@@ -7,22 +7,9 @@ import type { Ctx } from './ctx';
  * cost, and a spinner (click to cancel) while a request runs. Rendering it never loads the engine.
  */
 
-export interface LastUsage {
+/** The core's usage totals of the last edit, with the model that answered. */
+export interface LastUsage extends UsageTotals {
   readonly model: string;
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly wholeFileInputTokens: number;
-  readonly requests: number;
-}
-
-export function usageOf(model: string, requests: readonly RequestMetrics[]): LastUsage {
-  return {
-    model,
-    requests: requests.length,
-    inputTokens: requests.reduce((sum, r) => sum + r.inputTokens, 0),
-    outputTokens: requests.reduce((sum, r) => sum + r.outputTokens, 0),
-    wholeFileInputTokens: requests.reduce((sum, r) => sum + r.wholeFileInputTokens, 0),
-  };
 }
 
 function compact(tokens: number): string {

@@ -1,6 +1,6 @@
-import { buildContext, ContextBudgetError, type ContextFileRequest } from '../../core/context/buildContext';
+import { buildContext, type ContextFileRequest } from '../../core/context/buildContext';
 import { createTokenCounter, isTokenEncoding, TOKEN_ENCODINGS } from '../../core/context/tokens';
-import { ElementNotFoundError } from '../../core/elements/resolve';
+import { contextFailureOf } from '../../core/edit/contextFailure';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { focusByFileOrThrow, outlineWorkspaceFile, readWorkspaceFile, workspaceRoot } from '../workspaceFiles';
@@ -64,8 +64,8 @@ Options:
       else io.stdout(result.text);
       return 0;
     } catch (error) {
-      if (error instanceof ElementNotFoundError || error instanceof ContextBudgetError)
-        throw new CliError(error.message);
+      const failure = contextFailureOf(error);
+      if (failure !== undefined) throw new CliError(failure.failure);
       throw error;
     }
   },

@@ -1,7 +1,7 @@
-import { createTokenCounter } from '../../core/context/tokens';
+import { createEditService } from '../../core/edit/editService';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
-import { runEdit, type EditFileRequest, type PlanningMode } from '../../core/llm/pipeline';
+import type { EditFileRequest } from '../../core/llm/pipeline';
 import { serializeOperations } from '../../core/ops/format';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
@@ -91,69 +91,68 @@ Options:
     const progress = values.json === true ? () => undefined : (message: string) => io.stderr(`scalpel: ${message}\n`);
     progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
 
-    const planning: PlanningMode = values['no-plan'] === true ? 'never' : 'auto';
-    const outcome = await runEdit({
+    const metricsFile = metricsFilePath(io.env, io.cwd);
+    const service = createEditService({
+      logger,
+      recordMetrics: (requests) => {
+        try {
+          appendMetrics(metricsFile, requests);
+        } catch (error) {
+          logger.warn(
+            `could not write metrics to ${metricsFile}: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      },
+    });
+    const result = await service.edit({
       instruction,
       files,
       snapshot,
       provider,
-      counter: createTokenCounter(),
-      options: {
-        budget,
-        planning,
-        ...(values.full === true ? { full: true } : {}),
+      settings: {
+        tokenBudget: budget,
+        ...(values['no-plan'] === true ? { planning: 'never' } : {}),
         ...(repairRounds === undefined ? {} : { repairRounds }),
       },
+      ...(values.full === true ? { full: true } : {}),
       signal: io.signal,
       onProgress: (event) => progress(event.message),
       // Always stream: Ctrl-C and the inactivity timeout act between chunks, and a cut-off answer is recognised as
       // truncated rather than as broken JSON. --verbose shows the answer as it arrives.
       onText: values.verbose === true ? (delta) => io.stderr(delta) : () => undefined,
-      logger,
       command: 'cli.edit',
     });
-    const metricsFile = metricsFilePath(io.env, io.cwd);
-    try {
-      appendMetrics(metricsFile, outcome.requests);
-    } catch (error) {
-      logger.warn(
-        `could not write metrics to ${metricsFile}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-
-    const written = outcome.ok && values['dry-run'] !== true;
+    const { outcome, usage } = result;
+    // A batch that verified but changes nothing is still a success, as it always was for the CLI.
+    const ok = result.status === 'ready' || result.status === 'nothing';
+    const written = ok && values['dry-run'] !== true;
     if (written)
       writeChanges(root, outcome.apply.changes, {
         allow: values.allow ?? [],
         userNamed: new Set(paths),
         baselines: snapshot.fingerprints,
       });
-    const usage = {
-      requests: outcome.requests.length,
-      inputTokens: outcome.requests.reduce((sum, r) => sum + r.inputTokens, 0),
-      outputTokens: outcome.requests.reduce((sum, r) => sum + r.outputTokens, 0),
-      wholeFileInputTokens: outcome.requests.reduce((sum, r) => sum + r.wholeFileInputTokens, 0),
-    };
     if (values.json === true) {
       io.stdout(
         `${JSON.stringify(
           {
-            ok: outcome.ok,
+            ok,
             written,
-            ...(outcome.failure === undefined ? {} : { failure: outcome.failure }),
+            ...(ok || result.failure === undefined ? {} : { failure: result.failure }),
+            ...(ok || result.advice === undefined ? {} : { advice: result.advice }),
             ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
             operations: serializeOperations(outcome.operations),
             results: resultsAsJson(outcome.apply),
             parseErrors: outcome.parseErrors,
-            files: outcome.ok ? outcome.apply.changes.map((c) => ({ path: c.path, created: c.created })) : [],
+            files: ok ? outcome.apply.changes.map((c) => ({ path: c.path, created: c.created })) : [],
             usage,
-            ...(outcome.ok ? {} : { lastAnswer: outcome.lastAnswer }),
+            ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
           null,
           2,
         )}\n`,
       );
-    } else if (outcome.ok) {
+    } else if (ok) {
       io.stdout(unifiedDiff(outcome.apply.changes));
       progress(
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length} operation(s) in ${outcome.apply.changes.length} file(s); ` +
@@ -164,8 +163,7 @@ Options:
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
     }
-    if (!outcome.ok)
-      throw new CliError(outcome.failure ?? 'the edit did not apply', outcome.error?.code === 'cancelled' ? 130 : 1);
+    if (!ok) throw new CliError(result.failure ?? 'the edit did not apply', result.status === 'cancelled' ? 130 : 1);
     return 0;
   },
 };

@@ -1,30 +1,31 @@
 import { buildContext, type ContextFileRequest, type ContextResult } from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
+import type { FailureKind } from '../edit/advice';
+import { contextFailureOf } from '../edit/contextFailure';
+import { modelCaller } from '../edit/modelCall';
+import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
+import { shownByContext, shownByOutline, type ShownRequest } from '../edit/shownRecord';
+import type { EditOptions } from '../edit/editSettings';
+import { verifyBatch, type StepReport, type VerificationProblem, type VerificationStep } from '../edit/verification';
 import type { FileOutline } from '../elements/element';
-import { parseElementPath } from '../elements/elementPath';
 import { countLines, isOutlinable, outlineSource } from '../elements/outline';
-import { resolveElementPath } from '../elements/resolve';
-import { nullLogger, type Logger } from '../logger';
-import { applyOperations, type ApplyResult, type EditStrategy, type SnapshotReader } from '../ops/apply';
+import { nullLogger } from '../logger';
+import type { Logger } from '../logger';
+import type { ApplyResult, SnapshotReader } from '../ops/apply';
 import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
 import { isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
-import {
-  CODING_SYSTEM_PROMPT,
-  codingUserMessage,
-  parsePlan,
-  PLANNING_SYSTEM_PROMPT,
-  planningOutline,
-  planningUserMessage,
-  repairUserMessage,
-} from './prompts';
-import type { ChatMessage, ChatProvider, ChatResponse } from './provider';
+import { CODING_SYSTEM_PROMPT, codingUserMessage, parsePlan, repairUserMessage } from './prompts';
+import type { ChatMessage, ChatProvider } from './provider';
+
+export type { EditOptions, PlanningMode } from '../edit/editSettings';
 
 /**
- * From an instruction to a verified batch of operations: plan (when the focus is not known), build the focused
- * context, ask the model, parse, verify by applying to the snapshot in memory, and send failures back for repair.
- * Nothing here writes a file: the caller shows or writes `apply.changes` only when `ok`.
+ * The model conversation of an edit: plan (when the focus is not known), build the focused context, ask the model,
+ * parse, verify by applying to the snapshot in memory (then any further verification steps), and send failures back
+ * for repair. Nothing here writes a file; the edit service (src/core/edit/editService.ts) wraps it with exclusions,
+ * the pre-write gates, the rebase onto the current text and the advice, and is what surfaces call.
  */
 
 export interface EditFileRequest {
@@ -34,21 +35,6 @@ export interface EditFileRequest {
   readonly focus: readonly string[];
   /** Send this file whole (a file the user attached as a whole). */
   readonly whole?: boolean;
-}
-
-export type PlanningMode = 'auto' | 'always' | 'never';
-
-export interface EditOptions {
-  readonly budget?: number;
-  readonly smallFileLines?: number;
-  /** Send every file whole (no element view). */
-  readonly full?: boolean;
-  readonly strategy?: EditStrategy;
-  /** Follow-ups that send failed operations back; default 2. */
-  readonly repairRounds?: number;
-  readonly planning?: PlanningMode;
-  readonly maxOutputTokens?: number;
-  readonly temperature?: number;
 }
 
 export type EditPhase = 'plan' | 'context' | 'code' | 'repair' | 'verify';
@@ -65,6 +51,8 @@ export interface EditRequest {
   readonly provider: ChatProvider;
   readonly counter: TokenCounter;
   readonly options?: EditOptions;
+  /** Checks after the apply engine's own (issue 18's type check); their problems go back for repair. */
+  readonly verificationSteps?: readonly VerificationStep[];
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: EditProgress) => void;
   /** Streams the model's answers as they arrive. */
@@ -72,6 +60,13 @@ export interface EditRequest {
   readonly logger?: Logger;
   /** Names the surface in the metrics (`cli.edit`, `vscode.editElement`, ...). */
   readonly command?: string;
+}
+
+/** One coding answer (the first or a repair): what it asked for beyond operations. */
+export interface EditRound {
+  readonly phase: 'code' | 'repair';
+  /** `NEED <path>` lines of the answer. Recorded in every round; issue 18 answers them with the elements in full. */
+  readonly needs: readonly string[];
 }
 
 export interface EditOutcome {
@@ -83,12 +78,19 @@ export interface EditOutcome {
   readonly parseErrors: readonly ParseError[];
   /** One record per model request, for the metrics log. */
   readonly requests: readonly RequestMetrics[];
+  /** What the model was shown, one entry per request in `requests`. */
+  readonly shown: readonly ShownRequest[];
+  readonly rounds: readonly EditRound[];
+  /** The last verification, step by step (the apply step first). */
+  readonly verification: readonly StepReport[];
   /** The focus chosen by the planning phase, when there was one. */
   readonly plan?: readonly string[];
   readonly lastAnswer: string;
-  readonly context?: Pick<ContextResult, 'tokens' | 'wholeFileTokens' | 'files' | 'dropped'>;
+  readonly context?: Pick<ContextResult, 'tokens' | 'wholeFileTokens' | 'files' | 'dropped' | 'elements'>;
   /** Why it did not apply, in words for the user. */
   readonly failure?: string;
+  /** Why it did not apply, sorted, for the advice. */
+  readonly failureKind?: FailureKind;
   /** The model call that failed (network, auth, cancelled, ...), when that is why. */
   readonly error?: LlmError;
 }
@@ -97,10 +99,7 @@ const EMPTY_APPLY: ApplyResult = { ok: false, results: [], changes: [] };
 
 export const DEFAULT_REPAIR_ROUNDS = 2;
 
-interface FileView {
-  readonly path: string;
-  readonly outline: FileOutline;
-  readonly outlinable: boolean;
+interface FileView extends PlanFile {
   focus: string[];
   whole: boolean;
 }
@@ -109,28 +108,17 @@ function plainOutline(path: string, text: string): FileOutline {
   return { file: path, text, language: 'ts', elements: [], syntaxErrors: [], lineCount: countLines(text) };
 }
 
-function operationCounts(operations: readonly Operation[]): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const operation of operations) counts[operation.type] = (counts[operation.type] ?? 0) + 1;
-  return counts;
-}
-
 /** The key under which a repair's new operation replaces an earlier one of the batch. */
 function operationKey(operation: Operation): string {
   return `${operation.type} ${operation.path.replace(/^file:/i, '')}`;
 }
 
-export async function runEdit(request: EditRequest): Promise<EditOutcome> {
-  const log = request.logger ?? nullLogger;
-  const options = request.options ?? {};
-  const progress = (phase: EditPhase, message: string): void => request.onProgress?.({ phase, message });
-  const requests: RequestMetrics[] = [];
-  const { provider, counter } = request;
-
+/** The request's files as the model will see them; files the model is to create have nothing to show. */
+function viewsOf(request: EditRequest): FileView[] {
   const views: FileView[] = [];
   for (const file of request.files) {
     const text = request.snapshot.read(file.path);
-    if (text === undefined) continue; // a file the model is to create: nothing to show
+    if (text === undefined) continue;
     const outlinable = isOutlinable(file.path);
     const outline = outlinable ? outlineSource(file.path, text) : plainOutline(file.path, text);
     const unreadable = !outlinable || outline.syntaxErrors.length > 0;
@@ -139,56 +127,61 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       outline,
       outlinable: !unreadable,
       focus: [...file.focus],
-      whole: unreadable || options.strategy === 'file' || file.whole === true,
+      whole: unreadable || request.options?.strategy === 'file' || file.whole === true,
     });
   }
+  return views;
+}
 
-  const call = async (
-    phase: RequestMetrics['phase'],
-    messages: readonly ChatMessage[],
-    wholeFileInputTokens: number,
-  ): Promise<ChatResponse> => {
-    const started = Date.now();
-    const response = await provider.chat({
-      messages,
+/** The plan's elements become the focus of their files, the files it names become whole. */
+function applyPlan(views: readonly FileView[], plan: Plan): void {
+  for (const view of views) {
+    if (plan.wholeFiles.includes(view.path)) view.whole = true;
+    for (const { file, element } of plan.elements)
+      if (file === view.path && !view.focus.includes(element.path)) view.focus.push(element.path);
+  }
+}
+
+export async function runEdit(request: EditRequest): Promise<EditOutcome> {
+  const log = request.logger ?? nullLogger;
+  const options = request.options ?? {};
+  const progress = (phase: EditPhase, message: string): void => request.onProgress?.({ phase, message });
+  const requests: RequestMetrics[] = [];
+  const shown: ShownRequest[] = [];
+  const rounds: EditRound[] = [];
+  const { provider, counter } = request;
+  const call = modelCaller(
+    {
+      provider,
+      command: request.command ?? 'edit',
+      logger: log,
       ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
       ...(request.onText === undefined ? {} : { onText: request.onText }),
-    });
-    requests.push({
-      time: new Date(started).toISOString(),
-      command: request.command ?? 'edit',
-      phase,
-      provider: provider.id,
-      model: response.model,
-      inputTokens: response.usage.inputTokens,
-      outputTokens: response.usage.outputTokens,
-      usageSource: response.usage.source,
-      wholeFileInputTokens,
-      operations: phase === 'plan' ? {} : operationCounts(parseOperations(response.text).operations),
-      durationMs: Date.now() - started,
-    });
-    log.debug(
-      `${phase}: ${response.usage.inputTokens} in, ${response.usage.outputTokens} out (${response.usage.source}) from ${response.model}`,
-    );
-    return response;
-  };
+    },
+    requests,
+  );
+  const views = viewsOf(request);
 
   let plan: string[] | undefined;
   let lastAnswer = '';
   let operations: Operation[] = [];
   let parseErrors: ParseError[] = [];
   let apply: ApplyResult = EMPTY_APPLY;
+  let problems: readonly VerificationProblem[] = [];
+  let verification: readonly StepReport[] = [];
   let context: ContextResult | undefined;
-  const fail = (failure: string, error?: LlmError): EditOutcome => ({
-    ok: false,
+  const outcome = (ok: boolean, failure?: string, failureKind?: FailureKind, error?: LlmError): EditOutcome => ({
+    ok,
     apply,
     operations,
     parseErrors,
     requests,
+    shown,
+    rounds,
+    verification,
     lastAnswer,
-    failure,
     ...(plan === undefined ? {} : { plan }),
     ...(context === undefined
       ? {}
@@ -198,8 +191,11 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
             wholeFileTokens: context.wholeFileTokens,
             files: context.files,
             dropped: context.dropped,
+            elements: context.elements,
           },
         }),
+    ...(failure === undefined ? {} : { failure }),
+    ...(failureKind === undefined ? {} : { failureKind }),
     ...(error === undefined ? {} : { error }),
   });
 
@@ -212,18 +208,11 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     const planning = options.planning ?? 'auto';
     if (views.length > 0 && (planning === 'always' || (planning === 'auto' && needsPlan))) {
       progress('plan', 'asking the model which elements it needs');
-      const outlines = views.map((v) =>
-        v.outlinable ? planningOutline(v.outline) : `File ${v.path} (${v.outline.lineCount} lines, read whole)`,
-      );
-      const answer = await call(
-        'plan',
-        [
-          { role: 'system', content: PLANNING_SYSTEM_PROMPT },
-          { role: 'user', content: planningUserMessage(outlines, request.instruction) },
-        ],
-        0,
-      );
-      plan = applyPlan(views, parsePlan(answer.text), log);
+      const planned = await askForPlan(call, views, request.instruction);
+      shown.push({ phase: 'plan', files: shownByOutline(views) });
+      for (const { path, reason } of planned.unresolved) log.warn(`plan: ignoring "${path}": ${reason}`);
+      applyPlan(views, planned);
+      plan = [...planned.accepted];
       progress(
         'plan',
         plan.length === 0
@@ -244,6 +233,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       ...(options.smallFileLines === undefined ? {} : { smallFileLines: options.smallFileLines }),
       ...(options.full === true ? { full: true } : {}),
     });
+    const shownContext = shownByContext(context);
     const fixedTokens = counter.count(CODING_SYSTEM_PROMPT) + counter.count(request.instruction);
     const wholeFileRequestTokens = fixedTokens + context.wholeFileTokens;
 
@@ -257,9 +247,11 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       `asking ${provider.model} (${context.tokens} context tokens instead of ${context.wholeFileTokens} for whole files)`,
     );
     let answer = await call('code', messages, wholeFileRequestTokens);
-    const rounds = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
+    shown.push({ phase: 'code', files: shownContext });
+    const repairRounds = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
     for (let round = 0; ; round++) {
       lastAnswer = answer.text;
+      rounds.push({ phase: round === 0 ? 'code' : 'repair', needs: parsePlan(answer.text) });
       const parsed = parseOperations(answer.text);
       parseErrors = [...parsed.errors];
       if (round === 0) {
@@ -267,30 +259,41 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       } else {
         // Operations that passed are kept; a new operation on the same target replaces the earlier one.
         const replaced = new Set(parsed.operations.map(operationKey));
-        const failed = new Set(apply.results.filter((r) => r.status === 'failed').map((r) => r.index));
+        const failed = new Set([
+          ...apply.results.filter((r) => r.status === 'failed').map((r) => r.index),
+          ...problems.flatMap((p) => (p.operationIndex === undefined ? [] : [p.operationIndex])),
+        ]);
         const kept = operations.filter((op, index) => !failed.has(index) && !replaced.has(operationKey(op)));
         operations = [...kept, ...parsed.operations];
       }
       progress('verify', `verifying ${operations.length} operation${operations.length === 1 ? '' : 's'}`);
-      apply =
-        operations.length === 0
-          ? EMPTY_APPLY
-          : applyOperations(request.snapshot, operations, {
-              ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
-              visibleFiles: new Set(request.files.map((f) => f.path)),
-            });
-      if (apply.ok && parseErrors.length === 0) break;
-      if (round >= rounds) {
-        const reason = describeFailure(apply, parseErrors, operations.length);
+      const verified = await verifyBatch(
+        request.snapshot,
+        operations,
+        {
+          ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
+          // Files the request did not send are refused without quoting them back (issue 17).
+          visibleFiles: new Set(request.files.map((f) => f.path)),
+        },
+        request.verificationSteps ?? [],
+      );
+      apply = verified.apply;
+      problems = verified.problems;
+      verification = verified.steps;
+      if (verified.ok && parseErrors.length === 0) break;
+      if (round >= repairRounds) {
+        const reason = describeFailure(apply, parseErrors, problems, operations.length);
         const last = requests[requests.length - 1];
         if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
-        return fail(
+        return outcome(
+          false,
           `the model's operations did not verify after ${round + 1} attempt${round === 0 ? '' : 's'}: ${reason}; nothing was applied`,
+          { kind: 'unverified', hasAnswer: lastAnswer !== '' },
         );
       }
       progress(
         'repair',
-        `sending ${countFailures(apply, parseErrors)} failure(s) back to the model (repair ${round + 1} of ${rounds})`,
+        `sending ${countFailures(apply, parseErrors, problems)} failure(s) back to the model (repair ${round + 1} of ${repairRounds})`,
       );
       messages.push({ role: 'assistant', content: answer.text });
       messages.push({
@@ -298,77 +301,41 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         content:
           operations.length === 0 && parseErrors.length === 0
             ? 'Your answer held no operations. Answer with edit operations in the format described, and nothing else.'
-            : repairUserMessage(apply.results, parseErrors),
+            : repairUserMessage(apply.results, parseErrors, problems),
       });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - context.tokens + context.wholeFileTokens);
+      shown.push({ phase: 'repair', files: shownContext });
     }
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
-    return {
-      ok: true,
-      apply,
-      operations,
-      parseErrors,
-      requests,
-      lastAnswer,
-      ...(plan === undefined ? {} : { plan }),
-      context: {
-        tokens: context.tokens,
-        wholeFileTokens: context.wholeFileTokens,
-        files: context.files,
-        dropped: context.dropped,
-      },
-    };
+    return outcome(true);
   } catch (error) {
-    if (isLlmError(error)) return fail(error.message, error);
+    if (isLlmError(error)) return outcome(false, error.message, { kind: 'model', code: error.code }, error);
+    const contextFailure = contextFailureOf(error);
+    if (contextFailure !== undefined) return outcome(false, contextFailure.failure, contextFailure.kind);
     throw error;
   }
 }
 
-/** Turns the plan's paths into focus per file; unknown paths are logged and ignored. Returns the accepted paths. */
-function applyPlan(views: FileView[], paths: readonly string[], log: Logger): string[] {
-  const accepted: string[] = [];
-  for (const path of paths) {
-    let file: string;
-    let hasSegments: boolean;
-    try {
-      const parsed = parseElementPath(path);
-      file = parsed.file;
-      hasSegments = parsed.segments.length > 0;
-    } catch {
-      log.warn(`plan: ignoring unreadable path "${path}"`);
-      continue;
-    }
-    const view = views.find((v) => v.path === file);
-    if (view === undefined) {
-      log.warn(`plan: ignoring "${path}": ${file} is not part of the request`);
-      continue;
-    }
-    if (!hasSegments || !view.outlinable) {
-      view.whole = true;
-      accepted.push(file);
-      continue;
-    }
-    const resolved = resolveElementPath(view.outline, path);
-    if (!resolved.ok) {
-      log.warn(`plan: ignoring "${path}": ${resolved.message}`);
-      continue;
-    }
-    if (!view.focus.includes(resolved.element.path)) view.focus.push(resolved.element.path);
-    accepted.push(resolved.element.path);
-  }
-  return accepted;
+function countFailures(
+  apply: ApplyResult,
+  parseErrors: readonly ParseError[],
+  problems: readonly VerificationProblem[],
+): number {
+  return apply.results.filter((r) => r.status === 'failed').length + parseErrors.length + problems.length;
 }
 
-function countFailures(apply: ApplyResult, parseErrors: readonly ParseError[]): number {
-  return apply.results.filter((r) => r.status === 'failed').length + parseErrors.length;
-}
-
-function describeFailure(apply: ApplyResult, parseErrors: readonly ParseError[], operationCount: number): string {
+function describeFailure(
+  apply: ApplyResult,
+  parseErrors: readonly ParseError[],
+  problems: readonly VerificationProblem[],
+  operationCount: number,
+): string {
   if (operationCount === 0 && parseErrors.length === 0) return 'the answer held no operations';
   const failures = apply.results.filter((r) => r.status === 'failed');
   const parts = failures.slice(0, 3).map((r) => `${r.operation.type} ${r.operation.path}: ${r.message ?? 'failed'}`);
+  parts.push(...problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`));
   if (parseErrors.length > 0)
     parts.push(
       `${parseErrors.length} unreadable part${parseErrors.length === 1 ? '' : 's'} (line ${parseErrors[0]?.line}: ${parseErrors[0]?.message})`,

@@ -2,6 +2,7 @@ import { CONTEXT_LEGEND } from '../context/buildContext';
 import type { FileOutline, ElementNode } from '../elements/element';
 import { OPERATION_FORMAT_PROMPT } from '../ops/format/formatPrompt';
 import type { Operation, OperationResult, ParseError } from '../ops/operation';
+import type { VerificationProblem } from '../edit/verification';
 
 /**
  * What Scalpel says to the model. Every request pays for the system prompt, so it stays short: the operation format
@@ -61,7 +62,11 @@ function describeOperation(operation: Operation): string {
  * The follow-up that sends failures back: what failed and why, what the model should do instead, and the rule that
  * only failed operations are answered (the others are kept).
  */
-export function repairUserMessage(results: readonly OperationResult[], parseErrors: readonly ParseError[]): string {
+export function repairUserMessage(
+  results: readonly OperationResult[],
+  parseErrors: readonly ParseError[],
+  problems: readonly VerificationProblem[] = [],
+): string {
   const lines = ['Your operations were checked and nothing has been applied yet, because some failed:'];
   for (const result of results) {
     const where = describeOperation(result.operation);
@@ -72,7 +77,9 @@ export function repairUserMessage(results: readonly OperationResult[], parseErro
         lines.push(`  Existing paths nearby: ${result.suggestions.join(', ')}`);
       }
     } else {
-      lines.push(`- ok ${where} (kept; do not repeat it)`);
+      const blamed = problems.filter((p) => p.operationIndex === result.index);
+      if (blamed.length === 0) lines.push(`- ok ${where} (kept; do not repeat it)`);
+      else for (const problem of blamed) lines.push(`- FAILED ${where}: ${problem.message}`);
     }
   }
   for (const error of parseErrors) {
@@ -80,6 +87,8 @@ export function repairUserMessage(results: readonly OperationResult[], parseErro
       `- UNREADABLE line ${error.line} of your answer: ${error.message}${error.expected === undefined ? '' : ` (expected ${error.expected})`}`,
     );
   }
+  for (const problem of problems)
+    if (problem.operationIndex === undefined) lines.push(`- FAILED check in ${problem.path}: ${problem.message}`);
   lines.push('Answer only with corrected operations for the failed ones, in the same format.');
   return lines.join('\n');
 }

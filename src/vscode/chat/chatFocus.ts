@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ElementNode, FileOutline } from '../../core/elements/element';
 import type { Ctx } from '../ctx';
-import { exclusionMessage, firstExclusion } from '../exclusions';
+import { exclusionCheckOf } from '../exclusions';
 import { UserFacingError } from '../userError';
 import { LineIndex } from './textPositions';
 import { WorkspaceSnapshot } from '../edit/workspaceSnapshot';
@@ -71,13 +71,17 @@ export async function focusOfRequestOrThrow(
       : known !== undefined
         ? focusOfKnown(ctx, known)
         : focusOfActiveEditorOrThrow(ctx);
-  const exclusion = await firstExclusion(
-    focus.root,
+  // `scalpel.exclude` may differ per folder: read for the files in focus, as the palette reads it.
+  const exclusion = await exclusionCheckOf(focus.root, ctx.config(settingsScopeOf(focus)).exclude).firstExclusion(
     focus.files.map((f) => f.path),
-    ctx.config().exclude,
   );
-  if (exclusion !== undefined) throw new UserFacingError(exclusionMessage(exclusion, 'send'));
+  if (exclusion !== undefined) throw new UserFacingError(ctx.engine().exclusionMessage(exclusion, 'send'));
   return focus;
+}
+
+/** Where the settings of a chat request are read: the first file in focus (per-folder settings apply to it). */
+export function settingsScopeOf(focus: ChatFocus): vscode.Uri {
+  return focus.files[0]?.uri ?? focus.root;
 }
 
 /** The workspace folder a file belongs to and its path there; throws for files outside the workspace. */

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { Advice } from '../../core/edit/advice';
 import type { KnownFocus } from './chatFocus';
 
 export type ScalpelChatCommand = 'edit' | 'context' | 'plan';
@@ -15,6 +16,12 @@ export interface ScalpelChatMetadata {
    * elements the model named.
    */
   readonly focus?: KnownFocus;
+  /** What Undo will name the edit (the same rule as the palette's). */
+  readonly undoLabel?: string;
+  /** The verified operations of an /edit, in the operation format. */
+  readonly operations?: string;
+  /** What to do after a failure, as the core advised it. */
+  readonly advice?: Advice;
   /** Which recorded transcript this is (integration tests only). */
   readonly transcript?: number;
 }

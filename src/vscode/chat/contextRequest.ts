@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ContextFileRequest } from '../../core/context/buildContext';
 import type { FileOutline } from '../../core/elements/element';
 import type { Ctx } from '../ctx';
-import { UserFacingError } from '../userError';
-import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type FocusFile } from './chatFocus';
+import type { ScalpelServices } from '../services';
+import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf, type FocusFile } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
 import type { ChatDocuments } from './chatDocuments';
 import { formatCount, inlineCode, markdownExcerpt, plural, savingOf } from './chatText';
@@ -18,6 +18,7 @@ const SHOWN_LINES = 40;
  */
 export async function handleContext(
   ctx: Ctx,
+  services: ScalpelServices,
   documents: ChatDocuments,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
@@ -26,25 +27,17 @@ export async function handleContext(
 ): Promise<vscode.ChatResult> {
   const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'context', instruction));
   describeFocus(stream, focus);
-  const config = ctx.config();
+  const scope = settingsScopeOf(focus);
+  const config = ctx.config(scope);
   const engine = ctx.engine();
-  const counter = engine.createTokenCounter(config.tokenEncoding);
   const shaped = focusedRequestOf(focus);
-  let context;
-  try {
-    context = engine.buildContext(
-      focus.files.map((file, index) =>
-        contextRequestOf(file, shaped.files[index]?.focus ?? [], config.strategy === 'file'),
-      ),
-      counter,
-      { budget: config.tokenBudget, smallFileLines: config.smallFileLines, ...(shaped.full ? { full: true } : {}) },
-    );
-  } catch (error) {
-    if (error instanceof engine.ContextBudgetError)
-      throw new UserFacingError(`The context does not fit: ${error.message} (\`scalpel.tokenBudget\`).`);
-    throw error;
-  }
-
+  const { context, counter } = services.edits.contextOrThrow(
+    scope,
+    focus.files.map((file, index) =>
+      contextRequestOf(file, shaped.files[index]?.focus ?? [], config.strategy === 'file'),
+    ),
+    shaped.full,
+  );
   const wholeFiles = context.files.length === 1 ? 'the whole file' : 'the whole files';
   stream.markdown(
     `**Context for ${focus.origin}:** **${formatCount(context.tokens)} tokens** (${context.encoding}) instead of ${formatCount(context.wholeFileTokens)} for ${wholeFiles}${inParentheses(savingOf(context.tokens, context.wholeFileTokens) ?? 'no fewer: the file goes whole')}.\n\n`,

@@ -1,25 +1,23 @@
 import type * as vscode from 'vscode';
-import type { EditOutcome } from '../../core/llm/pipeline';
-import type { ChatProvider } from '../../core/llm/provider';
+import type { ServiceEditResult } from '../../core/edit/editService';
 import type { Ctx } from '../ctx';
-import { exclusionMessage, firstExclusion } from '../exclusions';
-import { UserFacingError } from '../userError';
-import { recordMetrics } from '../stats';
+import { adviceCommands } from '../edit/advicePresentation';
+import type { ScalpelServices } from '../services';
 import { changedElements } from './changeSummary';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
-import { providerForChatRequest } from './chatModel';
-import { chatResult, focusFromHistory } from './chatResult';
+import { chatResult, focusFromHistory, type ScalpelChatMetadata } from './chatResult';
 import type { ChatDocuments } from './chatDocuments';
 import { codeBlock, firstLines, formatCount, inlineCode, plural, savingOf } from './chatText';
-import { adviceFor } from './failureAdvice';
 import { abortSignalOf, actionLinks, describeFocus, linkElement } from './requestSupport';
 
 /**
- * `/edit <instruction>` (and a prompt without a command): the edit pipeline on the focus, ending in a pending edit
- * the user previews and applies with the links under the answer. Nothing is written here.
+ * `/edit <instruction>` (and a prompt without a command): a shell over the edit service. It gathers the focus from
+ * the request, and presents the service's result: the changed elements as links with Preview / Apply, or the failure
+ * with its advice. Nothing is written here.
  */
 export async function handleEdit(
   ctx: Ctx,
+  services: ScalpelServices,
   documents: ChatDocuments,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
@@ -36,88 +34,63 @@ export async function handleEdit(
   stream.progress('Reading the code in focus');
   const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'edit', instruction));
   describeFocus(stream, focus);
-  const config = ctx.config();
-  const provider = await providerForChatRequest(ctx, request.model);
-  const engine = ctx.engine();
   const shaped = focusedRequestOf(focus);
-  let outcome: EditOutcome;
-  try {
-    outcome = await engine.runEdit({
-      instruction,
-      files: shaped.files,
-      snapshot: focus.snapshot,
-      provider,
-      counter: engine.createTokenCounter(config.tokenEncoding),
-      options: {
-        budget: config.tokenBudget,
-        smallFileLines: config.smallFileLines,
-        strategy: config.strategy,
-        repairRounds: config.repairRounds,
-        planning: config.planning,
-        maxOutputTokens: config.maxOutputTokens,
-        ...(shaped.full ? { full: true } : {}),
-      },
-      signal: abortSignalOf(token),
-      onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),
-      logger: ctx.log,
-      command: 'chat.edit',
-    });
-  } catch (error) {
-    if (error instanceof engine.ContextBudgetError) {
-      throw new UserFacingError(
-        `The context does not fit: ${error.message}. Raise \`scalpel.tokenBudget\`, or place the cursor in a smaller element.`,
-      );
-    }
-    throw error;
-  }
-
-  recordMetrics(ctx, outcome.requests);
-  if (token.isCancellationRequested || outcome.error?.code === 'cancelled') {
-    stream.markdown('Cancelled: nothing was changed.');
-    return chatResult({ command: 'edit', instruction, outcome: 'cancelled', focus: knownFocusOf(focus) });
-  }
-  if (!outcome.ok) return reportFailure(ctx, documents, stream, outcome, provider, instruction, focus);
-  if (outcome.apply.changes.length === 0) {
-    stream.markdown(
-      'The model answered with operations that change nothing. Rephrase the request if you expected a change.',
-    );
-    return chatResult({ command: 'edit', instruction, outcome: 'nothing', focus: knownFocusOf(focus) });
-  }
-
-  const exclusion = await firstExclusion(
-    focus.root,
-    outcome.apply.changes.map((c) => c.path),
-    config.exclude,
-  );
-  if (exclusion !== undefined) {
-    stream.markdown(`**The edit was refused:** ${exclusionMessage(exclusion, 'edit')}`);
-    return chatResult({ command: 'edit', instruction, outcome: 'failed', focus: knownFocusOf(focus) });
-  }
-  const usage = totalUsage(outcome);
-  const pending = ctx.pendingEdits.add({
-    title: instruction,
-    operations: outcome.operations,
-    results: outcome.apply.results,
-    changes: outcome.apply.changes,
+  const result = await services.edits.run({
     root: focus.root,
-    usage,
+    instruction,
+    files: shaped.files,
+    snapshot: focus.snapshot,
+    ...(shaped.full ? { full: true } : {}),
+    command: 'chat.edit',
+    model: request.model,
+    signal: abortSignalOf(token),
+    onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),
+    conversation: services.edits.conversation('chat'),
   });
+  const metadata = {
+    command: 'edit',
+    instruction,
+    focus: knownFocusOf(focus),
+    undoLabel: result.undoLabel,
+    operations: ctx.engine().serializeOperations(result.outcome.operations),
+    ...(result.advice === undefined ? {} : { advice: result.advice }),
+  } as const satisfies Omit<ScalpelChatMetadata, 'outcome'>;
+
+  switch (result.status) {
+    case 'cancelled':
+      stream.markdown('Cancelled: nothing was changed.');
+      return chatResult({ ...metadata, outcome: 'cancelled' });
+    case 'nothing':
+      stream.markdown(`${sentence(result.failure ?? 'nothing changes')} ${result.advice?.nextStep ?? ''}\n\n`);
+      return chatResult({ ...metadata, outcome: 'nothing' });
+    case 'refused':
+      stream.markdown(`**The edit was refused:** ${result.failure ?? ''}\n\n${result.advice?.nextStep ?? ''}\n\n`);
+      actionLinks(stream, adviceCommands(result.advice));
+      return chatResult({ ...metadata, outcome: 'failed' });
+    case 'conflict':
+    case 'failed':
+      reportFailure(ctx, documents, stream, result);
+      return chatResult({ ...metadata, outcome: 'failed' });
+    case 'ready':
+      break;
+  }
+  const pending = services.edits.addPending(focus.root, result);
   ctx.log.info(
-    `chat edit ${pending.id}: ${outcome.apply.changes.map((c) => c.path).join(', ')} (${usage.inputTokens} in, ${usage.outputTokens} out)`,
+    `chat edit ${pending.id}: ${result.outcome.apply.changes.map((c) => c.path).join(', ')} (${result.usage.inputTokens} in, ${result.usage.outputTokens} out)`,
   );
-  reportChanges(ctx, stream, outcome, focus);
-  reportTokens(stream, outcome, usage);
+  reportChanges(ctx, stream, result, focus);
+  reportTokens(stream, result);
   actionLinks(stream, [
     { command: 'scalpel.previewEdit', title: 'Preview', arguments: [pending.id] },
     { command: 'scalpel.acceptEdit', title: 'Apply', arguments: [pending.id] },
     { command: 'scalpel.rejectEdit', title: 'Discard', arguments: [pending.id] },
   ]);
-  return chatResult({ command: 'edit', instruction, outcome: 'ok', editId: pending.id, focus: knownFocusOf(focus) });
+  return chatResult({ ...metadata, outcome: 'ok', editId: pending.id });
 }
 
-function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, outcome: EditOutcome, focus: ChatFocus): void {
-  const files = outcome.apply.changes.map((c) => c.path);
-  const items = changedElements(ctx.engine(), outcome.apply, focus);
+function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, result: ServiceEditResult, focus: ChatFocus): void {
+  const files = result.outcome.apply.changes.map((c) => c.path);
+  const items = changedElements(ctx.engine(), result.outcome.apply, focus);
   stream.markdown(
     `**Ready to apply:** ${plural(items.length, 'change')} in ${files.map(inlineCode).join(', ')}. Nothing is written until you apply it.\n\n`,
   );
@@ -130,24 +103,8 @@ function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, outcome: Edi
   }
 }
 
-interface Usage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly wholeFileInputTokens: number;
-}
-
-function totalUsage(outcome: EditOutcome): Usage {
-  return outcome.requests.reduce(
-    (sum, r) => ({
-      inputTokens: sum.inputTokens + r.inputTokens,
-      outputTokens: sum.outputTokens + r.outputTokens,
-      wholeFileInputTokens: sum.wholeFileInputTokens + r.wholeFileInputTokens,
-    }),
-    { inputTokens: 0, outputTokens: 0, wholeFileInputTokens: 0 },
-  );
-}
-
-function reportTokens(stream: vscode.ChatResponseStream, outcome: EditOutcome, usage: Usage): void {
+function reportTokens(stream: vscode.ChatResponseStream, result: ServiceEditResult): void {
+  const { outcome, usage } = result;
   const lines: string[] = [];
   if (outcome.context !== undefined) {
     const { tokens, wholeFileTokens } = outcome.context;
@@ -157,7 +114,7 @@ function reportTokens(stream: vscode.ChatResponseStream, outcome: EditOutcome, u
   }
   const models = [...new Set(outcome.requests.map((r) => r.model))].join(', ');
   lines.push(
-    `${plural(outcome.requests.length, 'model request')} to ${models}: ${formatCount(usage.inputTokens)} tokens in, ${formatCount(usage.outputTokens)} out` +
+    `${plural(usage.requests, 'model request')} to ${models}: ${formatCount(usage.inputTokens)} tokens in, ${formatCount(usage.outputTokens)} out` +
       (usage.wholeFileInputTokens > 0
         ? ` (whole files would have cost ${formatCount(usage.wholeFileInputTokens)} in).`
         : '.'),
@@ -165,22 +122,19 @@ function reportTokens(stream: vscode.ChatResponseStream, outcome: EditOutcome, u
   stream.markdown(`\n${lines.join('  \n')}\n\n`);
 }
 
-async function reportFailure(
+function reportFailure(
   ctx: Ctx,
   documents: ChatDocuments,
   stream: vscode.ChatResponseStream,
-  outcome: EditOutcome,
-  provider: ChatProvider,
-  instruction: string,
-  focus: ChatFocus,
-): Promise<vscode.ChatResult> {
-  const advice = await adviceFor(outcome.error, provider);
-  const failure = outcome.failure ?? 'the edit failed';
+  result: ServiceEditResult,
+): void {
+  const failure = result.failure ?? 'the edit failed';
+  const { outcome } = result;
   ctx.log.warn(`chat edit failed: ${failure}`);
   if (outcome.lastAnswer !== '') ctx.log.info(`the model's last answer:\n${outcome.lastAnswer}`);
-  stream.markdown(`**The edit failed:** ${sentence(failure)}\n\n${advice.nextStep}\n\n`);
-  const actions = [...advice.actions];
-  if (outcome.error === undefined && outcome.lastAnswer !== '') {
+  stream.markdown(`**The edit failed:** ${sentence(failure)}\n\n${result.advice?.nextStep ?? ''}\n\n`);
+  const actions = adviceCommands(result.advice);
+  if (result.error === undefined && outcome.lastAnswer !== '') {
     const { shown, hidden } = firstLines(outcome.lastAnswer, SHOWN_ANSWER_LINES);
     stream.markdown(
       `The model's last answer${hidden > 0 ? ` (the first ${plural(SHOWN_ANSWER_LINES, 'line')})` : ''}:\n\n${codeBlock(shown)}\n`,
@@ -191,7 +145,6 @@ async function reportFailure(
     }
   }
   actionLinks(stream, actions);
-  return chatResult({ command: 'edit', instruction, outcome: 'failed', focus: knownFocusOf(focus) });
 }
 
 function sentence(text: string): string {

@@ -1,14 +1,11 @@
 import * as vscode from 'vscode';
-import type { ChatProvider } from '../../core/llm/provider';
 import type { Ctx } from '../ctx';
-import { recordMetrics } from '../stats';
+import { adviceCommands } from '../edit/advicePresentation';
+import type { ScalpelServices } from '../services';
 import { focusOfRequestOrThrow, type KnownFocus } from './chatFocus';
-import { providerForChatRequest } from './chatModel';
 import { chatResult, focusFromHistory } from './chatResult';
 import { formatCount, inlineCode, plural, savingOf } from './chatText';
-import { adviceFor } from './failureAdvice';
 import { abortSignalOf, actionLinks, describeFocus, linkElement } from './requestSupport';
-import { runPlan } from './runPlan';
 
 /**
  * `/plan <instruction>`: only the planning phase. The model sees the outline of the files in focus and names the
@@ -16,6 +13,7 @@ import { runPlan } from './runPlan';
  */
 export async function handlePlan(
   ctx: Ctx,
+  services: ScalpelServices,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -30,31 +28,32 @@ export async function handlePlan(
   }
   const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'plan', instruction));
   describeFocus(stream, focus);
-  const config = ctx.config();
-  let provider: ChatProvider | undefined;
-  stream.progress('Asking the model which elements it needs');
-  const engine = ctx.engine();
-  let plan;
-  try {
-    provider = await providerForChatRequest(ctx, request.model);
-    plan = await runPlan(engine, provider, focus.files, instruction, {
-      signal: abortSignalOf(token),
-      maxOutputTokens: config.maxOutputTokens,
-      encoding: config.tokenEncoding,
-    });
-  } catch (error) {
-    if (token.isCancellationRequested || engine.isLlmError(error, 'cancelled')) {
-      stream.markdown('Cancelled.');
-      return chatResult({ command: 'plan', instruction, outcome: 'cancelled' });
-    }
-    if (!engine.isLlmError(error)) throw error;
-    const advice = await adviceFor(error, provider);
-    stream.markdown(`**Planning failed:** ${error.message}\n\n${advice.nextStep}\n\n`);
-    actionLinks(stream, advice.actions);
-    return chatResult({ command: 'plan', instruction, outcome: 'failed' });
+  const result = await services.edits.plan({
+    root: focus.root,
+    instruction,
+    files: focus.files.map((f) => ({ path: f.path, focus: f.focus })),
+    snapshot: focus.snapshot,
+    command: 'chat.plan',
+    model: request.model,
+    signal: abortSignalOf(token),
+    onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),
+  });
+  if (result.cancelled || token.isCancellationRequested) {
+    stream.markdown('Cancelled.');
+    return chatResult({ command: 'plan', instruction, outcome: 'cancelled' });
   }
-
-  recordMetrics(ctx, [plan.metrics]);
+  const plan = result.plan;
+  if (!result.ok || plan === undefined) {
+    stream.markdown(`**Planning failed:** ${result.failure ?? 'no plan'}\n\n${result.advice?.nextStep ?? ''}\n\n`);
+    actionLinks(stream, adviceCommands(result.advice));
+    return chatResult({
+      command: 'plan',
+      instruction,
+      outcome: 'failed',
+      ...(result.advice === undefined ? {} : { advice: result.advice }),
+    });
+  }
+  const fileOf = (path: string) => focus.files.find((f) => f.path === path);
   const count = plan.elements.length + plan.wholeFiles.length;
   if (count === 0) {
     stream.markdown(
@@ -62,7 +61,9 @@ export async function handlePlan(
     );
   } else {
     stream.markdown(`**The model would work on ${plural(count, 'element')}:**\n\n`);
-    for (const { file, element } of plan.elements) {
+    for (const { file: path, element } of plan.elements) {
+      const file = fileOf(path);
+      if (file === undefined) continue;
       stream.markdown('- ');
       linkElement(
         stream,
@@ -72,7 +73,9 @@ export async function handlePlan(
       );
       stream.markdown('\n');
     }
-    for (const file of plan.wholeFiles) {
+    for (const path of plan.wholeFiles) {
+      const file = fileOf(path);
+      if (file === undefined) continue;
       stream.markdown('- the whole file ');
       linkElement(stream, file.path, file.uri);
       stream.markdown('\n');
@@ -82,10 +85,10 @@ export async function handlePlan(
     stream.markdown(`\nIgnored: ${plan.unresolved.map((u) => `${inlineCode(u.path)} (${u.reason})`).join('; ')}.\n`);
   }
   stream.markdown(
-    `\nThe plan cost ${formatCount(plan.usage.inputTokens)} tokens in, ${formatCount(plan.usage.outputTokens)} out (${plan.model}): the model saw the outline, no bodies` +
-      (savingOf(plan.usage.inputTokens, plan.wholeFileTokens) === undefined
+    `\nThe plan cost ${formatCount(result.usage.inputTokens)} tokens in, ${formatCount(result.usage.outputTokens)} out (${result.model}): the model saw the outline, no bodies` +
+      (savingOf(result.usage.inputTokens, result.wholeFileTokens) === undefined
         ? '.\n'
-        : `, ${savingOf(plan.usage.inputTokens, plan.wholeFileTokens)} than the ${formatCount(plan.wholeFileTokens)} tokens of the whole file${focus.files.length === 1 ? '' : 's'}.\n`),
+        : `, ${savingOf(result.usage.inputTokens, result.wholeFileTokens)} than the ${formatCount(result.wholeFileTokens)} tokens of the whole file${focus.files.length === 1 ? '' : 's'}.\n`),
   );
 
   const known: KnownFocus = {
@@ -93,9 +96,9 @@ export async function handlePlan(
     origin: 'the elements the plan named',
     files: focus.files
       .map((file) =>
-        plan.wholeFiles.includes(file)
+        plan.wholeFiles.includes(file.path)
           ? { path: file.path, focus: [], whole: true }
-          : { path: file.path, focus: plan.elements.filter((e) => e.file === file).map((e) => e.element.path) },
+          : { path: file.path, focus: plan.elements.filter((e) => e.file === file.path).map((e) => e.element.path) },
       )
       .filter((entry) => entry.focus.length > 0 || entry.whole === true),
   };

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import type { ScalpelServices } from '../services';
 import { UserFacingError } from '../userError';
 import { chatResult, metadataOf, type ScalpelChatCommand, type ScalpelChatMetadata } from './chatResult';
 import { CHAT_DOCUMENT_SCHEME, ChatDocuments } from './chatDocuments';
@@ -19,7 +20,7 @@ export const CHAT_PARTICIPANT_ID = 'scalpel.chat';
 export const LAST_RESPONSE_TEST_COMMAND = 'scalpel.chat.lastResponse';
 
 /** `@scalpel` in the Chat view: `/edit` (also a prompt without a command), `/context` and `/plan`. */
-export function registerChat(ctx: Ctx): void {
+export function registerChat(ctx: Ctx, services: ScalpelServices): void {
   const testing = ctx.extensionContext.extensionMode === vscode.ExtensionMode.Test;
   const transcripts = new ChatTranscripts(testing);
   const documents = new ChatDocuments();
@@ -31,7 +32,7 @@ export function registerChat(ctx: Ctx): void {
     CHAT_PARTICIPANT_ID,
     async (request, chatContext, responseStream, token) => {
       const { stream, transcript } = transcripts.begin(request, responseStream);
-      let result = await answer(ctx, documents, request, chatContext, stream, token);
+      let result = await answer(ctx, services, documents, request, chatContext, stream, token);
       if (transcript !== undefined) {
         result = { ...result, metadata: { ...result.metadata, transcript: transcript.sequence } };
         transcript.result = result;
@@ -62,6 +63,7 @@ export function registerChat(ctx: Ctx): void {
 
 async function answer(
   ctx: Ctx,
+  services: ScalpelServices,
   documents: ChatDocuments,
   request: vscode.ChatRequest,
   chatContext: vscode.ChatContext,
@@ -74,11 +76,11 @@ async function answer(
   try {
     switch (command) {
       case 'context':
-        return await handleContext(ctx, documents, request, chatContext, stream, instruction);
+        return await handleContext(ctx, services, documents, request, chatContext, stream, instruction);
       case 'plan':
-        return await handlePlan(ctx, request, chatContext, stream, token, instruction);
+        return await handlePlan(ctx, services, request, chatContext, stream, token, instruction);
       case 'edit':
-        return await handleEdit(ctx, documents, request, chatContext, stream, token, instruction);
+        return await handleEdit(ctx, services, documents, request, chatContext, stream, token, instruction);
     }
   } catch (error) {
     if (error instanceof vscode.CancellationError || token.isCancellationRequested) {

@@ -148,20 +148,9 @@ export async function copyContext(ctx: Ctx, edits: EditService, instruction: unk
     if (typed === undefined) throw new vscode.CancellationError();
     task = typed.trim();
   }
-  const config = ctx.config(document.uri);
-  const counter = engine.createTokenCounter(config.tokenEncoding);
-  let context;
-  try {
-    context = engine.buildContext([{ outline, focus, ...(focus.length === 0 ? { whole: true } : {}) }], counter, {
-      budget: config.tokenBudget,
-      smallFileLines: config.smallFileLines,
-    });
-  } catch (error) {
-    if (error instanceof engine.ContextBudgetError) {
-      throw new UserFacingError(`${error.message}. Raise "scalpel.tokenBudget" or select less.`, ['Open Settings']);
-    }
-    throw error;
-  }
+  const { context, counter } = edits.contextOrThrow(document.uri, [
+    { outline, focus, ...(focus.length === 0 ? { whole: true } : {}) },
+  ]);
   const text = `${engine.CODING_SYSTEM_PROMPT}\n\n---\n\n${engine.codingUserMessage(context.text, task === '' ? '<describe the change here>' : task)}`;
   await vscode.env.clipboard.writeText(text);
   const tokens = counter.count(text);
@@ -266,15 +255,14 @@ export async function applyOperationsFromText(
       ['Show Answer'],
     );
   }
-  return edits.deliver(
-    {
-      root,
-      title: `operations from ${source}`,
-      operations: parsed.operations,
-      results: result.results,
-      changes: result.changes,
-    },
-    // Nothing goes to a model here: the user pasted these operations and sees them in the preview.
-    { checkExclusions: false },
-  );
+  const title = `operations from ${source}`;
+  // Nothing goes to a model here: the user pasted these operations and sees them in the preview.
+  return edits.deliver({
+    root,
+    title,
+    undoLabel: engine.undoLabelOf(title),
+    operations: parsed.operations,
+    results: result.results,
+    changes: result.changes,
+  });
 }

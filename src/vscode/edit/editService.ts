@@ -1,25 +1,37 @@
 import * as vscode from 'vscode';
-import type { LlmError } from '../../core/llm/errors';
-import type { EditFileRequest, EditOutcome } from '../../core/llm/pipeline';
-import type { ChatProvider } from '../../core/llm/provider';
+import type { ContextFileRequest } from '../../core/context/buildContext';
+import type { Advice } from '../../core/edit/advice';
+import type { EditConversation } from '../../core/edit/conversation';
+import type {
+  EditService as CoreEditService,
+  ServiceContextResult,
+  ServiceEditResult,
+  ServicePlanResult,
+} from '../../core/edit/editService';
+import type { Conflict } from '../../core/edit/rebase';
+import type { UsageTotals } from '../../core/edit/usage';
+import type { EditFileRequest, EditProgress } from '../../core/llm/pipeline';
 import type { FileChange } from '../../core/ops/apply';
 import type { Operation, OperationResult } from '../../core/ops/operation';
 import type { ContextDocumentProvider } from '../contextDocuments';
 import type { Ctx } from '../ctx';
-import { exclusionMessage, firstExclusion } from '../exclusions';
-import { resolveChatProvider } from '../modelAccess';
+import { exclusionCheckOf } from '../exclusions';
+import type { PendingEdit } from '../pendingEdits';
 import type { AcceptResult, EditSessions } from '../preview/editSessions';
 import type { PreviewEditors } from '../preview/previewEditors';
+import { chooseProvider } from '../providerChoice';
 import { recordMetrics } from '../stats';
-import { type LastUsage, type ScalpelStatusBar, usageOf } from '../statusBar';
+import type { LastUsage, ScalpelStatusBar } from '../statusBar';
 import { UserFacingError } from '../userError';
-import { describeConflicts, type Conflict, operationPath } from './resolveAgainstCurrent';
-import { locate, WorkspaceSnapshot } from './workspaceSnapshot';
+import { adviceButtons } from './advicePresentation';
+import { runUserAction } from '../userActions';
+import { liveSnapshot, locate, WorkspaceSnapshot } from './workspaceSnapshot';
 
 /**
- * One way from an instruction to a change in the editor, for every command: refuse excluded files, ask the model
- * through the core pipeline with progress and cancellation, record the tokens, then hand the verified batch to the
- * preview (or write it at once, as `scalpel.preview` says), after checking it against what the user typed meanwhile.
+ * The extension's side of the core edit service, built once at activation and handed to the commands and the chat.
+ * It supplies what only VS Code knows (settings read for the file's folder, the model choice, exclusions, the text of
+ * open documents) and turns a verified result into a pending edit. The palette's flow (progress, status bar, preview
+ * or direct apply) is here too; the chat presents the same result in its own way (src/vscode/chat/editRequest.ts).
  */
 
 /** True while a model request runs, for the Cancel command in the palette. */
@@ -42,6 +54,29 @@ export interface EditCommandResult {
   readonly conflicts?: readonly ConflictReport[];
   readonly message?: string;
   readonly usage?: LastUsage;
+  /** The verified operations, in the operation format (what the model answered, after repair). */
+  readonly operations?: string;
+  readonly advice?: Advice;
+  readonly undoLabel?: string;
+}
+
+/** What a surface gathered for one edit request. */
+export interface SurfaceEdit {
+  /** The workspace folder the paths are relative to. */
+  readonly root: vscode.Uri;
+  readonly instruction: string;
+  readonly files: readonly EditFileRequest[];
+  /** The text the model is shown, captured when the request starts. */
+  readonly snapshot: WorkspaceSnapshot;
+  /** Every file goes whole. */
+  readonly full?: boolean;
+  /** Names the surface in the metrics: `vscode.editElement`, `chat.edit`, ... */
+  readonly command: string;
+  /** The model picked in the chat, if any. */
+  readonly model?: vscode.LanguageModelChat;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: EditProgress) => void;
+  readonly conversation?: EditConversation;
 }
 
 export interface EditRequestSpec {
@@ -56,6 +91,8 @@ export interface EditRequestSpec {
 export interface VerifiedBatch {
   readonly root: vscode.Uri;
   readonly title: string;
+  /** Default: the core's rule applied to the title. */
+  readonly undoLabel?: string;
   readonly operations: readonly Operation[];
   readonly results: readonly OperationResult[];
   readonly changes: readonly FileChange[];
@@ -71,6 +108,8 @@ interface Report {
 export class EditService {
   private running: AbortController | undefined;
   private lastReport: Report | undefined;
+  private core: CoreEditService | undefined;
+  private readonly conversations = new Map<string, EditConversation>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -79,6 +118,25 @@ export class EditService {
     private readonly statusBar: ScalpelStatusBar,
     private readonly documents: ContextDocumentProvider,
   ) {}
+
+  /** The core service, built on first use: activation never loads the engine. */
+  private service(): CoreEditService {
+    this.core ??= this.ctx.engine().createEditService({
+      logger: this.ctx.log,
+      recordMetrics: (requests) => recordMetrics(this.ctx, requests),
+    });
+    return this.core;
+  }
+
+  /** The conversation of a surface (`palette`, a chat session), where per-conversation baselines live. */
+  conversation(id: string): EditConversation {
+    let conversation = this.conversations.get(id);
+    if (conversation === undefined) {
+      conversation = new (this.ctx.engine().EditConversation)(id);
+      this.conversations.set(id, conversation);
+    }
+    return conversation;
+  }
 
   get isRunning(): boolean {
     return this.running !== undefined;
@@ -103,11 +161,97 @@ export class EditService {
     this.lastReport = { name, text };
   }
 
-  async refuseExcluded(root: vscode.Uri, paths: readonly string[], action: string): Promise<void> {
-    const exclusion = await firstExclusion(root, paths, this.ctx.config(root).exclude);
-    if (exclusion !== undefined) throw new UserFacingError(exclusionMessage(exclusion, action), ['Open Settings']);
+  /** Refuses early (before asking for an instruction) a file no model may see. */
+  async refuseExcluded(root: vscode.Uri, paths: readonly string[], action: 'send' | 'copy'): Promise<void> {
+    const exclusion = await exclusionCheckOf(root, this.ctx.config(root).exclude).firstExclusion(paths);
+    if (exclusion !== undefined)
+      throw new UserFacingError(this.ctx.engine().exclusionMessage(exclusion, action), ['Open Settings']);
   }
 
+  /** One edit through the core service, with the settings of the file's folder and the one provider choice. */
+  async run(input: SurfaceEdit): Promise<ServiceEditResult> {
+    const scope = this.scopeOf(input.root, input.files);
+    const config = this.ctx.config(scope);
+    const provider = await chooseProvider(this.ctx, input.model);
+    const result = await this.service().edit({
+      instruction: input.instruction,
+      files: input.files,
+      snapshot: input.snapshot,
+      current: liveSnapshot(input.root),
+      provider,
+      settings: config,
+      exclusions: exclusionCheckOf(input.root, config.exclude),
+      command: input.command,
+      ...(input.full === true ? { full: true } : {}),
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+      ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }),
+      ...(input.conversation === undefined ? {} : { conversation: input.conversation }),
+    });
+    const { usage } = result;
+    this.ctx.log.info(
+      `${input.command} "${input.instruction}" on ${input.files.map((f) => f.focus.join(', ') || f.path).join('; ')}: ` +
+        `${result.status}${result.failure === undefined ? '' : ` (${result.failure})`}; ` +
+        `${usage.inputTokens} in / ${usage.outputTokens} out in ${usage.requests} request(s), whole files ${usage.wholeFileInputTokens}`,
+    );
+    if (result.outcome.lastAnswer !== '' && result.status === 'failed')
+      this.setReport('last-answer.md', answerReport(input.instruction, result));
+    return result;
+  }
+
+  /** The planning phase alone (chat `/plan`), through the same core planning as an edit. */
+  async plan(input: Omit<SurfaceEdit, 'full' | 'conversation'>): Promise<ServicePlanResult> {
+    const scope = this.scopeOf(input.root, input.files);
+    const config = this.ctx.config(scope);
+    const provider = await chooseProvider(this.ctx, input.model);
+    return this.service().plan({
+      instruction: input.instruction,
+      files: input.files,
+      snapshot: input.snapshot,
+      provider,
+      settings: config,
+      exclusions: exclusionCheckOf(input.root, config.exclude),
+      command: input.command,
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+      ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }),
+    });
+  }
+
+  /** The focused context under the budget of the file's folder. */
+  context(scope: vscode.Uri, requests: readonly ContextFileRequest[], full = false): ServiceContextResult {
+    return this.service().context({ requests, settings: this.ctx.config(scope), ...(full ? { full: true } : {}) });
+  }
+
+  /** The focused context, or the one wording of why it cannot be built (budget, unknown element) as an error. */
+  contextOrThrow(
+    scope: vscode.Uri,
+    requests: readonly ContextFileRequest[],
+    full = false,
+  ): Extract<ServiceContextResult, { ok: true }> {
+    const result = this.context(scope, requests, full);
+    if (!result.ok) throw new UserFacingError(failureMessage(result), adviceButtons(result.advice));
+    return result;
+  }
+
+  /** Settings are read for the first file's folder (`scalpel.*` settings may differ per folder). */
+  private scopeOf(root: vscode.Uri, files: readonly EditFileRequest[]): vscode.Uri {
+    const first = files[0];
+    return first === undefined ? root : vscode.Uri.joinPath(root, ...first.path.split('/'));
+  }
+
+  /** A ready result becomes a pending edit the preview, the chat's links and the accept commands refer to. */
+  addPending(root: vscode.Uri, result: ServiceEditResult): PendingEdit {
+    return this.ctx.pendingEdits.add({
+      title: result.title,
+      undoLabel: result.undoLabel,
+      operations: result.outcome.operations,
+      results: result.outcome.apply.results,
+      changes: result.outcome.apply.changes,
+      root,
+      usage: result.usage,
+    });
+  }
+
+  /** The palette's edit: progress with Cancel, the status bar, then the preview (or a direct write). */
   async requestEdit(spec: EditRequestSpec): Promise<EditCommandResult> {
     if (this.running !== undefined) {
       throw new UserFacingError(
@@ -115,113 +259,110 @@ export class EditService {
       );
     }
     const { root, path } = locate(spec.document);
-    const config = this.ctx.config(spec.document.uri);
-    await this.refuseExcluded(root, [path], 'send');
-    const engine = this.ctx.engine();
-    const provider = await resolveChatProvider(this.ctx);
     const snapshot = new WorkspaceSnapshot(root).capture([path]);
-    const files: EditFileRequest[] = [{ path, focus: spec.focus }];
     const controller = new AbortController();
     this.running = controller;
     void vscode.commands.executeCommand('setContext', EDIT_RUNNING_KEY, true);
-    this.statusBar.working(provider.model);
-    let outcome: EditOutcome;
+    let result: ServiceEditResult;
     try {
-      outcome = await vscode.window.withProgress(
+      const provider = await chooseProvider(this.ctx);
+      this.statusBar.working(provider.model);
+      result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `Scalpel (${provider.model})`, cancellable: true },
         async (progress, token) => {
           const cancelled = token.onCancellationRequested(() => controller.abort());
           try {
-            return await engine.runEdit({
+            return await this.run({
+              root,
               instruction: spec.instruction,
-              files,
+              files: [{ path, focus: spec.focus }],
               snapshot,
-              provider,
-              counter: engine.createTokenCounter(config.tokenEncoding),
-              options: {
-                budget: config.tokenBudget,
-                smallFileLines: config.smallFileLines,
-                strategy: config.strategy,
-                repairRounds: config.repairRounds,
-                planning: config.planning,
-                maxOutputTokens: config.maxOutputTokens,
-              },
+              command: spec.command,
               signal: controller.signal,
               onProgress: (event) => progress.report({ message: event.message }),
-              logger: this.ctx.log,
-              command: spec.command,
+              conversation: this.conversation('palette'),
             });
           } finally {
             cancelled.dispose();
           }
         },
       );
-    } catch (error) {
-      this.statusBar.done();
-      if (error instanceof engine.ContextBudgetError) {
-        throw new UserFacingError(`${error.message}. Raise "scalpel.tokenBudget" or edit a smaller element.`, [
-          'Open Settings',
-        ]);
-      }
-      throw error;
     } finally {
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', EDIT_RUNNING_KEY, false);
     }
-    const usage = usageOf(provider.model, outcome.requests);
+    const usage = lastUsageOf(result.provider.model, result.usage);
     this.statusBar.done(usage);
-    recordMetrics(this.ctx, outcome.requests);
-    this.ctx.log.info(
-      `${spec.command} "${spec.instruction}" on ${spec.focus.join(', ') || path}: ${outcome.ok ? 'verified' : `failed (${outcome.failure ?? 'unknown'})`}; ` +
-        `${usage.inputTokens} in / ${usage.outputTokens} out in ${usage.requests} request(s), whole files ${usage.wholeFileInputTokens}`,
-    );
-    if (!outcome.ok) {
-      if (outcome.error?.code === 'cancelled' || controller.signal.aborted) {
+    const common = {
+      usage,
+      operations: this.ctx.engine().serializeOperations(result.outcome.operations),
+      undoLabel: result.undoLabel,
+      ...(result.advice === undefined ? {} : { advice: result.advice }),
+    };
+    switch (result.status) {
+      case 'cancelled':
         void vscode.window.showInformationMessage('Scalpel: cancelled; nothing was applied.');
-        return { status: 'cancelled', message: 'cancelled', usage };
+        return { status: 'cancelled', message: 'cancelled', ...common };
+      case 'failed':
+      case 'refused':
+      case 'nothing': {
+        const message = failureMessage(result);
+        this.notify(message, result.advice);
+        return { status: 'failed', message, ...common };
       }
-      if (outcome.lastAnswer !== '') this.setReport('last-answer.md', answerReport(spec.instruction, outcome));
-      throw failureError(outcome, provider);
+      case 'conflict': {
+        const conflicts = result.resolution?.conflicts ?? [];
+        const message = `Scalpel applied nothing: every change conflicts with edits you made while the model worked (${this.ctx.engine().describeConflicts(conflicts)}).`;
+        void vscode.window.showWarningMessage(message);
+        return { status: 'conflict', conflicts: conflictReports(this.ctx, conflicts), message, ...common };
+      }
+      case 'ready': {
+        const delivered = await this.deliver({
+          root,
+          title: result.title,
+          undoLabel: result.undoLabel,
+          operations: result.outcome.operations,
+          results: result.outcome.apply.results,
+          changes: result.outcome.apply.changes,
+          usage,
+        });
+        return { ...common, ...delivered };
+      }
     }
-    return this.deliver(
-      {
-        root,
-        title: shortTitle(spec.instruction),
-        operations: outcome.operations,
-        results: outcome.apply.results,
-        changes: outcome.apply.changes,
-        usage,
-      },
-      { checkExclusions: true },
-    );
+  }
+
+  private notify(message: string, advice: Advice | undefined): void {
+    const buttons = adviceButtons(advice);
+    this.ctx.log.warn(message);
+    void vscode.window.showWarningMessage(message, ...buttons).then((action) => {
+      if (action !== undefined) runUserAction(this.ctx, action);
+    });
   }
 
   /**
    * A verified batch becomes a pending edit, checked against the text as it is now; then the preview opens, or the
    * batch is written at once when `scalpel.preview` says so.
    */
-  async deliver(batch: VerifiedBatch, { checkExclusions }: { checkExclusions: boolean }): Promise<EditCommandResult> {
-    if (checkExclusions)
-      await this.refuseExcluded(
-        batch.root,
+  async deliver(
+    batch: VerifiedBatch,
+    { checkExclusions }: { readonly checkExclusions: boolean } = { checkExclusions: false },
+  ): Promise<EditCommandResult> {
+    // The edit service checks what it produces; a batch from elsewhere (an agent tool) is checked here.
+    if (checkExclusions) {
+      const exclusion = await exclusionCheckOf(batch.root, this.ctx.config(batch.root).exclude).firstExclusion(
         batch.changes.map((c) => c.path),
-        'edit',
       );
+      if (exclusion !== undefined)
+        throw new UserFacingError(this.ctx.engine().exclusionMessage(exclusion, 'edit'), ['Open Settings']);
+    }
     const pending = this.ctx.pendingEdits.add({
       title: batch.title,
+      undoLabel: batch.undoLabel ?? this.ctx.engine().undoLabelOf(batch.title),
       operations: batch.operations,
       results: batch.results,
       changes: batch.changes,
       root: batch.root,
-      ...(batch.usage === undefined
-        ? {}
-        : {
-            usage: {
-              inputTokens: batch.usage.inputTokens,
-              outputTokens: batch.usage.outputTokens,
-              wholeFileInputTokens: batch.usage.wholeFileInputTokens,
-            },
-          }),
+      ...(batch.usage === undefined ? {} : { usage: batch.usage }),
     });
     const session = this.sessions.sessionOrThrow(pending.id);
     const { conflicts, applied } = session.resolution;
@@ -230,18 +371,18 @@ export class EditService {
       this.sessions.reject(pending.id);
       const message =
         conflicts.length > 0
-          ? `Scalpel applied nothing: every change conflicts with edits you made while the model worked (${describeConflicts(conflicts)}).`
+          ? `Scalpel applied nothing: every change conflicts with edits you made while the model worked (${this.ctx.engine().describeConflicts(conflicts)}).`
           : 'Scalpel: the model proposed no change.';
       void vscode.window.showWarningMessage(message);
       return {
         status: conflicts.length > 0 ? 'conflict' : 'failed',
         editId: pending.id,
-        conflicts: conflictReports(conflicts),
+        conflicts: conflictReports(this.ctx, conflicts),
         message,
         ...usage,
       };
     }
-    if (conflicts.length > 0) warnConflicts(conflicts, 'were left out of the edit');
+    if (conflicts.length > 0) this.warnConflicts(conflicts, 'were left out of the edit');
     const config = this.ctx.config(batch.root);
     const direct =
       config.preview === 'never' ||
@@ -255,7 +396,7 @@ export class EditService {
         status: 'applied',
         editId: pending.id,
         files: result.files,
-        conflicts: conflictReports([...conflicts, ...result.conflicts]),
+        conflicts: conflictReports(this.ctx, [...conflicts, ...result.conflicts]),
         ...usage,
       };
     }
@@ -264,7 +405,7 @@ export class EditService {
       status: 'preview',
       editId: pending.id,
       files: session.resolution.changes.map((c) => c.path),
-      conflicts: conflictReports(conflicts),
+      conflicts: conflictReports(this.ctx, conflicts),
       ...usage,
     };
   }
@@ -272,80 +413,59 @@ export class EditService {
   async accept(editId: string, indices?: readonly number[]): Promise<AcceptResult> {
     const result = await this.sessions.accept(editId, indices);
     if (result.conflicts.length > 0)
-      warnConflicts(
+      this.warnConflicts(
         result.conflicts,
         result.applied.length > 0 ? 'were left out; the rest was applied' : 'were not applied',
       );
     return result;
   }
+
+  private warnConflicts(conflicts: readonly Conflict[], consequence: string): void {
+    const count = conflicts.length;
+    void vscode.window.showWarningMessage(
+      `Scalpel: ${count} change${count === 1 ? '' : 's'} conflict${count === 1 ? 's' : ''} with edits you made meanwhile and ${consequence}: ${this.ctx.engine().describeConflicts(conflicts)}. Your text was kept.`,
+    );
+  }
 }
 
-export function conflictReports(conflicts: readonly Conflict[]): ConflictReport[] {
+/** A failed edit in one notification line: what happened, then what to do. */
+export function failureMessage(result: Pick<ServiceEditResult, 'failure' | 'advice'>): string {
+  const failure = (result.failure ?? 'the edit did not apply').replace(/[.\s]+$/, '');
+  return `Scalpel: ${failure}.${result.advice === undefined ? '' : ` ${result.advice.nextStep}`}`;
+}
+
+export function lastUsageOf(model: string, usage: UsageTotals): LastUsage {
+  return { model, ...usage };
+}
+
+export function conflictReports(ctx: Ctx, conflicts: readonly Conflict[]): ConflictReport[] {
+  if (conflicts.length === 0) return [];
+  const engine = ctx.engine();
   return conflicts.map((c) => ({
     index: c.index,
     path: c.path,
-    operation: `${c.operation.type} ${operationPath(c.operation)}`,
+    operation: `${c.operation.type} ${engine.operationPath(c.operation)}`,
     reason: c.reason,
   }));
 }
 
-function warnConflicts(conflicts: readonly Conflict[], consequence: string): void {
-  const count = conflicts.length;
-  void vscode.window.showWarningMessage(
-    `Scalpel: ${count} change${count === 1 ? '' : 's'} conflict${count === 1 ? 's' : ''} with edits you made meanwhile and ${consequence}: ${describeConflicts(conflicts)}. Your text was kept.`,
-  );
-}
-
-function shortTitle(instruction: string): string {
-  const line = instruction.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line;
-}
-
-function answerReport(instruction: string, outcome: EditOutcome): string {
+function answerReport(instruction: string, result: ServiceEditResult): string {
+  const { outcome } = result;
   const lines = [
     `# Scalpel: the model's last answer`,
     '',
     `Instruction: ${instruction}`,
     '',
-    `Why it did not apply: ${outcome.failure ?? 'unknown'}`,
+    `Why it did not apply: ${result.failure ?? 'unknown'}`,
     '',
   ];
-  for (const result of outcome.apply.results) {
-    if (result.status === 'ok') continue;
+  for (const r of outcome.apply.results) {
+    if (r.status === 'ok') continue;
     lines.push(
-      `- ${result.status.toUpperCase()} ${result.operation.type} ${result.operation.path}: ${result.message ?? ''}${result.hint === undefined ? '' : ` (${result.hint})`}`,
+      `- ${r.status.toUpperCase()} ${r.operation.type} ${r.operation.path}: ${r.message ?? ''}${r.hint === undefined ? '' : ` (${r.hint})`}`,
     );
   }
   for (const error of outcome.parseErrors) lines.push(`- unreadable line ${error.line}: ${error.message}`);
   lines.push('', '## Answer', '', outcome.lastAnswer, '');
   return lines.join('\n');
-}
-
-/** A failed request in words, with the buttons for the next step. */
-export function failureError(outcome: EditOutcome, provider: ChatProvider): UserFacingError {
-  const error: LlmError | undefined = outcome.error;
-  if (error === undefined) {
-    return new UserFacingError(`Scalpel: ${outcome.failure ?? 'the edit did not apply'}.`, ['Show Answer', 'Show Log']);
-  }
-  const where = `${provider.model} at ${provider.endpoint}`;
-  switch (error.code) {
-    case 'auth':
-      return new UserFacingError(
-        `Scalpel: ${where} refused the request: ${error.message}. Set the API key, or select another model.`,
-        ['Set API Key', 'Select Model'],
-      );
-    case 'network':
-    case 'endpoint-not-found':
-    case 'model-not-found':
-      return new UserFacingError(
-        `Scalpel: no model answered (${error.message}). Select a model (a VS Code language model or an endpoint), and set its API key if it needs one.`,
-        ['Select Model', 'Set API Key'],
-      );
-    case 'context-length':
-      return new UserFacingError(`Scalpel: ${error.message}. Lower "scalpel.tokenBudget" or edit a smaller element.`, [
-        'Open Settings',
-      ]);
-    default:
-      return new UserFacingError(`Scalpel: ${error.message}. Nothing was applied.`, ['Show Log']);
-  }
 }

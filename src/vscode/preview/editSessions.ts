@@ -3,15 +3,7 @@ import type { FileChange } from '../../core/ops/apply';
 import type { Operation } from '../../core/ops/operation';
 import type { Ctx } from '../ctx';
 import { applyChanges, StaleChangeError } from '../edit/applyChanges';
-import {
-  type Conflict,
-  describeConflicts,
-  fileOfOperation,
-  type IndexedOperation,
-  operationPath,
-  type Resolution,
-  resolveAgainstCurrent,
-} from '../edit/resolveAgainstCurrent';
+import type { Conflict, IndexedOperation, Resolution } from '../../core/edit/rebase';
 import { liveSnapshot } from '../edit/workspaceSnapshot';
 import type { PendingEdit } from '../pendingEdits';
 import { UserFacingError } from '../userError';
@@ -112,13 +104,9 @@ export class EditSessions implements vscode.Disposable {
       });
     if (operations.length === 0) return { changes: [], applied: [], conflicts: [] };
     const strategy = this.ctx.config(session.edit.root).strategy;
-    return resolveAgainstCurrent(
-      this.ctx.engine(),
-      operations,
-      session.baseline,
-      liveSnapshot(session.edit.root),
-      strategy,
-    );
+    return this.ctx
+      .engine()
+      .resolveAgainstCurrent(operations, session.baseline, liveSnapshot(session.edit.root), strategy);
   }
 
   /** Files the session touches, in batch order. */
@@ -145,11 +133,11 @@ export class EditSessions implements vscode.Disposable {
     const outline = text !== undefined && engine.isOutlinable(path) ? engine.outlineSource(path, text) : undefined;
     for (const index of session.resolution.applied) {
       const operation = session.edit.operations[index];
-      if (operation === undefined || fileOfOperation(operation, session.baseline.keys()) !== path) continue;
+      if (operation === undefined || engine.fileOfOperation(operation, session.baseline.keys()) !== path) continue;
       // An operation on an existing element sits where that element starts, even when its first changed line is
       // further down.
       if (outline !== undefined && ELEMENT_TARGETING.has(operation.type)) {
-        const target = engine.resolveElementPath(outline, operationPath(operation));
+        const target = engine.resolveElementPath(outline, engine.operationPath(operation));
         if (target.ok) {
           offsets.set(index, mapOffset(batch, target.element.range.start));
           continue;
@@ -171,7 +159,7 @@ export class EditSessions implements vscode.Disposable {
     let resolution = this.resolve(session, wanted);
     if (resolution.applied.length > 0) {
       try {
-        await applyChanges(session.edit.root, resolution.changes, `Scalpel: ${session.edit.title}`, this.ctx.engine());
+        await applyChanges(session.edit.root, resolution.changes, session.edit.undoLabel, this.ctx.engine());
       } catch (error) {
         if (!(error instanceof StaleChangeError)) throw error;
         // The user typed between the resolution and the write: resolve once more against that text, once the
@@ -179,12 +167,7 @@ export class EditSessions implements vscode.Disposable {
         await new Promise((resolve) => setTimeout(resolve, 100));
         resolution = this.resolve(session, wanted);
         if (resolution.applied.length > 0)
-          await applyChanges(
-            session.edit.root,
-            resolution.changes,
-            `Scalpel: ${session.edit.title}`,
-            this.ctx.engine(),
-          );
+          await applyChanges(session.edit.root, resolution.changes, session.edit.undoLabel, this.ctx.engine());
       }
     }
     this.advanceBaseline(session, resolution.applied);
@@ -198,7 +181,7 @@ export class EditSessions implements vscode.Disposable {
     this.ctx.log.info(
       `${editId}: applied ${resolution.applied.length} operation(s) in ${resolution.changes.length} file(s)` +
         (resolution.conflicts.length > 0
-          ? `; ${resolution.conflicts.length} conflict(s): ${describeConflicts(resolution.conflicts)}`
+          ? `; ${resolution.conflicts.length} conflict(s): ${this.ctx.engine().describeConflicts(resolution.conflicts)}`
           : ''),
     );
     if (finished) this.end(editId);
@@ -278,7 +261,8 @@ export function mapOffset(change: FileChange, offset: number): number {
 
 /** `edit method[validate]`, `add import`, ...: what an operation does, in a few words. */
 export function describeOperation(operation: Operation, file?: string): string {
-  const path = operationPath(operation);
+  // Without the `file:` marker some answers put in front (the core's operationPath; this one runs without the engine).
+  const path = operation.path.replace(/^file:/i, '');
   const target = file !== undefined && path.startsWith(`${file}/`) ? path.slice(file.length + 1) : path;
   switch (operation.type) {
     case 'REPLACE_ELEMENT':

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolEnv } from '../../core/tools';
-import type { CommandServices } from '../commands';
+import type { ScalpelServices } from '../services';
 import { CONFIG_SECTION } from '../config';
 import type { Ctx } from '../ctx';
 import { metricsFileOf } from '../stats';
@@ -38,7 +38,7 @@ function rootOrThrow(): vscode.Uri {
   return folder.uri;
 }
 
-export function registerTools(ctx: Ctx, services: CommandServices): void {
+export function registerTools(ctx: Ctx, services: ScalpelServices): void {
   const contributed = (ctx.extensionContext.extension.packageJSON['contributes']?.['languageModelTools'] ??
     []) as readonly ContributedTool[];
   const envs = new Map<string, ToolEnv>();

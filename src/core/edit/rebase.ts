@@ -1,13 +1,14 @@
-import type { FileOutline } from '../../core/elements/element';
-import type { EditStrategy, FileChange, SnapshotReader } from '../../core/ops/apply';
-import type { Operation } from '../../core/ops/operation';
-import type { ScalpelEngine } from '../engineLoader';
+import type { FileOutline } from '../elements/element';
+import { isOutlinable, outlineSource } from '../elements/outline';
+import { resolveElementPath } from '../elements/resolve';
+import { applyOperations, type EditStrategy, type FileChange, type SnapshotReader } from '../ops/apply';
+import type { Operation } from '../ops/operation';
 
 /**
- * Operations are verified against the text the model saw (the baseline). By the time the user accepts, they may
- * have typed into the same files. Before anything is written, the operations are resolved again against the text
- * as it is now: an element the user changed since the baseline is a conflict and is left alone; everything else
- * applies to the current text, the user's other changes included.
+ * The rebase of a verified batch onto the text as it is now. Operations are verified against the text the model saw
+ * (the baseline); by the time the user accepts, they may have typed into the same files. Before anything is written,
+ * the operations are resolved again against the current text: an element the user changed since the baseline is a
+ * conflict and is left alone; everything else applies to the current text, the user's other changes included.
  */
 
 export interface IndexedOperation {
@@ -47,10 +48,9 @@ export function fileOfOperation(operation: Operation, files: Iterable<string>): 
   return best;
 }
 
-const ELEMENT_TARGETING = new Set<Operation['type']>(['REPLACE_ELEMENT', 'PATCH_ELEMENT', 'DELETE_ELEMENT']);
+export const ELEMENT_TARGETING = new Set<Operation['type']>(['REPLACE_ELEMENT', 'PATCH_ELEMENT', 'DELETE_ELEMENT']);
 
 export function resolveAgainstCurrent(
-  engine: ScalpelEngine,
   operations: readonly IndexedOperation[],
   baseline: ReadonlyMap<string, string | undefined>,
   current: SnapshotReader,
@@ -60,7 +60,7 @@ export function resolveAgainstCurrent(
   const candidates: IndexedOperation[] = [];
   const outlines = new Map<string, FileOutline | undefined>();
   const outlineOf = (key: string, path: string, text: string): FileOutline | undefined => {
-    if (!outlines.has(key)) outlines.set(key, engine.isOutlinable(path) ? engine.outlineSource(path, text) : undefined);
+    if (!outlines.has(key)) outlines.set(key, isOutlinable(path) ? outlineSource(path, text) : undefined);
     return outlines.get(key);
   };
 
@@ -85,10 +85,10 @@ export function resolveAgainstCurrent(
     const beforeOutline = outlineOf(`before:${path}`, path, before);
     const nowOutline = outlineOf(`now:${path}`, path, now);
     if (beforeOutline === undefined || nowOutline === undefined) return `you changed ${path} meanwhile`;
-    const then = engine.resolveElementPath(beforeOutline, target);
+    const then = resolveElementPath(beforeOutline, target);
     // Not in the baseline: an element an earlier operation of the batch creates; the re-apply decides.
     if (!then.ok) return undefined;
-    const still = engine.resolveElementPath(nowOutline, then.path);
+    const still = resolveElementPath(nowOutline, then.path);
     if (!still.ok) return `you removed or renamed ${then.path} meanwhile`;
     const textThen = before.slice(then.element.range.start, then.element.range.end);
     const textNow = now.slice(still.element.range.start, still.element.range.end);
@@ -96,7 +96,7 @@ export function resolveAgainstCurrent(
   }
 
   if (candidates.length === 0) return { changes: [], applied: [], conflicts };
-  const result = engine.applyOperations(
+  const result = applyOperations(
     current,
     candidates.map((c) => c.operation),
     { strategy, partial: true },

@@ -1,0 +1,422 @@
+import { buildContext, type ContextFileRequest, type ContextResult } from '../context/buildContext';
+import { createTokenCounter, type TokenCounter } from '../context/tokens';
+import { countLines, isOutlinable, outlineSource } from '../elements/outline';
+import { isLlmError, type LlmError } from '../llm/errors';
+import type { RequestMetrics } from '../llm/metrics';
+import { runEdit, type EditFileRequest, type EditOutcome, type EditProgress } from '../llm/pipeline';
+import type { ChatProvider } from '../llm/provider';
+import { nullLogger, type Logger } from '../logger';
+import type { FileChange, SnapshotReader } from '../ops/apply';
+import type { Operation, OperationResult } from '../ops/operation';
+import { adviceFor, type Advice, type FailureKind } from './advice';
+import { contextFailureOf } from './contextFailure';
+import type { EditConversation } from './conversation';
+import { editTitleOf, undoLabelOf } from './editTitle';
+import { editOptionsOf, editSettingsOf, type EditSettings } from './editSettings';
+import { exclusionMessage, type ExclusionCheck } from './exclusion';
+import { modelCaller } from './modelCall';
+import { askForPlan, type Plan, type PlanFile } from './planning';
+import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
+import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
+import { usageTotals, type UsageTotals } from './usage';
+import type { VerificationStep } from './verification';
+
+/**
+ * The edit service: one request from start to end for every surface (palette, chat, CLI, and next the agent tools).
+ * It checks the exclusions, plans when needed, builds the context under the budget, runs the model with the repair
+ * loop, verifies, asks the pre-write gates, resolves the batch again against the current text when the files changed
+ * meanwhile, and returns one result: the change set per element, metrics, advice and the undo label. Surfaces gather
+ * the input and present the result; none of them re-implements a step.
+ */
+
+export interface EditServiceDeps {
+  readonly logger?: Logger;
+  /** Asked before a verified batch becomes a change set (issue 17: containment, protected paths). */
+  readonly preWriteGates?: readonly PreWriteGate[];
+  /** Verification after the apply engine's own (issue 18: the type check). */
+  readonly verificationSteps?: readonly VerificationStep[];
+  /** Where every model request goes for the token statistics. */
+  readonly recordMetrics?: (requests: readonly RequestMetrics[]) => void;
+}
+
+interface RequestBase {
+  readonly instruction: string;
+  readonly files: readonly EditFileRequest[];
+  /** The text the model is shown; read once per path (the baseline of the change set). */
+  readonly snapshot: SnapshotReader;
+  readonly provider: ChatProvider;
+  readonly settings?: Partial<EditSettings>;
+  /** Which paths may reach a model; absent, every path may. */
+  readonly exclusions?: ExclusionCheck;
+  /** Names the surface in the metrics: `cli.edit`, `vscode.editElement`, `chat.edit`, `chat.plan`, ... */
+  readonly command: string;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (event: EditProgress) => void;
+}
+
+export interface ServiceEditRequest extends RequestBase {
+  /** Every file goes whole. */
+  readonly full?: boolean;
+  /** The text as it is now, read at the end; when a file changed meanwhile the batch is resolved again against it. */
+  readonly current?: SnapshotReader;
+  /** Asks the user about files a pre-write gate wants confirmed; without it those files are refused. */
+  readonly confirm?: (findings: readonly GateFinding[]) => Promise<boolean>;
+  readonly conversation?: EditConversation;
+  readonly onText?: (delta: string) => void;
+}
+
+export type ServiceEditStatus = 'ready' | 'nothing' | 'conflict' | 'failed' | 'cancelled' | 'refused';
+
+/** One operation of the change set, with the element it changes: what the preview accepts or rejects one by one. */
+export interface PendingChange {
+  /** Position in the batch: the id the preview and the accept commands use. */
+  readonly index: number;
+  readonly file: string;
+  /** The element path (or file path) the operation targets. */
+  readonly target: string;
+  readonly operation: Operation;
+  readonly result: OperationResult;
+}
+
+export interface ServiceEditResult {
+  readonly status: ServiceEditStatus;
+  /** The pending edit's title (the instruction's first line, cut). */
+  readonly title: string;
+  /** What VS Code's Undo names the edit. */
+  readonly undoLabel: string;
+  /** The verified batch (`operations`, `apply.changes` against the snapshot), the plan, the context, what was shown. */
+  readonly outcome: EditOutcome;
+  /** Per operation, when the batch verified. */
+  readonly changeSet: readonly PendingChange[];
+  /** The batch resolved against the current text, when a file changed while the model worked. */
+  readonly resolution?: Resolution;
+  readonly usage: UsageTotals;
+  readonly provider: { readonly id: string; readonly model: string; readonly endpoint: string };
+  readonly gateFindings: readonly GateFinding[];
+  /** Why there is no change set, in words. */
+  readonly failure?: string;
+  readonly advice?: Advice;
+  readonly error?: LlmError;
+}
+
+export type ServicePlanRequest = RequestBase;
+
+export interface ServicePlanResult {
+  readonly ok: boolean;
+  readonly plan?: Plan;
+  readonly requests: readonly RequestMetrics[];
+  readonly usage: UsageTotals;
+  /** The model that answered. */
+  readonly model: string;
+  /** Tokens of the request's files sent whole, to set against the outline the model saw. */
+  readonly wholeFileTokens: number;
+  readonly cancelled: boolean;
+  readonly failure?: string;
+  readonly advice?: Advice;
+  readonly error?: LlmError;
+}
+
+export interface ServiceContextRequest {
+  readonly requests: readonly ContextFileRequest[];
+  readonly settings?: Partial<EditSettings>;
+  readonly full?: boolean;
+}
+
+export type ServiceContextResult =
+  | { readonly ok: true; readonly context: ContextResult; readonly counter: TokenCounter }
+  | { readonly ok: false; readonly failure: string; readonly advice: Advice };
+
+export interface EditService {
+  edit(request: ServiceEditRequest): Promise<ServiceEditResult>;
+  /** The planning phase alone: which elements the model would work on. Nothing is edited. */
+  plan(request: ServicePlanRequest): Promise<ServicePlanResult>;
+  /** The focused context under the budget, with the one wording of a budget or focus failure. */
+  context(request: ServiceContextRequest): ServiceContextResult;
+}
+
+export function createEditService(deps: EditServiceDeps = {}): EditService {
+  const log = deps.logger ?? nullLogger;
+  const record = (requests: readonly RequestMetrics[]): void => {
+    if (requests.length > 0) deps.recordMetrics?.(requests);
+  };
+  return {
+    edit: (request) => edit(request, deps, log, record),
+    plan: (request) => plan(request, log, record),
+    context: (request) => contextOf(request),
+  };
+}
+
+function providerOf(provider: ChatProvider): ServiceEditResult['provider'] {
+  return { id: provider.id, model: provider.model, endpoint: provider.endpoint };
+}
+
+/** The first excluded file of the request, as a failure, or undefined when every file may be sent. */
+async function excludedFailure(
+  exclusions: ExclusionCheck | undefined,
+  paths: readonly string[],
+  action: 'send' | 'edit',
+): Promise<string | undefined> {
+  const exclusion = await exclusions?.firstExclusion(paths);
+  return exclusion === undefined ? undefined : exclusionMessage(exclusion, action);
+}
+
+const NO_OUTCOME: EditOutcome = {
+  ok: false,
+  apply: { ok: false, results: [], changes: [] },
+  operations: [],
+  parseErrors: [],
+  requests: [],
+  shown: [],
+  rounds: [],
+  verification: [],
+  lastAnswer: '',
+};
+
+async function edit(
+  request: ServiceEditRequest,
+  deps: EditServiceDeps,
+  log: Logger,
+  record: (requests: readonly RequestMetrics[]) => void,
+): Promise<ServiceEditResult> {
+  const title = editTitleOf(request.instruction);
+  const settings = editSettingsOf(request.settings);
+  const base = { title, undoLabel: undoLabelOf(title), provider: providerOf(request.provider) };
+  const stop = (
+    status: ServiceEditStatus,
+    outcome: EditOutcome,
+    failure: string,
+    kind: FailureKind,
+    extra: Partial<ServiceEditResult> = {},
+  ): ServiceEditResult => ({
+    ...base,
+    status,
+    outcome,
+    changeSet: [],
+    usage: usageTotals(outcome.requests),
+    gateFindings: [],
+    failure,
+    advice: adviceFor(kind, request.provider),
+    ...(outcome.error === undefined ? {} : { error: outcome.error }),
+    ...extra,
+  });
+
+  const unsendable = await excludedFailure(
+    request.exclusions,
+    request.files.map((f) => f.path),
+    'send',
+  );
+  if (unsendable !== undefined) return stop('refused', NO_OUTCOME, unsendable, { kind: 'excluded' });
+
+  const outcome = await runEdit({
+    instruction: request.instruction,
+    files: request.files,
+    snapshot: request.snapshot,
+    provider: request.provider,
+    counter: createTokenCounter(settings.tokenEncoding),
+    options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
+    ...(deps.verificationSteps === undefined ? {} : { verificationSteps: deps.verificationSteps }),
+    ...(request.signal === undefined ? {} : { signal: request.signal }),
+    ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
+    ...(request.onText === undefined ? {} : { onText: request.onText }),
+    logger: log,
+    command: request.command,
+  });
+  record(outcome.requests);
+  remember(request, outcome);
+
+  if (!outcome.ok) {
+    if (outcome.error?.code === 'cancelled' || request.signal?.aborted === true)
+      return stop('cancelled', outcome, 'cancelled; nothing was applied', { kind: 'model', code: 'cancelled' });
+    return stop(
+      'failed',
+      outcome,
+      outcome.failure ?? 'the edit did not apply',
+      outcome.failureKind ?? {
+        kind: 'unverified',
+        hasAnswer: outcome.lastAnswer !== '',
+      },
+    );
+  }
+  const changes = outcome.apply.changes;
+  if (changes.length === 0)
+    return stop('nothing', outcome, 'the model answered with operations that change nothing', { kind: 'nothing' });
+
+  const unwritable = await excludedFailure(
+    request.exclusions,
+    changes.map((c) => c.path),
+    'edit',
+  );
+  if (unwritable !== undefined) return stop('refused', outcome, unwritable, { kind: 'excluded' });
+
+  const gateFindings = await runPreWriteGates(deps.preWriteGates ?? [], {
+    changes,
+    namedFiles: request.files.map((f) => f.path),
+  });
+  const refused = gateFindings.filter((f) => f.decision === 'refuse');
+  const asked = gateFindings.filter((f) => f.decision === 'ask');
+  const confirmed = refused.length === 0 && asked.length > 0 && (await request.confirm?.(asked)) === true;
+  if (refused.length > 0 || (asked.length > 0 && !confirmed)) {
+    const first = refused[0] ?? asked[0];
+    return stop(
+      'refused',
+      outcome,
+      `Scalpel does not write ${first?.path ?? 'these files'}: ${first?.reason ?? 'refused'}`,
+      { kind: 'refused' },
+      { gateFindings },
+    );
+  }
+
+  const changeSet = changeSetOf(outcome, changes);
+  const resolution = request.current === undefined ? undefined : rebase(outcome, changes, request.current, settings);
+  const ready: ServiceEditResult = {
+    ...base,
+    status: 'ready',
+    outcome,
+    changeSet,
+    usage: usageTotals(outcome.requests),
+    gateFindings,
+    ...(resolution === undefined ? {} : { resolution }),
+  };
+  if (resolution !== undefined && resolution.applied.length === 0 && resolution.conflicts.length > 0) {
+    return {
+      ...ready,
+      status: 'conflict',
+      failure: 'every change conflicts with edits made while the model worked',
+      advice: adviceFor({ kind: 'conflict' }),
+    };
+  }
+  return ready;
+}
+
+function changeSetOf(outcome: EditOutcome, changes: readonly FileChange[]): PendingChange[] {
+  const files = changes.map((c) => c.path);
+  return outcome.apply.results.flatMap((result) => {
+    const operation = outcome.operations[result.index];
+    if (operation === undefined) return [];
+    const file = fileOfOperation(operation, files) ?? operationPath(operation);
+    return [{ index: result.index, file, target: operationPath(operation), operation, result }];
+  });
+}
+
+/** Resolves the batch against the current text, only when a file it changes is not what the model saw. */
+function rebase(
+  outcome: EditOutcome,
+  changes: readonly FileChange[],
+  current: SnapshotReader,
+  settings: EditSettings,
+): Resolution | undefined {
+  const baseline = new Map(changes.map((c) => [c.path, c.before] as const));
+  const moved = [...baseline].some(([path, before]) => current.read(path) !== before);
+  if (!moved) return undefined;
+  return resolveAgainstCurrent(
+    outcome.operations.map((operation, index) => ({ index, operation })),
+    baseline,
+    current,
+    settings.strategy,
+  );
+}
+
+/** The conversation keeps what the model saw of each file (issue 11's baselines) and the turn. */
+function remember(request: ServiceEditRequest, outcome: EditOutcome): void {
+  const conversation = request.conversation;
+  if (conversation === undefined) return;
+  const seen = new Set(outcome.shown.filter((s) => s.phase !== 'plan').flatMap((s) => s.files.map((f) => f.path)));
+  for (const path of seen) {
+    const text = request.snapshot.read(path);
+    if (text !== undefined) conversation.recordShown(path, text);
+  }
+  conversation.recordTurn({
+    instruction: request.instruction,
+    status: outcome.ok ? 'verified' : 'failed',
+    shownInFull: outcome.shown
+      .filter((s) => s.phase !== 'plan')
+      .flatMap((s) => s.files.flatMap((f) => (f.whole ? [f.path] : f.full))),
+  });
+}
+
+function planFilesOf(snapshot: SnapshotReader, files: readonly EditFileRequest[]): PlanFile[] {
+  return files.flatMap((file) => {
+    const text = snapshot.read(file.path);
+    if (text === undefined) return [];
+    const outline = isOutlinable(file.path)
+      ? outlineSource(file.path, text)
+      : { file: file.path, text, language: 'ts' as const, elements: [], syntaxErrors: [], lineCount: countLines(text) };
+    return [{ path: file.path, outline, outlinable: isOutlinable(file.path) && outline.syntaxErrors.length === 0 }];
+  });
+}
+
+async function plan(
+  request: ServicePlanRequest,
+  log: Logger,
+  record: (requests: readonly RequestMetrics[]) => void,
+): Promise<ServicePlanResult> {
+  const settings = editSettingsOf(request.settings);
+  const requests: RequestMetrics[] = [];
+  const files = planFilesOf(request.snapshot, request.files);
+  const counter = createTokenCounter(settings.tokenEncoding);
+  const wholeFileTokens = files.reduce((sum, f) => sum + counter.count(f.outline.text), 0);
+  const failed = (failure: string, kind: FailureKind, error?: LlmError): ServicePlanResult => ({
+    ok: false,
+    requests,
+    usage: usageTotals(requests),
+    model: request.provider.model,
+    wholeFileTokens,
+    cancelled: error?.code === 'cancelled' || request.signal?.aborted === true,
+    failure,
+    advice: adviceFor(kind, request.provider),
+    ...(error === undefined ? {} : { error }),
+  });
+  const unsendable = await excludedFailure(
+    request.exclusions,
+    request.files.map((f) => f.path),
+    'send',
+  );
+  if (unsendable !== undefined) return failed(unsendable, { kind: 'excluded' });
+  request.onProgress?.({ phase: 'plan', message: 'asking the model which elements it needs' });
+  const call = modelCaller(
+    {
+      provider: request.provider,
+      command: request.command,
+      logger: log,
+      ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    },
+    requests,
+  );
+  try {
+    const planned = await askForPlan(call, files, request.instruction);
+    const last = requests[requests.length - 1];
+    if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
+    record(requests);
+    return {
+      ok: true,
+      plan: planned,
+      requests,
+      usage: usageTotals(requests),
+      model: last?.model ?? request.provider.model,
+      wholeFileTokens,
+      cancelled: false,
+    };
+  } catch (error) {
+    if (!isLlmError(error)) throw error;
+    record(requests);
+    return failed(error.message, { kind: 'model', code: error.code }, error);
+  }
+}
+
+function contextOf(request: ServiceContextRequest): ServiceContextResult {
+  const settings = editSettingsOf(request.settings);
+  const counter = createTokenCounter(settings.tokenEncoding);
+  try {
+    const context = buildContext(request.requests, counter, {
+      budget: settings.tokenBudget,
+      smallFileLines: settings.smallFileLines,
+      ...(request.full === true ? { full: true } : {}),
+    });
+    return { ok: true, context, counter };
+  } catch (error) {
+    const failure = contextFailureOf(error);
+    if (failure === undefined) throw error;
+    return { ok: false, ...failure };
+  }
+}

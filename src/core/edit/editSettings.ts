@@ -1,0 +1,62 @@
+import type { EditStrategy } from '../ops/apply';
+import type { TokenEncoding } from '../context/tokens';
+
+/**
+ * The settings an edit reads, as plain data: the VS Code config module (read for the file's folder) and the CLI's
+ * flags both produce this shape, and `editOptionsOf` turns it into what the pipeline takes. Defaults live here once.
+ */
+
+export type PlanningMode = 'auto' | 'always' | 'never';
+
+export interface EditSettings {
+  readonly strategy: EditStrategy;
+  readonly smallFileLines: number;
+  readonly tokenBudget: number;
+  readonly tokenEncoding: TokenEncoding;
+  readonly repairRounds: number;
+  readonly planning: PlanningMode;
+  readonly maxOutputTokens: number | undefined;
+}
+
+export const DEFAULT_EDIT_SETTINGS: EditSettings = {
+  strategy: 'hybrid',
+  smallFileLines: 50,
+  tokenBudget: 12000,
+  tokenEncoding: 'o200k_base',
+  repairRounds: 2,
+  planning: 'auto',
+  // The provider's own default applies.
+  maxOutputTokens: undefined,
+};
+
+export interface EditOptions {
+  readonly budget?: number;
+  readonly smallFileLines?: number;
+  /** Send every file whole (no element view). */
+  readonly full?: boolean;
+  readonly strategy?: EditStrategy;
+  /** Follow-ups that send failed operations back; default 2. */
+  readonly repairRounds?: number;
+  readonly planning?: PlanningMode;
+  readonly maxOutputTokens?: number;
+  readonly temperature?: number;
+}
+
+/** Settings with the defaults filled in; `undefined` values count as not given. */
+export function editSettingsOf(given: Partial<EditSettings> = {}): EditSettings {
+  const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  return { ...DEFAULT_EDIT_SETTINGS, ...defined };
+}
+
+/** The one options builder: settings (from VS Code or CLI flags) to the pipeline's options. */
+export function editOptionsOf(settings: EditSettings, { full }: { readonly full?: boolean } = {}): EditOptions {
+  return {
+    budget: settings.tokenBudget,
+    smallFileLines: settings.smallFileLines,
+    strategy: settings.strategy,
+    repairRounds: settings.repairRounds,
+    planning: settings.planning,
+    ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
+    ...(full === true ? { full: true } : {}),
+  };
+}

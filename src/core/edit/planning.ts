@@ -1,0 +1,97 @@
+import type { ElementNode, FileOutline } from '../elements/element';
+import { parseElementPath } from '../elements/elementPath';
+import { resolveElementPath } from '../elements/resolve';
+import { parsePlan, PLANNING_SYSTEM_PROMPT, planningOutline, planningUserMessage } from '../llm/prompts';
+import type { ModelCall } from './modelCall';
+
+/**
+ * The planning phase, once for every surface: the model sees the outline of each file (paths and signatures, no
+ * bodies) and names with `NEED` lines the elements it needs in full. The edit pipeline plans this way when the
+ * focus is not known; chat `/plan` shows the same plan without editing.
+ */
+
+export interface PlanFile {
+  readonly path: string;
+  readonly outline: FileOutline;
+  /** False for a file the element model cannot read (or that does not parse): it is offered whole. */
+  readonly outlinable: boolean;
+}
+
+export interface PlannedElement {
+  /** The file's workspace path. */
+  readonly file: string;
+  readonly element: ElementNode;
+}
+
+export interface Plan {
+  /** Elements the model named, resolved to their canonical paths, without duplicates, in the model's order. */
+  readonly elements: readonly PlannedElement[];
+  /** Files the model wants to read whole. */
+  readonly wholeFiles: readonly string[];
+  /** Paths that name nothing in the files of the request, with the reason. */
+  readonly unresolved: readonly { readonly path: string; readonly reason: string }[];
+  /** Everything accepted, element and file paths, in the model's order. */
+  readonly accepted: readonly string[];
+}
+
+/** The outline text the model plans from. */
+export function planningOutlineOf(file: PlanFile): string {
+  return file.outlinable
+    ? planningOutline(file.outline)
+    : `File ${file.path} (${file.outline.lineCount} lines, read whole)`;
+}
+
+export async function askForPlan(call: ModelCall, files: readonly PlanFile[], instruction: string): Promise<Plan> {
+  const answer = await call(
+    'plan',
+    [
+      { role: 'system', content: PLANNING_SYSTEM_PROMPT },
+      { role: 'user', content: planningUserMessage(files.map(planningOutlineOf), instruction) },
+    ],
+    // A plan has no whole-file counterpart: a whole-file request would not plan.
+    0,
+  );
+  return resolvePlan(files, parsePlan(answer.text));
+}
+
+/** The model's NEED paths against the files of the request. */
+export function resolvePlan(files: readonly PlanFile[], paths: readonly string[]): Plan {
+  const elements: PlannedElement[] = [];
+  const wholeFiles: string[] = [];
+  const unresolved: { path: string; reason: string }[] = [];
+  const accepted: string[] = [];
+  for (const raw of paths) {
+    const path = raw.replace(/^file:/i, '');
+    let fileName: string;
+    let hasSegments: boolean;
+    try {
+      const parsed = parseElementPath(path);
+      fileName = parsed.file;
+      hasSegments = parsed.segments.length > 0;
+    } catch (error) {
+      unresolved.push({ path: raw, reason: error instanceof Error ? error.message : 'not an element path' });
+      continue;
+    }
+    const file = files.find((f) => f.path === fileName);
+    if (file === undefined) {
+      unresolved.push({ path: raw, reason: `${fileName} is not part of the request` });
+      continue;
+    }
+    if (!hasSegments || !file.outlinable) {
+      if (!wholeFiles.includes(file.path)) {
+        wholeFiles.push(file.path);
+        accepted.push(file.path);
+      }
+      continue;
+    }
+    const resolved = resolveElementPath(file.outline, path);
+    if (!resolved.ok) {
+      unresolved.push({ path: raw, reason: resolved.message });
+      continue;
+    }
+    if (elements.some((e) => e.element.path === resolved.element.path)) continue;
+    elements.push({ file: file.path, element: resolved.element });
+    accepted.push(resolved.element.path);
+  }
+  return { elements, wholeFiles, unresolved, accepted };
+}

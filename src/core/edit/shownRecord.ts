@@ -1,0 +1,50 @@
+import type { ContextResult } from '../context/buildContext';
+import type { FileOutline } from '../elements/element';
+import { walkElements } from '../elements/resolve';
+import type { RequestMetrics } from '../llm/metrics';
+
+/**
+ * What the model was shown, per request: which files went whole and which elements in full, as a signature or as a
+ * stub. Issue 18's seen-code rule reads it (a REPLACE of an element seen only as a stub is refused); the result
+ * keeps it so every surface can also tell the user.
+ */
+
+export interface ShownFile {
+  readonly path: string;
+  /** The file's whole text was in the request. */
+  readonly whole: boolean;
+  /** Canonical paths of the elements shown with their whole text (focused elements and their containers' headers excluded). */
+  readonly full: readonly string[];
+  readonly signature: readonly string[];
+  readonly stub: readonly string[];
+}
+
+export interface ShownRequest {
+  readonly phase: RequestMetrics['phase'];
+  readonly files: readonly ShownFile[];
+}
+
+/** A focused context as a record: every element at the level the context chose for it. */
+export function shownByContext(context: Pick<ContextResult, 'files' | 'elements'>): ShownFile[] {
+  return context.files.map((file) => {
+    const whole = file.mode === 'whole';
+    const inFile = context.elements.filter((e) => e.path === file.file || e.path.startsWith(`${file.file}/`));
+    const at = (level: string): string[] => inFile.filter((e) => e.level === level).map((e) => e.path);
+    return { path: file.file, whole, full: whole ? [] : at('full'), signature: at('signature'), stub: at('stub') };
+  });
+}
+
+/** The planning outline shows every element (imports aside) by its signature, no body. */
+export function shownByOutline(
+  outlines: readonly { readonly outline: FileOutline; readonly outlinable: boolean }[],
+): ShownFile[] {
+  return outlines.map(({ outline, outlinable }) => ({
+    path: outline.file,
+    whole: false,
+    full: [],
+    signature: outlinable
+      ? [...walkElements(outline.elements)].filter((e) => e.kind !== 'import').map((e) => e.path)
+      : [],
+    stub: [],
+  }));
+}

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { supportedVscodeLanguageIds } from '../core/language/languageCatalog';
+import { ContextDocumentProvider, CONTEXT_SCHEME } from './contextDocuments';
+import type { Ctx } from './ctx';
+import { EditCodeLensProvider } from './edit/editCodeLens';
+import { EditService } from './edit/editService';
+import { EditSessions } from './preview/editSessions';
+import { PreviewEditors } from './preview/previewEditors';
+import { ScalpelStatusBar } from './statusBar';
+
+/**
+ * The services every surface shares, built once at activation and handed to the commands and the chat. Building
+ * them loads nothing heavy: the core edit service is created on the first request.
+ */
+export interface ScalpelServices {
+  readonly contextDocuments: ContextDocumentProvider;
+  readonly statusBar: ScalpelStatusBar;
+  readonly sessions: EditSessions;
+  readonly preview: PreviewEditors;
+  readonly edits: EditService;
+}
+
+export function createServices(ctx: Ctx): ScalpelServices {
+  const contextDocuments = new ContextDocumentProvider();
+  const statusBar = new ScalpelStatusBar(ctx);
+  const sessions = new EditSessions(ctx);
+  const preview = new PreviewEditors(ctx, sessions);
+  const edits = new EditService(ctx, sessions, preview, statusBar, contextDocuments);
+  const editLenses = new EditCodeLensProvider();
+  ctx.subscriptions.push(
+    contextDocuments,
+    vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocuments),
+    statusBar,
+    sessions,
+    preview,
+    editLenses,
+    vscode.languages.registerCodeLensProvider(
+      supportedVscodeLanguageIds().map((language) => ({
+        language,
+        scheme: 'file',
+      })),
+      editLenses,
+    ),
+  );
+  return { contextDocuments, statusBar, sessions, preview, edits };
+}
