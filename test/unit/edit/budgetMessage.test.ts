@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, test } from 'node:test';
+
+// `scalpel edit` and `scalpel context` build the context the same way, so a budget smaller than the focus is the same
+// failure in both: exit 1 and one line that says so (it used to crash `edit` with exit 70 and a stack trace). The
+// built CLI runs as a user runs it.
+
+const CLI = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
+const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'elements', 'fixtures');
+const FOCUS = 'class[UserService]/method[validate]';
+
+void describe('a budget smaller than the focus', () => {
+  const root = mkdtempSync(join(tmpdir(), 'scalpel-budget-'));
+  mkdirSync(join(root, 'src'));
+  const source = readFileSync(join(fixtures, 'hardCases.ts'), 'utf8');
+  writeFileSync(join(root, 'src', 'hard.ts'), source);
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  function scalpel(...args: string[]): { status: number | null; stderr: string; stdout: string } {
+    const run = spawnSync(process.execPath, [CLI, ...args], {
+      cwd: root,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env['PATH'] ?? '',
+        HOME: root,
+        // A provider that is never reached: the budget fails before any request.
+        SCALPEL_PROVIDER: 'openai',
+        SCALPEL_BASE_URL: 'http://127.0.0.1:9/v1',
+        OPENAI_API_KEY: 'sk-never-used',
+        SCALPEL_METRICS_FILE: join(root, 'metrics.jsonl'),
+      },
+    });
+    return { status: run.status, stderr: run.stderr, stdout: run.stdout };
+  }
+
+  void test('scalpel edit exits 1 with the same one-line message as scalpel context', () => {
+    const context = scalpel('context', 'src/hard.ts', '--focus', FOCUS, '--budget', '10');
+    const edit = scalpel('edit', 'src/hard.ts', '--focus', FOCUS, '--budget', '10', '-m', 'trim the input');
+
+    assert.equal(context.status, 1, context.stderr);
+    assert.equal(edit.status, 1, edit.stderr);
+    const contextLines = context.stderr.trimEnd().split('\n');
+    const failure = (stderr: string): string | undefined =>
+      stderr
+        .trimEnd()
+        .split('\n')
+        .find((line) => /^scalpel (edit|context): /.test(line))
+        ?.replace(/^scalpel (edit|context): /, '');
+    assert.equal(contextLines.length, 1, context.stderr);
+    assert.match(failure(context.stderr) ?? '', /^the focused elements alone need \d+ tokens but the budget is 10 /);
+    assert.equal(failure(edit.stderr), failure(context.stderr));
+    assert.doesNotMatch(edit.stderr, /internal error|\n\s+at /, 'no stack trace');
+    // The one line is the last thing edit says (before it, only its progress lines).
+    assert.equal(edit.stderr.trimEnd().split('\n').at(-1), `scalpel edit: ${failure(context.stderr) ?? ''}`);
+    assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), source, 'nothing was written');
+  });
+});
