@@ -8,6 +8,23 @@ import {
   type ScriptedLlmServer,
 } from '../../support/llmServer';
 import {
+  actions,
+  anchors,
+  answerAfter,
+  ask,
+  type Transcript,
+  configure,
+  engineLoaded,
+  KEY,
+  lastTranscript,
+  markdownOf,
+  MODEL_ID,
+  send,
+  systemMessageOf,
+  USER_TS,
+  userMessageOf,
+} from './chatTestSupport';
+import {
   openWorkspaceFile,
   readWorkspaceFileFromDisk,
   scalpelExtensionOrThrow,
@@ -16,103 +33,7 @@ import {
 } from './helpers';
 
 // `@scalpel` in the real Chat view, driven the way a user sends a message, answered by Scalpel's own language-model
-// provider backed by the scripted LLM server. The chat renders into the workbench, out of reach of a test, so the
-// extension records its answers under test (command `scalpel.chat.lastResponse`, registered only in test mode).
-
-type TranscriptPart =
-  | { type: 'markdown'; value: string }
-  | { type: 'progress'; value: string }
-  | { type: 'anchor'; uri: string; range?: [number, number, number, number]; title?: string }
-  | { type: 'reference'; uri: string }
-  | { type: 'button'; command: string; title: string; arguments: unknown[] };
-
-interface Transcript {
-  sequence: number;
-  prompt: string;
-  command: string | undefined;
-  model: string;
-  parts: TranscriptPart[];
-  done: boolean;
-  result?: { metadata?: { editId?: string; outcome?: string; command?: string }; errorDetails?: { message: string } };
-  followups?: { prompt: string; label?: string; command?: string }[];
-}
-
-const KEY = 'sk-scripted-chat';
-const MODEL_ID = 'openai:gpt-4o-mini';
-/**
- * Sent at once, in Ask mode (Agent mode offers only models that call tools, which Scalpel's endpoints do not), with
- * Scalpel's model picked as a user picks it: a chat view opened and sent to in one go has not chosen a model yet.
- */
-const CHAT_OPTIONS = { isPartialQuery: false, mode: 'ask', modelSelector: { vendor: 'scalpel', id: MODEL_ID } };
-const USER_TS = 'src/user.ts';
-
-function engineLoaded(): boolean {
-  return Object.keys(require.cache).some((path) => path.replace(/\\/g, '/').endsWith('/dist/engine.js'));
-}
-
-async function configure(values: Readonly<Record<string, unknown>>): Promise<void> {
-  const config = vscode.workspace.getConfiguration('scalpel');
-  for (const [name, value] of Object.entries(values))
-    await config.update(name, value, vscode.ConfigurationTarget.Workspace);
-}
-
-async function lastTranscript(): Promise<Transcript | undefined> {
-  return vscode.commands.executeCommand<Transcript | undefined>('scalpel.chat.lastResponse');
-}
-
-/** Sends a message in the Chat view, as typed (with files attached, as dropped on the chat input). */
-async function send(query: string, attachFiles: readonly vscode.Uri[] = []): Promise<number> {
-  const before = (await lastTranscript())?.sequence ?? 0;
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query, ...CHAT_OPTIONS, attachFiles });
-  return before;
-}
-
-async function answerAfter(sequence: number, description: string): Promise<Transcript> {
-  return waitFor(
-    async () => {
-      const transcript = await lastTranscript();
-      return transcript !== undefined && transcript.sequence > sequence && transcript.done ? transcript : undefined;
-    },
-    { timeoutMs: 20_000, description },
-  );
-}
-
-/** Sends a message and returns Scalpel's finished answer. */
-async function ask(query: string, attachFiles: readonly vscode.Uri[] = []): Promise<Transcript> {
-  return answerAfter(await send(query, attachFiles), `Scalpel's answer to "${query}"`);
-}
-
-function markdownOf(transcript: Transcript): string {
-  return transcript.parts
-    .map((p) => (p.type === 'markdown' ? p.value : p.type === 'anchor' ? `[${p.title ?? p.uri}]` : ''))
-    .join('');
-}
-
-function anchors(transcript: Transcript): Extract<TranscriptPart, { type: 'anchor' }>[] {
-  return transcript.parts.filter((p): p is Extract<TranscriptPart, { type: 'anchor' }> => p.type === 'anchor');
-}
-
-/** The command links of an answer (its actions: Preview, Apply, ...), with their decoded arguments. */
-function actions(transcript: Transcript): { title: string; command: string; arguments: unknown[] }[] {
-  return [...markdownOf(transcript).matchAll(/\[\*\*([^\]*]+)\*\*\]\(command:([\w.]+)(?:\?([^)]*))?\)/g)].map((m) => ({
-    title: m[1] ?? '',
-    command: m[2] ?? '',
-    arguments: m[3] === undefined ? [] : (JSON.parse(decodeURIComponent(m[3])) as unknown[]),
-  }));
-}
-
-function userMessageOf(request: RecordedRequest | undefined): string {
-  const messages = request?.body?.messages ?? [];
-  return messages
-    .filter((m) => m.role === 'user')
-    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
-    .join('\n');
-}
-
-function systemMessageOf(request: RecordedRequest | undefined): string {
-  const system = request?.body?.messages?.find((m) => m.role === 'system');
-  return typeof system?.content === 'string' ? system.content : '';
-}
+// provider backed by the scripted LLM server (chatTestSupport.ts).
 
 /** The 0-based line where `text` starts in the workspace file. */
 async function lineOf(path: string, text: string): Promise<number> {
@@ -271,7 +192,7 @@ describe('@scalpel chat participant', () => {
     const answer = await ask('@scalpel /edit trim the name before checking it');
     const text = markdownOf(answer);
     assert.match(text, /The edit failed:\*\*/);
-    assert.match(text, /Scalpel: Set API Key/);
+    assert.match(text, /Set the API key for gpt-4o-mini at http:\/\/127\.0\.0\.1:\d+\/v1, or select another model\./);
     assert.equal(answer.result?.metadata?.outcome, 'failed');
     assert.equal(answer.result?.metadata?.editId, undefined);
     assert.ok(!actions(answer).some((b) => b.command === 'scalpel.acceptEdit'));
