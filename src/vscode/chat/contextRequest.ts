@@ -1,13 +1,10 @@
 import * as vscode from 'vscode';
 import type { ContextFileRequest } from '../../core/context/buildContext';
 import type { FileOutline } from '../../core/elements/element';
-import type { Ctx } from '../ctx';
-import type { ScalpelServices } from '../services';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf, type FocusFile } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
-import type { ChatDocuments } from './chatDocuments';
 import { formatCount, inlineCode, markdownExcerpt, plural, savingOf } from './chatText';
-import { actionLinks, describeFocus, linkElement } from './requestSupport';
+import { actionLinks, type ChatTurn, describeFocus, linkElement } from './requestSupport';
 
 /** Longer contexts show their beginning; the rest opens in an editor. */
 const SHOWN_LINES = 40;
@@ -16,15 +13,8 @@ const SHOWN_LINES = 40;
  * `/context [instruction]`: what `/edit` would send for the same focus, and what it costs against the whole
  * file. No model is called.
  */
-export async function handleContext(
-  ctx: Ctx,
-  services: ScalpelServices,
-  documents: ChatDocuments,
-  request: vscode.ChatRequest,
-  chatContext: vscode.ChatContext,
-  stream: vscode.ChatResponseStream,
-  instruction: string,
-): Promise<vscode.ChatResult> {
+export async function handleContext(turn: ChatTurn): Promise<vscode.ChatResult> {
+  const { ctx, services, documents, request, chatContext, stream, instruction } = turn;
   const focus = await focusOfRequestOrThrow(ctx, request, focusFromHistory(chatContext, 'context', instruction));
   describeFocus(stream, focus);
   const scope = settingsScopeOf(focus);

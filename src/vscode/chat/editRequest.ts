@@ -2,29 +2,20 @@ import type * as vscode from 'vscode';
 import type { ServiceEditResult } from '../../core/edit/editService';
 import type { Ctx } from '../ctx';
 import { adviceCommands } from '../edit/advicePresentation';
-import type { ScalpelServices } from '../services';
 import { changedElements } from './changeSummary';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
 import { chatResult, focusFromHistory, type ScalpelChatMetadata } from './chatResult';
 import type { ChatDocuments } from './chatDocuments';
 import { codeBlock, firstLines, formatCount, inlineCode, plural, savingOf } from './chatText';
-import { abortSignalOf, actionLinks, describeFocus, linkElement } from './requestSupport';
+import { abortSignalOf, actionLinks, type ChatTurn, describeFocus, linkElement, progressOf } from './requestSupport';
 
 /**
  * `/edit <instruction>` (and a prompt without a command): a shell over the edit service. It gathers the focus from
  * the request, and presents the service's result: the changed elements as links with Preview / Apply, or the failure
  * with its advice. Nothing is written here.
  */
-export async function handleEdit(
-  ctx: Ctx,
-  services: ScalpelServices,
-  documents: ChatDocuments,
-  request: vscode.ChatRequest,
-  chatContext: vscode.ChatContext,
-  stream: vscode.ChatResponseStream,
-  token: vscode.CancellationToken,
-  instruction: string,
-): Promise<vscode.ChatResult> {
+export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
+  const { ctx, services, documents, request, chatContext, stream, token, instruction } = turn;
   if (instruction === '') {
     stream.markdown(
       'Tell me what to change, e.g. `@scalpel /edit validate the email with a stricter pattern`. I edit the element at the cursor, or the files and symbols you reference with `#`.',
@@ -44,7 +35,7 @@ export async function handleEdit(
     command: 'chat.edit',
     model: request.model,
     signal: abortSignalOf(token),
-    onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),
+    onProgress: progressOf(stream),
     conversation: services.edits.conversation('chat'),
   });
   const metadata = {

@@ -1,25 +1,16 @@
 import * as vscode from 'vscode';
-import type { Ctx } from '../ctx';
 import { adviceCommands } from '../edit/advicePresentation';
-import type { ScalpelServices } from '../services';
 import { focusOfRequestOrThrow, type KnownFocus } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
 import { formatCount, inlineCode, plural, savingOf } from './chatText';
-import { abortSignalOf, actionLinks, describeFocus, linkElement } from './requestSupport';
+import { abortSignalOf, actionLinks, type ChatTurn, describeFocus, linkElement, progressOf } from './requestSupport';
 
 /**
  * `/plan <instruction>`: only the planning phase. The model sees the outline of the files in focus and names the
  * elements it needs; the answer links them, and a following `/edit` of the same instruction uses them as focus.
  */
-export async function handlePlan(
-  ctx: Ctx,
-  services: ScalpelServices,
-  request: vscode.ChatRequest,
-  chatContext: vscode.ChatContext,
-  stream: vscode.ChatResponseStream,
-  token: vscode.CancellationToken,
-  instruction: string,
-): Promise<vscode.ChatResult> {
+export async function handlePlan(turn: ChatTurn): Promise<vscode.ChatResult> {
+  const { ctx, services, request, chatContext, stream, token, instruction } = turn;
   if (instruction === '') {
     stream.markdown(
       'Tell me what you want to change, e.g. `@scalpel /plan add a role check to every method that edits`; I show which elements the model would work on.',
@@ -36,7 +27,7 @@ export async function handlePlan(
     command: 'chat.plan',
     model: request.model,
     signal: abortSignalOf(token),
-    onProgress: (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`),
+    onProgress: progressOf(stream),
   });
   if (result.cancelled || token.isCancellationRequested) {
     stream.markdown('Cancelled.');

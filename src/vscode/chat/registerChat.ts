@@ -8,7 +8,7 @@ import { ChatTranscripts } from './chatTranscripts';
 import { handleContext } from './contextRequest';
 import { handleEdit } from './editRequest';
 import { handlePlan } from './planRequest';
-import { actionLinks, instructionOf } from './requestSupport';
+import { actionLinks, type ChatTurn, instructionOf } from './requestSupport';
 
 /** The participant's id, as package.json's contributes.chatParticipants declares it. */
 export const CHAT_PARTICIPANT_ID = 'scalpel.chat';
@@ -73,14 +73,15 @@ async function answer(
   const command: ScalpelChatCommand =
     request.command === 'context' || request.command === 'plan' ? request.command : 'edit';
   const instruction = instructionOf(request);
+  const turn: ChatTurn = { ctx, services, documents, request, chatContext, stream, token, instruction };
   try {
     switch (command) {
       case 'context':
-        return await handleContext(ctx, services, documents, request, chatContext, stream, instruction);
+        return await handleContext(turn);
       case 'plan':
-        return await handlePlan(ctx, services, request, chatContext, stream, token, instruction);
+        return await handlePlan(turn);
       case 'edit':
-        return await handleEdit(ctx, services, documents, request, chatContext, stream, token, instruction);
+        return await handleEdit(turn);
     }
   } catch (error) {
     if (error instanceof vscode.CancellationError || token.isCancellationRequested) {

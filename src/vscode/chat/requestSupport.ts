@@ -1,7 +1,28 @@
 import * as vscode from 'vscode';
+import type { Ctx } from '../ctx';
+import type { ScalpelServices } from '../services';
+import type { ChatDocuments } from './chatDocuments';
 import type { ChatFocus } from './chatFocus';
 import { workspacePathOrThrow } from './chatFocus';
 import { inlineCode } from './chatText';
+
+/** One request to `@scalpel`, as every command handler gets it. */
+export interface ChatTurn {
+  readonly ctx: Ctx;
+  readonly services: ScalpelServices;
+  readonly documents: ChatDocuments;
+  readonly request: vscode.ChatRequest;
+  readonly chatContext: vscode.ChatContext;
+  readonly stream: vscode.ChatResponseStream;
+  readonly token: vscode.CancellationToken;
+  /** The user's words, `#` references replaced by the paths they stand for. */
+  readonly instruction: string;
+}
+
+/** Progress from the core (`asking the model ...`) as the chat shows it. */
+export function progressOf(stream: vscode.ChatResponseStream): (event: { readonly message: string }) => void {
+  return (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`);
+}
 
 /** An AbortSignal that fires when the user stops the chat request. */
 export function abortSignalOf(token: vscode.CancellationToken): AbortSignal {
