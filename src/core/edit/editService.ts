@@ -19,7 +19,7 @@ import { askForPlan, type Plan, type PlanFile } from './planning';
 import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
 import { usageTotals, type UsageTotals } from './usage';
-import type { VerificationStep } from './verification';
+import { verifyBatch, type Verification, type VerificationStep } from './verification';
 
 /**
  * The edit service: one request from start to end for every surface (palette, chat, CLI, and next the agent tools).
@@ -132,6 +132,14 @@ export interface EditService {
   plan(request: ServicePlanRequest): Promise<ServicePlanResult>;
   /** The focused context under the budget, with the one wording of a budget or focus failure. */
   context(request: ServiceContextRequest): ServiceContextResult;
+  /** Operations from elsewhere (pasted from another chat): the same verification steps as a model's answer. */
+  verify(request: ServiceVerifyRequest): Promise<Verification>;
+}
+
+export interface ServiceVerifyRequest {
+  readonly snapshot: SnapshotReader;
+  readonly operations: readonly Operation[];
+  readonly settings?: Partial<EditSettings>;
 }
 
 export function createEditService(deps: EditServiceDeps = {}): EditService {
@@ -143,6 +151,8 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     edit: (request) => edit(request, deps, log, record),
     plan: (request) => plan(request, log, record),
     context: (request) => contextOf(request),
+    verify: ({ snapshot, operations, settings }) =>
+      verifyBatch(snapshot, operations, editSettingsOf(settings).strategy, deps.verificationSteps ?? []),
   };
 }
 

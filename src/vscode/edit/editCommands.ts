@@ -4,7 +4,7 @@ import { activeEditorOrThrow, elementAtCursorOrThrow, outlineDocumentOrThrow } f
 import type { Ctx } from '../ctx';
 import { UserFacingError } from '../userError';
 import type { EditCommandResult, EditService } from './editService';
-import { locate, WorkspaceSnapshot } from './workspaceSnapshot';
+import { locate } from './workspaceSnapshot';
 
 /**
  * The edit commands of the palette, the context menu and the keybindings. Each takes its input as arguments when
@@ -226,9 +226,9 @@ export async function applyOperationsFromText(
       ['Show Answer'],
     );
   }
-  const strategy = ctx.config(root).strategy;
-  const result = engine.applyOperations(new WorkspaceSnapshot(root), parsed.operations, { strategy });
-  if (!result.ok) {
+  const verification = await edits.verify(root, parsed.operations);
+  const result = verification.apply;
+  if (!verification.ok) {
     const failed = result.results.filter((r) => r.status === 'failed');
     edits.setReport(
       'operations-report.md',
@@ -239,6 +239,7 @@ export async function applyOperationsFromText(
           (r) =>
             `- ${r.status.toUpperCase()} ${r.operation.type} ${r.operation.path}${r.message === undefined ? '' : `: ${r.message}`}${r.hint === undefined ? '' : ` (${r.hint})`}${r.suggestions === undefined || r.suggestions.length === 0 ? '' : `; nearest: ${r.suggestions.join(', ')}`}`,
         ),
+        ...verification.problems.map((p) => `- FAILED check in ${p.path}: ${p.message}`),
         '',
         '## Text',
         '',
@@ -246,11 +247,14 @@ export async function applyOperationsFromText(
       ].join('\n'),
     );
     const first = failed[0];
+    const problem = verification.problems[0];
     throw new UserFacingError(
-      `${failed.length} of ${parsed.operations.length} operations from ${source} did not verify` +
-        (first === undefined
-          ? ''
-          : ` (${first.operation.type} ${first.operation.path}: ${first.message ?? 'failed'})`) +
+      `${failed.length === 0 ? 'The' : `${failed.length} of ${parsed.operations.length}`} operations from ${source} did not verify` +
+        (first !== undefined
+          ? ` (${first.operation.type} ${first.operation.path}: ${first.message ?? 'failed'})`
+          : problem !== undefined
+            ? ` (${problem.path}: ${problem.message})`
+            : '') +
         '. Nothing was applied.',
       ['Show Answer'],
     );

@@ -9,6 +9,7 @@ import type {
   ServicePlanResult,
 } from '../../core/edit/editService';
 import type { Conflict } from '../../core/edit/rebase';
+import type { Verification } from '../../core/edit/verification';
 import type { UsageTotals } from '../../core/edit/usage';
 import type { EditFileRequest, EditProgress } from '../../core/llm/pipeline';
 import type { FileChange } from '../../core/ops/apply';
@@ -219,6 +220,15 @@ export class EditService {
   /** The focused context under the budget of the file's folder. */
   context(scope: vscode.Uri, requests: readonly ContextFileRequest[], full = false): ServiceContextResult {
     return this.service().context({ requests, settings: this.ctx.config(scope), ...(full ? { full: true } : {}) });
+  }
+
+  /** Operations pasted from another chat, through the same verification steps as a model's answer. */
+  verify(root: vscode.Uri, operations: readonly Operation[]): Promise<Verification> {
+    return this.service().verify({
+      snapshot: new WorkspaceSnapshot(root),
+      operations,
+      settings: this.ctx.config(root),
+    });
   }
 
   /** The focused context, or the one wording of why it cannot be built (budget, unknown element) as an error. */

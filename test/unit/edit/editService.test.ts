@@ -11,6 +11,7 @@ import type { VerificationStep } from '../../../src/core/edit/verification';
 import { outlineSource } from '../../../src/core/elements/outline';
 import { createProvider } from '../../../src/core/llm/createProvider';
 import type { RequestMetrics } from '../../../src/core/llm/metrics';
+import { parseOperations } from '../../../src/core/ops/format';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
 
 // The edit service end to end against the scripted model over real HTTP, through the real OpenAI client: the same
@@ -200,6 +201,19 @@ void describe('the edit service', () => {
         ['no-trim', 0],
       ],
     );
+  });
+
+  void test('pasted operations go through the same verification steps, without a model', async () => {
+    const rejectAll: VerificationStep = { name: 'reject-all', run: () => [{ path: FILE, message: 'no' }] };
+    const { operations } = parseOperations(NEW_VALIDATE);
+    const before = server.requests.length;
+    const plain = await createEditService().verify({ snapshot, operations });
+    assert.equal(plain.ok, true);
+    assert.equal(plain.apply.changes[0]?.after, VALIDATED);
+    const checked = await createEditService({ verificationSteps: [rejectAll] }).verify({ snapshot, operations });
+    assert.equal(checked.ok, false);
+    assert.deepEqual(checked.problems, [{ path: FILE, message: 'no' }]);
+    assert.equal(server.requests.length, before);
   });
 
   void test('NEED lines are recorded in every round', async () => {
