@@ -1,9 +1,8 @@
 import { buildContext, type ContextFileRequest, type ContextResult } from '../context/buildContext';
 import { createTokenCounter, type TokenCounter } from '../context/tokens';
-import { countLines, isOutlinable, outlineSource } from '../elements/outline';
 import { isLlmError, type LlmError } from '../llm/errors';
 import type { RequestMetrics } from '../llm/metrics';
-import { runEdit, type EditFileRequest, type EditOutcome, type EditProgress } from '../llm/pipeline';
+import { fileViewsOf, runEdit, type EditFileRequest, type EditOutcome, type EditProgress } from '../llm/pipeline';
 import type { ChatProvider } from '../llm/provider';
 import { nullLogger, type Logger } from '../logger';
 import type { FileChange, SnapshotReader } from '../ops/apply';
@@ -15,7 +14,7 @@ import { editTitleOf, undoLabelOf } from './editTitle';
 import { editOptionsOf, editSettingsOf, type EditSettings } from './editSettings';
 import { exclusionMessage, type ExclusionCheck } from './exclusion';
 import { modelCaller } from './modelCall';
-import { askForPlan, type Plan, type PlanFile } from './planning';
+import { askForPlan, type Plan } from './planning';
 import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
 import { usageTotals, type UsageTotals } from './usage';
@@ -344,17 +343,6 @@ function remember(request: ServiceEditRequest, outcome: EditOutcome): void {
   });
 }
 
-function planFilesOf(snapshot: SnapshotReader, files: readonly EditFileRequest[]): PlanFile[] {
-  return files.flatMap((file) => {
-    const text = snapshot.read(file.path);
-    if (text === undefined) return [];
-    const outline = isOutlinable(file.path)
-      ? outlineSource(file.path, text)
-      : { file: file.path, text, language: 'ts' as const, elements: [], syntaxErrors: [], lineCount: countLines(text) };
-    return [{ path: file.path, outline, outlinable: isOutlinable(file.path) && outline.syntaxErrors.length === 0 }];
-  });
-}
-
 async function plan(
   request: ServicePlanRequest,
   log: Logger,
@@ -362,7 +350,7 @@ async function plan(
 ): Promise<ServicePlanResult> {
   const settings = editSettingsOf(request.settings);
   const requests: RequestMetrics[] = [];
-  const files = planFilesOf(request.snapshot, request.files);
+  const files = fileViewsOf(request);
   const counter = createTokenCounter(settings.tokenEncoding);
   const wholeFileTokens = files.reduce((sum, f) => sum + counter.count(f.outline.text), 0);
   const failed = (failure: string, kind: FailureKind, error?: LlmError): ServicePlanResult => ({

@@ -99,7 +99,7 @@ const EMPTY_APPLY: ApplyResult = { ok: false, results: [], changes: [] };
 
 export const DEFAULT_REPAIR_ROUNDS = 2;
 
-interface FileView extends PlanFile {
+export interface FileView extends PlanFile {
   focus: string[];
   whole: boolean;
 }
@@ -113,8 +113,13 @@ function operationKey(operation: Operation): string {
   return `${operation.type} ${operation.path.replace(/^file:/i, '')}`;
 }
 
-/** The request's files as the model will see them; files the model is to create have nothing to show. */
-function viewsOf(request: EditRequest): FileView[] {
+/**
+ * The request's files as the model will see them: outlined when the element model reads them, else whole. Files the
+ * model is to create have nothing to show. Planning alone (the edit service's `plan`) starts from the same views.
+ */
+export function fileViewsOf(
+  request: Pick<EditRequest, 'files' | 'snapshot'> & { readonly options?: Pick<EditOptions, 'strategy'> },
+): FileView[] {
   const views: FileView[] = [];
   for (const file of request.files) {
     const text = request.snapshot.read(file.path);
@@ -162,7 +167,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     },
     requests,
   );
-  const views = viewsOf(request);
+  const views = fileViewsOf(request);
 
   let plan: string[] | undefined;
   let lastAnswer = '';
