@@ -12,6 +12,7 @@ import type { Conflict } from '../../core/edit/rebase';
 import type { Verification } from '../../core/edit/verification';
 import type { UsageTotals } from '../../core/edit/usage';
 import type { EditFileRequest, EditProgress } from '../../core/llm/pipeline';
+import type { ChatProvider } from '../../core/llm/provider';
 import type { FileChange } from '../../core/ops/apply';
 import type { Operation, OperationResult } from '../../core/ops/operation';
 import type { ContextDocumentProvider } from '../contextDocuments';
@@ -75,6 +76,8 @@ export interface SurfaceEdit {
   readonly command: string;
   /** The model picked in the chat, if any. */
   readonly model?: vscode.LanguageModelChat;
+  /** A provider the surface chose already (to name it while it works); else the one provider choice picks it. */
+  readonly provider?: ChatProvider;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: EditProgress) => void;
   readonly conversation?: EditConversation;
@@ -173,7 +176,7 @@ export class EditService {
   async run(input: SurfaceEdit): Promise<ServiceEditResult> {
     const scope = this.scopeOf(input.root, input.files);
     const config = this.ctx.config(scope);
-    const provider = await chooseProvider(this.ctx, input.model);
+    const provider = input.provider ?? (await chooseProvider(this.ctx, input.model));
     const result = await this.service().edit({
       instruction: input.instruction,
       files: input.files,
@@ -203,7 +206,7 @@ export class EditService {
   async plan(input: Omit<SurfaceEdit, 'full' | 'conversation'>): Promise<ServicePlanResult> {
     const scope = this.scopeOf(input.root, input.files);
     const config = this.ctx.config(scope);
-    const provider = await chooseProvider(this.ctx, input.model);
+    const provider = input.provider ?? (await chooseProvider(this.ctx, input.model));
     return this.service().plan({
       instruction: input.instruction,
       files: input.files,
@@ -288,6 +291,7 @@ export class EditService {
               files: [{ path, focus: spec.focus }],
               snapshot,
               command: spec.command,
+              provider,
               signal: controller.signal,
               onProgress: (event) => progress.report({ message: event.message }),
               conversation: this.conversation('palette'),
@@ -297,6 +301,9 @@ export class EditService {
           }
         },
       );
+    } catch (error) {
+      this.statusBar.done();
+      throw error;
     } finally {
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', EDIT_RUNNING_KEY, false);
@@ -441,7 +448,9 @@ export class EditService {
 /** A failed edit in one notification line: what happened, then what to do. */
 export function failureMessage(result: Pick<ServiceEditResult, 'failure' | 'advice'>): string {
   const failure = (result.failure ?? 'the edit did not apply').replace(/[.\s]+$/, '');
-  return `Scalpel: ${failure}.${result.advice === undefined ? '' : ` ${result.advice.nextStep}`}`;
+  // Refusals already speak as Scalpel ("Scalpel does not send ...").
+  const said = /^Scalpel\b/.test(failure) ? failure : `Scalpel: ${failure}`;
+  return `${said}.${result.advice === undefined ? '' : ` ${result.advice.nextStep}`}`;
 }
 
 export function lastUsageOf(model: string, usage: UsageTotals): LastUsage {
