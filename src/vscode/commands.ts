@@ -78,7 +78,9 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
       const outline = outlineDocumentOrThrow(ctx, editor.document);
       const element = await elementAtCursorOrThrow(ctx, editor, outline, false);
       const config = ctx.config(editor.document.uri);
-      const { context: result } = edits.contextOrThrow(editor.document.uri, [{ outline, focus: [element.path] }]);
+      const { context: result } = edits.contextOrThrow(editor.document.uri, {
+        requests: [{ outline, focus: [element.path] }],
+      });
       const saved = result.wholeFileTokens === 0 ? 0 : Math.round((1 - result.tokens / result.wholeFileTokens) * 100);
       const header =
         `Scalpel context for ${element.path}\n` +

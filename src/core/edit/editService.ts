@@ -115,11 +115,20 @@ export interface ServicePlanResult {
   readonly error?: LlmError;
 }
 
-export interface ServiceContextRequest {
-  readonly requests: readonly ContextFileRequest[];
+export type ServiceContextRequest = (
+  | {
+      /** Outlines the caller has already (the palette's open document). */
+      readonly requests: readonly ContextFileRequest[];
+    }
+  | {
+      /** Files as an edit names them: the context is then exactly what `edit` would send for them. */
+      readonly files: readonly EditFileRequest[];
+      readonly snapshot: SnapshotReader;
+    }
+) & {
   readonly settings?: Partial<EditSettings>;
   readonly full?: boolean;
-}
+};
 
 export type ServiceContextResult =
   | { readonly ok: true; readonly context: ContextResult; readonly counter: TokenCounter }
@@ -405,8 +414,16 @@ async function plan(
 function contextOf(request: ServiceContextRequest): ServiceContextResult {
   const settings = editSettingsOf(request.settings);
   const counter = createTokenCounter(settings.tokenEncoding);
+  const requests =
+    'requests' in request
+      ? request.requests
+      : fileViewsOf({ ...request, options: { strategy: settings.strategy } }).map((v) => ({
+          outline: v.outline,
+          focus: v.focus,
+          whole: v.whole,
+        }));
   try {
-    const context = buildContext(request.requests, counter, {
+    const context = buildContext(requests, counter, {
       budget: settings.tokenBudget,
       smallFileLines: settings.smallFileLines,
       ...(request.full === true ? { full: true } : {}),

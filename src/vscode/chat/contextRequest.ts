@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import type { ContextFileRequest } from '../../core/context/buildContext';
-import type { FileOutline } from '../../core/elements/element';
-import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf, type FocusFile } from './chatFocus';
+import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
 import { formatCount, inlineCode, markdownExcerpt, plural, savingOf } from './chatText';
 import { actionLinks, type ChatTurn, describeFocus, linkElement } from './requestSupport';
@@ -21,13 +19,12 @@ export async function handleContext(turn: ChatTurn): Promise<vscode.ChatResult> 
   const config = ctx.config(scope);
   const engine = ctx.engine();
   const shaped = focusedRequestOf(focus);
-  const { context, counter } = services.edits.contextOrThrow(
-    scope,
-    focus.files.map((file, index) =>
-      contextRequestOf(file, shaped.files[index]?.focus ?? [], config.strategy === 'file'),
-    ),
-    shaped.full,
-  );
+  // The files as /edit names them, so the context is exactly what /edit would send.
+  const { context, counter } = services.edits.contextOrThrow(scope, {
+    files: shaped.files,
+    snapshot: focus.snapshot,
+    full: shaped.full,
+  });
   const wholeFiles = context.files.length === 1 ? 'the whole file' : 'the whole files';
   stream.markdown(
     `**Context for ${focus.origin}:** **${formatCount(context.tokens)} tokens** (${context.encoding}) instead of ${formatCount(context.wholeFileTokens)} for ${wholeFiles}${inParentheses(savingOf(context.tokens, context.wholeFileTokens) ?? 'no fewer: the file goes whole')}.\n\n`,
@@ -89,25 +86,6 @@ export async function handleContext(turn: ChatTurn): Promise<vscode.ChatResult> 
     actionLinks(stream, [{ command: 'vscode.open', title: 'Open the whole context', arguments: [uri] }]);
   }
   return chatResult({ command: 'context', instruction, outcome: 'ok', focus: knownFocusOf(focus) });
-}
-
-function contextRequestOf(file: FocusFile, focus: readonly string[], fileStrategy: boolean): ContextFileRequest {
-  if (file.outline === undefined || file.outline.syntaxErrors.length > 0 || fileStrategy) {
-    return { outline: file.outline ?? plainOutline(file), focus: [], whole: true };
-  }
-  return { outline: file.outline, focus };
-}
-
-/** A file the element model does not read goes to the model whole; this is the outline that says so. */
-function plainOutline(file: FocusFile): FileOutline {
-  return {
-    file: file.path,
-    text: file.text,
-    language: 'ts',
-    elements: [],
-    syntaxErrors: [],
-    lineCount: file.lineCount,
-  };
 }
 
 function inParentheses(text: string): string {

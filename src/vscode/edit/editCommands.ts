@@ -148,9 +148,9 @@ export async function copyContext(ctx: Ctx, edits: EditService, instruction: unk
     if (typed === undefined) throw new vscode.CancellationError();
     task = typed.trim();
   }
-  const { context, counter } = edits.contextOrThrow(document.uri, [
-    { outline, focus, ...(focus.length === 0 ? { whole: true } : {}) },
-  ]);
+  const { context, counter } = edits.contextOrThrow(document.uri, {
+    requests: [{ outline, focus, ...(focus.length === 0 ? { whole: true } : {}) }],
+  });
   const text = `${engine.CODING_SYSTEM_PROMPT}\n\n---\n\n${engine.codingUserMessage(context.text, task === '' ? '<describe the change here>' : task)}`;
   await vscode.env.clipboard.writeText(text);
   const tokens = counter.count(text);

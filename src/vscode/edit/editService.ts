@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { ContextFileRequest } from '../../core/context/buildContext';
 import type { Advice } from '../../core/edit/advice';
 import type { EditConversation } from '../../core/edit/conversation';
 import type {
   EditService as CoreEditService,
+  ServiceContextRequest,
   ServiceContextResult,
   ServiceEditResult,
   ServicePlanResult,
@@ -220,11 +220,6 @@ export class EditService {
     });
   }
 
-  /** The focused context under the budget of the file's folder. */
-  context(scope: vscode.Uri, requests: readonly ContextFileRequest[], full = false): ServiceContextResult {
-    return this.service().context({ requests, settings: this.ctx.config(scope), ...(full ? { full: true } : {}) });
-  }
-
   /** Operations pasted from another chat, through the same verification steps as a model's answer. */
   verify(root: vscode.Uri, operations: readonly Operation[]): Promise<Verification> {
     return this.service().verify({
@@ -234,13 +229,12 @@ export class EditService {
     });
   }
 
-  /** The focused context, or the one wording of why it cannot be built (budget, unknown element) as an error. */
-  contextOrThrow(
-    scope: vscode.Uri,
-    requests: readonly ContextFileRequest[],
-    full = false,
-  ): Extract<ServiceContextResult, { ok: true }> {
-    const result = this.context(scope, requests, full);
+  /**
+   * The focused context under the budget of the file's folder, or the one wording of why it cannot be built (budget,
+   * unknown element) as an error.
+   */
+  contextOrThrow(scope: vscode.Uri, request: ServiceContextRequest): Extract<ServiceContextResult, { ok: true }> {
+    const result = this.service().context({ ...request, settings: this.ctx.config(scope) });
     if (!result.ok) throw new UserFacingError(failureMessage(result), adviceButtons(result.advice));
     return result;
   }

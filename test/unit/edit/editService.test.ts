@@ -125,6 +125,41 @@ void describe('the edit service', () => {
     assert.equal(!context.ok && context.failure, result.failure);
   });
 
+  void test('the context of files named as an edit names them is what the edit sends', async () => {
+    const notes = 'Some notes\nthat no element model reads\n';
+    const files = { read: (path: string) => (path === FILE ? HARD : path === 'NOTES.txt' ? notes : undefined) };
+    const service = createEditService();
+    const context = service.context({
+      files: [
+        { path: FILE, focus: [VALIDATE] },
+        { path: 'NOTES.txt', focus: [] },
+      ],
+      snapshot: files,
+    });
+    assert.equal(context.ok, true);
+    if (!context.ok) return;
+    assert.deepEqual(
+      context.context.files.map((f) => [f.file, f.mode, f.focus]),
+      [
+        ['NOTES.txt', 'whole', []],
+        [FILE, 'focused', [VALIDATE]],
+      ],
+    );
+    server.enqueue(scripted.answer(NEW_VALIDATE));
+    const before = server.requests.length;
+    await service.edit(
+      request({
+        files: [
+          { path: FILE, focus: [VALIDATE] },
+          { path: 'NOTES.txt', focus: [] },
+        ],
+        snapshot: files,
+      }),
+    );
+    const sent = server.requests[before]?.body?.messages?.find((m) => m.role === 'user')?.content;
+    assert.ok(String(sent).startsWith(context.context.text), 'the edit sent this very context');
+  });
+
   void test('an excluded file is refused before anything is sent', async () => {
     const service = createEditService();
     const before = server.requests.length;
