@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ContextBudgetError } from '../../../src/core/context/buildContext';
 import { createTokenCounter } from '../../../src/core/context/tokens';
@@ -9,29 +7,22 @@ import { createEditService, type ServiceEditRequest } from '../../../src/core/ed
 import type { PreWriteGate } from '../../../src/core/edit/preWriteGate';
 import type { VerificationStep } from '../../../src/core/edit/verification';
 import { outlineSource } from '../../../src/core/elements/outline';
-import { createProvider } from '../../../src/core/llm/createProvider';
 import type { RequestMetrics } from '../../../src/core/llm/metrics';
 import { parseOperations } from '../../../src/core/ops/format';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import {
+  FILE,
+  HARD,
+  INSTRUCTION,
+  NEW_VALIDATE,
+  scriptedOpenAi,
+  snapshot,
+  VALIDATE,
+  VALIDATED,
+} from '../pipeline/validateEdit';
 
 // The edit service end to end against the scripted model over real HTTP, through the real OpenAI client: the same
 // calls the palette, the chat and `scalpel edit` make.
-
-const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'elements', 'fixtures');
-const HARD = readFileSync(join(fixtures, 'hardCases.ts'), 'utf8');
-const FILE = 'src/hard.ts';
-const VALIDATE = `${FILE}/class[UserService]/method[validate]`;
-const snapshot = { read: (path: string) => (path === FILE ? HARD : undefined) };
-
-const NEW_VALIDATE = [
-  `REPLACE_ELEMENT ${VALIDATE}`,
-  '```ts',
-  'validate(input: string): boolean {',
-  '  return input.trim().length > 0 && path.isAbsolute(this.root);',
-  '}',
-  '```',
-].join('\n');
-const VALIDATED = HARD.replace('return input.length > 0 &&', 'return input.trim().length > 0 &&');
 
 void describe('the edit service', () => {
   let server: ScriptedLlmServer;
@@ -44,16 +35,10 @@ void describe('the edit service', () => {
 
   function request(overrides: Partial<ServiceEditRequest> = {}): ServiceEditRequest {
     return {
-      instruction: 'trim the input before checking its length',
+      instruction: INSTRUCTION,
       files: [{ path: FILE, focus: [VALIDATE] }],
       snapshot,
-      provider: createProvider({
-        provider: 'openai',
-        baseUrl: server.openaiBaseUrl,
-        apiKey: 'sk-test',
-        model: 'gpt-4o-mini',
-        retryDelayMs: 10,
-      }),
+      provider: scriptedOpenAi(server),
       command: 'test.edit',
       ...overrides,
     };

@@ -1,26 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTokenCounter } from '../../../src/core/context/tokens';
 import { createProvider } from '../../../src/core/llm/createProvider';
 import { runEdit, type EditRequest } from '../../../src/core/llm/pipeline';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, scriptedOpenAi, snapshot, VALIDATE } from './validateEdit';
 
-const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'elements', 'fixtures');
-const HARD = readFileSync(join(fixtures, 'hardCases.ts'), 'utf8');
-const FILES: Record<string, string> = { 'src/hard.ts': HARD };
-const snapshot = { read: (path: string) => FILES[path] };
-const VALIDATE = 'src/hard.ts/class[UserService]/method[validate]';
-
-const NEW_VALIDATE = [
-  `REPLACE_ELEMENT ${VALIDATE}`,
-  '```ts',
-  'validate(input: string): boolean {',
-  '  return input.trim().length > 0 && path.isAbsolute(this.root);',
-  '}',
-  '```',
-].join('\n');
+const FILES: Record<string, string> = { [FILE]: HARD };
 
 function messagesOf(server: ScriptedLlmServer, index: number): Array<{ role: string; content: string }> {
   const body = server.requests[index]?.body;
@@ -38,16 +24,10 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
 
   function request(overrides: Partial<EditRequest> = {}): EditRequest {
     return {
-      instruction: 'trim the input before checking its length',
-      files: [{ path: 'src/hard.ts', focus: [VALIDATE] }],
+      instruction: INSTRUCTION,
+      files: [{ path: FILE, focus: [VALIDATE] }],
       snapshot,
-      provider: createProvider({
-        provider: 'openai',
-        baseUrl: server.openaiBaseUrl,
-        apiKey: 'sk-test',
-        model: 'gpt-4o-mini',
-        retryDelayMs: 10,
-      }),
+      provider: scriptedOpenAi(server),
       counter: createTokenCounter(),
       ...overrides,
     };
