@@ -57,5 +57,13 @@ void describe('a budget smaller than the focus', () => {
     // The one line is the last thing edit says (before it, only its progress lines).
     assert.equal(edit.stderr.trimEnd().split('\n').at(-1), `scalpel edit: ${failure(context.stderr) ?? ''}`);
     assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), source, 'nothing was written');
+
+    // --json carries the same failure, and the advice every surface gets.
+    const json = scalpel('edit', 'src/hard.ts', '--focus', FOCUS, '--budget', '10', '-m', 'trim the input', '--json');
+    assert.equal(json.status, 1, json.stderr);
+    const report = JSON.parse(json.stdout) as { ok: boolean; failure?: string; advice?: { actions: unknown[] } };
+    assert.equal(report.ok, false);
+    assert.equal(report.failure, failure(context.stderr));
+    assert.deepEqual(report.advice?.actions, [{ kind: 'openSettings', setting: 'tokenBudget' }]);
   });
 });
