@@ -59,7 +59,7 @@ export function adviceFor(failure: FailureKind, provider?: ProviderDescription):
     case 'focus':
       return { nextStep: 'Name an element that exists in the file (its outline lists them).', actions: [] };
     case 'excluded':
-      return { nextStep: 'Nothing was sent or changed.', actions: [settings('exclude')] };
+      return { nextStep: 'Nothing was changed.', actions: [settings('exclude')] };
     case 'refused':
       return { nextStep: 'Nothing was changed.', actions: [SHOW_LOG] };
     case 'conflict':
