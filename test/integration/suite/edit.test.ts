@@ -254,7 +254,7 @@ describe('edit commands', () => {
       placeCursor(editor, "return this.role === 'admin'");
       const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'anything')) as EditResult;
       assert.equal(result.status, 'failed');
-      assert.match(result.message ?? "", /Check that the server at http:\/\/127\.0\.0\.1:9\/v1 is running/);
+      assert.match(result.message ?? '', /Check that the server at http:\/\/127\.0\.0\.1:9\/v1 is running/);
     } finally {
       await setSetting('baseUrl', model.server.openaiBaseUrl);
     }
