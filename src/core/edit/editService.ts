@@ -160,7 +160,7 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     plan: (request) => plan(request, log, record),
     context: (request) => contextOf(request),
     verify: ({ snapshot, operations, settings }) =>
-      verifyBatch(snapshot, operations, editSettingsOf(settings).strategy, deps.verificationSteps ?? []),
+      verifyBatch(snapshot, operations, { strategy: editSettingsOf(settings).strategy }, deps.verificationSteps ?? []),
   };
 }
 
