@@ -1,5 +1,5 @@
 import type { Operation, OperationType, ParseError, ParseResult } from '../operation';
-import { readFencedBody, readFenceLine, type FenceLine } from './fences';
+import { closes, readFencedBody, readFenceLine, type FenceLine } from './fences';
 import { readHeaderArguments, type HeaderArguments } from './headerArguments';
 import { readHeaderLine, type HeaderLine } from './headerLine';
 import { clip, importModuleOfPath, VALID_TYPES_TEXT } from './operationParts';
@@ -11,12 +11,51 @@ import { isReplaceMarker, isSearchMarker, parsePatchBody } from './patchBody';
  * Never throws. Prose around operations is ignored; anything that starts like an operation but cannot be read is an
  * error with its line, and the operation is left out rather than guessed.
  */
-export function parseOperations(answer: string): ParseResult {
+export interface ParseLimits {
+  /** Longest answer read, in UTF-8 bytes; a longer one is refused whole. Default 2 MB. */
+  readonly maxAnswerBytes?: number;
+  /** Most operations in one answer; an answer with more is refused whole. Default 1,000. */
+  readonly maxOperations?: number;
+}
+
+export const DEFAULT_MAX_ANSWER_BYTES = 2 * 1024 * 1024;
+export const DEFAULT_MAX_OPERATIONS = 1_000;
+
+export function parseOperations(answer: string, limits: ParseLimits = {}): ParseResult {
   const operations: Operation[] = [];
   const errors: ParseError[] = [];
   try {
     const text = typeof answer === 'string' ? answer : String(answer);
+    const maxBytes = limits.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    // Bytes are only counted when the length alone cannot decide: a UTF-8 byte is at most 3 per UTF-16 unit here.
+    const bytes = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
+    if (bytes > maxBytes) {
+      return {
+        operations: [],
+        errors: [
+          {
+            line: 1,
+            message: `the answer is ${formatBytes(bytes)}, over the limit of ${formatBytes(maxBytes)} for one answer; nothing in it was applied`,
+            expected:
+              'a smaller change per answer: fewer or smaller operations, element operations instead of whole files',
+          },
+        ],
+      };
+    }
     const result = parseAnswer(text);
+    const maxOperations = limits.maxOperations ?? DEFAULT_MAX_OPERATIONS;
+    if (result.operations.length > maxOperations) {
+      return {
+        operations: [],
+        errors: [
+          {
+            line: result.operations[maxOperations]?.line ?? 1,
+            message: `the answer holds ${result.operations.length} operations, over the limit of ${maxOperations} for one answer; nothing in it was applied`,
+            expected: `at most ${maxOperations} operations: split the change into smaller requests`,
+          },
+        ],
+      };
+    }
     operations.push(...result.operations);
     errors.push(...result.errors);
   } catch (error) {
@@ -38,9 +77,22 @@ function parseAnswer(answer: string): ParseResult {
   return text.operations.length > 0 || text.errors.length > 0 ? text : json;
 }
 
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
+  return `${bytes} bytes`;
+}
+
 const TAGS_ONLY = /^(?:<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>\s*)+$/;
 const LEADING_TAGS = /^(?:<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>\s*)+/;
 const JSON_INFO = /^json[c5]?$/i;
+const MARKDOWN_INFO = /^(?:md|markdown|mdx)$/i;
+const MARKDOWN_PATH = /\.(?:md|mdx|markdown)$/i;
+const CLOSING_TAG_INFO = /^<\/[A-Za-z][\w-]*>$/;
+
+function takesWholeFile(type: OperationType): boolean {
+  return type === 'CREATE_FILE' || type === 'REPLACE_FILE';
+}
 
 /** Lines that may wrap a whole-answer JSON: blanks, `<operations>` tags, a bare or ```json fence. */
 function wrapsJson(line: string): boolean {
@@ -73,10 +125,15 @@ type Body =
 class TextScanner {
   private readonly operations: Operation[] = [];
   private readonly errors: ParseError[] = [];
+  private readonly jsonClosers = new Map<string, { readonly from: number; readonly closer: number }>();
+  private lastOperationKeyLine: number | undefined;
 
   constructor(private readonly lines: readonly string[]) {}
 
   scan(): ParseResult {
+    // Bodies are read only after a header: once the answer has one, a ```json block in its prose is an example the
+    // model shows (a config, a payload), never operations, and cannot fail the batch.
+    const hasHeader = this.lines.some((line) => readHeaderLine(line) !== undefined);
     let index = 0;
     while (index < this.lines.length) {
       const line = this.lines[index] ?? '';
@@ -85,7 +142,7 @@ class TextScanner {
         index = this.readOperation(index, header);
         continue;
       }
-      const fence = readFenceLine(line);
+      const fence = hasHeader ? undefined : readFenceLine(line);
       index = fence !== undefined && JSON_INFO.test(fence.info) ? this.readJsonBlock(index, fence) : index + 1;
     }
     return { operations: this.operations, errors: this.errors };
@@ -97,10 +154,8 @@ class TextScanner {
 
   /** A ```json block in prose holds operations only if it reads as them; any other JSON is just prose. */
   private readJsonBlock(openingIndex: number, opening: FenceLine): number {
-    for (let index = openingIndex + 1; index < this.lines.length; index++) {
-      const fence = readFenceLine(this.lines[index] ?? '');
-      if (fence === undefined || fence.info !== '' || fence.char !== opening.char || fence.length < opening.length)
-        continue;
+    const index = this.jsonCloserAfter(openingIndex, opening);
+    if (index >= 0) {
       const text = this.lines.slice(openingIndex + 1, index).join('\n');
       const result = parseJsonOperations(text, openingIndex + 2, true);
       if (result.operations.length === 0 && result.errors.length === 0) return openingIndex + 1;
@@ -108,8 +163,7 @@ class TextScanner {
       this.errors.push(...result.errors);
       return index + 1;
     }
-    const text = this.lines.slice(openingIndex + 1).join('\n');
-    if (/"(?:type|operations)"\s*:/.test(text)) {
+    if (this.lastLineNamingOperations() > openingIndex) {
       this.error(
         openingIndex,
         'the ```json block is never closed: the answer looks truncated',
@@ -118,6 +172,42 @@ class TextScanner {
       return this.lines.length;
     }
     return openingIndex + 1;
+  }
+
+  /**
+   * The nearest line after `openingIndex` that closes a ```json block, or -1. Remembered per fence kind: prose with
+   * many ```json lines and no closer would otherwise be searched to its end once per line.
+   */
+  private jsonCloserAfter(openingIndex: number, opening: FenceLine): number {
+    const key = `${opening.char}${opening.length}`;
+    const known = this.jsonClosers.get(key);
+    if (known !== undefined && openingIndex > known.from && (known.closer < 0 || openingIndex < known.closer)) {
+      return known.closer;
+    }
+    let closer = -1;
+    for (let index = openingIndex + 1; index < this.lines.length; index++) {
+      const fence = readFenceLine(this.lines[index] ?? '');
+      if (fence === undefined || fence.info !== '' || fence.char !== opening.char || fence.length < opening.length)
+        continue;
+      closer = index;
+      break;
+    }
+    this.jsonClosers.set(key, { from: openingIndex, closer });
+    return closer;
+  }
+
+  /** The last line holding `"type":` or `"operations":`, found once. */
+  private lastLineNamingOperations(): number {
+    if (this.lastOperationKeyLine === undefined) {
+      this.lastOperationKeyLine = -1;
+      for (let index = this.lines.length - 1; index >= 0; index--) {
+        if (/"(?:type|operations)"\s*:/.test(this.lines[index] ?? '')) {
+          this.lastOperationKeyLine = index;
+          break;
+        }
+      }
+    }
+    return this.lastOperationKeyLine;
   }
 
   private readOperation(index: number, header: HeaderLine): number {
@@ -247,6 +337,18 @@ class TextScanner {
             next: read.closingIndex + 1,
           };
         }
+        const cut = this.closedEarly(opening, read.closingIndex, type, path);
+        if (cut !== undefined) {
+          return {
+            kind: 'error',
+            error: {
+              line: start + 1,
+              message: `the code block opened here closes at line ${read.closingIndex + 1}, but the content goes on to another closing fence at line ${cut.laterFence + 1}: the content holds ${fenceText} fences of its own, and it would be cut at the first one`,
+              expected: `an outer fence longer than every fence inside the content, e.g. ${opening.char.repeat(Math.max(4, opening.length + 1))}${opening.info === '' ? '' : opening.info} ... ${opening.char.repeat(Math.max(4, opening.length + 1))}`,
+            },
+            next: cut.resumeAt,
+          };
+        }
         return { kind: 'lines', lines: read.lines, firstIndex: start + 1, next: read.closingIndex + 1 };
       }
       case 'interrupted':
@@ -276,6 +378,40 @@ class TextScanner {
         };
       }
     }
+  }
+
+  /**
+   * Whether the fence that closed a body at `closingIndex` was really a fence inside the content (a README's own
+   * bare ``` block, a template literal holding one): then the rest of the content and its true closing fence follow
+   * as "prose", and taking the body as it is would write a file cut short. The signs, up to the next header: a
+   * bare fence that could have closed the body comes before any other fence and a second fence follows it (the
+   * inner block's closing fence reads as an opening, the true closing fence closes it), and either the content goes
+   * on directly under the closing fence or the content is Markdown, where bare inner fences are the rule.
+   */
+  private closedEarly(
+    opening: FenceLine,
+    closingIndex: number,
+    type: OperationType,
+    path: string,
+  ): { readonly laterFence: number; readonly resumeAt: number } | undefined {
+    let firstFence = -1;
+    let fences = 0;
+    let end = closingIndex + 1;
+    for (; end < this.lines.length && !this.startsOperation(end); end++) {
+      const fence = readFenceLine(this.lines[end] ?? '');
+      if (fence === undefined) continue;
+      if (fences === 0) {
+        if (!closes(fence, opening) || CLOSING_TAG_INFO.test(fence.info)) return undefined;
+        firstFence = end;
+      }
+      fences += 1;
+    }
+    if (fences < 2) return undefined;
+    const direct = (this.lines[closingIndex + 1] ?? '').trim();
+    const goesOnDirectly = direct !== '' && !TAGS_ONLY.test(direct) && closingIndex + 1 !== firstFence;
+    const markdown = MARKDOWN_INFO.test(opening.info) || (takesWholeFile(type) && MARKDOWN_PATH.test(path));
+    if (!goesOnDirectly && !markdown) return undefined;
+    return { laterFence: firstFence, resumeAt: end };
   }
 
   /** A closing fence glued to the next text: only a duplicated opening fence produces that. */
