@@ -3,6 +3,7 @@ import type { CreateFileOperation, ReplaceFileOperation } from '../operation';
 import { trimEdit } from './editBuffer';
 import type { OpFailure } from './actions';
 import { findNewPlaceholder } from './placeholders';
+import { textFileProblem } from './textFileChecks';
 import { detectEol, detectStyle, stripBom, toLf, withEol } from './textStyle';
 import type { FileChange } from './types';
 import { syntaxProblem } from './verify';
@@ -57,6 +58,10 @@ export function applyFileOperation(
   if (language !== undefined) {
     const beforeOutline = language.outline(path, before ?? '');
     const problem = syntaxProblem(beforeOutline, language.outline(path, after));
+    if (problem !== undefined)
+      return { ok: false, failure: { message: `${label}: ${problem.message}`, hint: problem.hint } };
+  } else {
+    const problem = textFileProblem(path, before === undefined ? undefined : stripBom(before), stripBom(after));
     if (problem !== undefined)
       return { ok: false, failure: { message: `${label}: ${problem.message}`, hint: problem.hint } };
   }
