@@ -1,4 +1,4 @@
-import { insideAny, scanCode } from './codeScan';
+import { scanCode } from './codeScan';
 
 /**
  * Lazy placeholders: what a model writes instead of code it did not want to repeat (`// ... existing code ...`,
@@ -63,12 +63,27 @@ function words(text: string): string[] {
   return text.split(' ').filter((w) => w !== '');
 }
 
+/**
+ * Drops a closing star-slash (any number of stars, an optional `}` after it) and the spaces around it. By hand: the
+ * end-anchored pattern it replaces backtracked over every run of stars, quadratic in a comment of stars.
+ */
+function withoutCommentEnd(text: string): string {
+  const isSpace = (index: number): boolean => /\s/.test(text.charAt(index));
+  let cut = text.length;
+  while (cut > 0 && isSpace(cut - 1)) cut -= 1;
+  if (text.charAt(cut - 1) === '}') {
+    cut -= 1;
+    while (cut > 0 && isSpace(cut - 1)) cut -= 1;
+  }
+  if (text.charAt(cut - 1) !== '/' || text.charAt(cut - 2) !== '*') return text;
+  cut -= 1;
+  while (cut > 0 && text.charAt(cut - 1) === '*') cut -= 1;
+  return text.slice(0, cut);
+}
+
 /** Lower-case words of a comment, ellipses and punctuation gone; `ellipsis` says whether it had one. */
 function normalizePhrase(raw: string): { phrase: string; ellipsis: boolean } {
-  let text = raw
-    .replace(/^\s*(?:\/\/+|\/\*+|\{\s*\/\*+)/, '')
-    .replace(/(?:\*+\/\s*\}?|\*+\/)\s*$/, '')
-    .replace(/^\s*\*+/gm, ' ');
+  let text = withoutCommentEnd(raw.replace(/^\s*(?:\/\/+|\/\*+|\{\s*\/\*+)/, '')).replace(/^\s*\*+/gm, ' ');
   const ellipsis = /\.\s*\.\s*\.|…/.test(text);
   text = text
     .toLowerCase()
@@ -107,35 +122,76 @@ interface Candidate {
   readonly text: string;
 }
 
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line += 1;
-  return line;
+/** 1-based line of each offset, by binary search over the line starts: one pass, however many candidates. */
+function lineFinder(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let index = text.indexOf('\n'); index >= 0; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  };
 }
+
+/**
+ * Ranges sorted by start and not overlapping (what the scanner yields), walked with offsets that only grow: each
+ * range is passed once, so the whole scan stays linear in the size of the content.
+ */
+class RangeCursor {
+  private next = 0;
+
+  constructor(private readonly ranges: readonly { readonly start: number; readonly end: number }[]) {}
+
+  /** Whether `offset` lies in a range: strictly inside, or from its start on when `fromStart`. */
+  contains(offset: number, fromStart: boolean): boolean {
+    while (this.next < this.ranges.length && (this.ranges[this.next]?.end ?? 0) <= offset) this.next += 1;
+    const range = this.ranges[this.next];
+    if (range === undefined) return false;
+    return fromStart ? range.start <= offset : range.start < offset;
+  }
+}
+
+/** Longer comments are prose or documentation, never a stand-in for code, and are not worth normalizing. */
+const LONGEST_PLACEHOLDER_COMMENT = 400;
 
 function candidates(text: string): Candidate[] {
   const scan = scanCode(text);
+  const lineOf = lineFinder(text);
   const found: Candidate[] = [];
   for (const comment of scan.comments) {
+    if (comment.end - comment.start > LONGEST_PLACEHOLDER_COMMENT) continue;
     const raw = text.slice(comment.start, comment.end);
     const { phrase, ellipsis } = normalizePhrase(raw);
     if (isLazyPhrase(phrase, ellipsis)) {
-      found.push({ key: `${ellipsis ? '…' : ''}${phrase}`, line: lineOf(text, comment.start), text: raw.trim() });
+      found.push({ key: `${ellipsis ? '…' : ''}${phrase}`, line: lineOf(comment.start), text: raw.trim() });
     }
   }
-  let offset = 0;
-  for (const line of text.split('\n')) {
-    const start = offset;
-    offset += line.length + 1;
-    if (insideAny(scan.literals, start + line.length - line.trimStart().length)) continue;
-    if (scan.comments.some((c) => c.start <= start + line.search(/\S|$/) && start + line.search(/\S|$/) < c.end))
-      continue;
+  const literals = new RangeCursor(scan.literals);
+  const comments = new RangeCursor(scan.comments);
+  let start = 0;
+  while (start <= text.length) {
+    const newline = text.indexOf('\n', start);
+    const lineEnd = newline < 0 ? text.length : newline;
+    const line = text.slice(start, lineEnd);
+    const lineStart = start;
+    start = lineEnd + 1;
     const trimmed = line.trim();
+    if (trimmed === '') continue;
+    const firstCode = lineStart + line.length - line.trimStart().length;
+    if (literals.contains(firstCode, false)) continue;
+    if (comments.contains(firstCode, true)) continue;
     const lonelyEllipsis = /^(?:\.{3}|…)[;,]?$/.test(trimmed);
     const ellipsisBlock = /\{\s*(?:\.{3}|…)\s*\}/.test(trimmed);
     // Prose in brackets standing alone on a line: `(rest of methods ...)`, `[existing code]`.
     const bracketedProse =
-      /^[([<].*[)\]>][;,]?$/.test(trimmed) && /^[([<]\s*[a-z .…]+[)\]>]/i.test(trimmed)
+      trimmed.length <= LONGEST_PLACEHOLDER_COMMENT &&
+      /^[([<].*[)\]>][;,]?$/.test(trimmed) &&
+      /^[([<]\s*[a-z .…]+[)\]>]/i.test(trimmed)
         ? normalizePhrase(trimmed)
         : undefined;
     if (
@@ -143,7 +199,7 @@ function candidates(text: string): Candidate[] {
       ellipsisBlock ||
       (bracketedProse !== undefined && isLazyPhrase(bracketedProse.phrase, bracketedProse.ellipsis))
     ) {
-      found.push({ key: `line:${trimmed.replace(/\s+/g, ' ')}`, line: lineOf(text, start), text: trimmed });
+      found.push({ key: `line:${trimmed.replace(/\s+/g, ' ')}`, line: lineOf(lineStart), text: trimmed });
     }
   }
   return found.sort((a, b) => a.line - b.line);
