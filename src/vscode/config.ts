@@ -65,7 +65,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
     planning: pick(c.get('planning'), ['auto', 'always', 'never'], 'auto'),
     exclude: Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === 'string') : [],
     allowWrite: Array.isArray(allowWrite) ? allowWrite.filter((e): e is string => typeof e === 'string') : [],
-    requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 120),
+    requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 600),
     maxOutputTokens: positive(w.get('maxOutputTokens'), 8192),
   };
 }

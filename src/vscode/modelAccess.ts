@@ -54,6 +54,7 @@ export async function endpointChatProvider(
       ...(config.model === '' ? {} : { model: config.model }),
       ...(apiKey === undefined ? {} : { apiKey }),
       apiKeyHint: 'the command "Scalpel: Set API Key"',
+      apiKeySource: `VS Code's secret storage (set with the command "Scalpel: Set API Key" for ${provider})`,
       timeoutMs: config.requestTimeoutSeconds * 1000,
       maxOutputTokens: config.maxOutputTokens,
     },

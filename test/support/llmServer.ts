@@ -43,6 +43,24 @@ export interface AnswerStep extends StepBase {
   readonly afterChunks?: number;
   /** The model name the answer reports; default the requested one. */
   readonly reportedModel?: string;
+  /**
+   * Streams the whole answer a few bytes at a time, as a server or proxy that trickles: `bytes` every `everyMs`.
+   * Events then complete only now and then, or (with a long event and a slow pace) not for minutes.
+   */
+  readonly trickle?: { readonly bytes: number; readonly everyMs: number };
+}
+
+/** Sends the response headers of a stream (or of a JSON answer) and then nothing, holding the connection open. */
+export interface StallStep extends StepBase {
+  readonly type: 'stall';
+}
+
+/** A 200 (or `status`) answer with this body and content type, whatever the request asked for. */
+export interface RawBodyStep extends StepBase {
+  readonly type: 'raw-body';
+  readonly contentType: string;
+  readonly body: string;
+  readonly status?: number;
 }
 
 export type ScriptedErrorKind =
@@ -77,7 +95,7 @@ export interface DropConnectionStep extends StepBase {
   readonly type: 'drop-connection';
 }
 
-export type ScriptedStep = AnswerStep | ErrorStep | DropConnectionStep;
+export type ScriptedStep = AnswerStep | ErrorStep | DropConnectionStep | StallStep | RawBodyStep;
 
 /** Builders for the steps, so tests read as a script. */
 export const scripted = {
@@ -95,6 +113,9 @@ export const scripted = {
     type: 'drop-connection',
     ...options,
   }),
+  stall: (options: Omit<StallStep, 'type'> = {}): StallStep => ({ type: 'stall', ...options }),
+  rawBody: (contentType: string, body: string, options: Omit<RawBodyStep, 'type' | 'contentType' | 'body'> = {}) =>
+    ({ type: 'raw-body', contentType, body, ...options }) satisfies RawBodyStep,
 };
 
 export type ScriptedApi = 'openai' | 'anthropic' | 'other';
@@ -250,8 +271,25 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
       case 'error':
         sendError(res, api, step, body, req.headers);
         return;
+      case 'stall':
+        res.writeHead(200, {
+          'content-type': body?.stream === true ? 'text/event-stream; charset=utf-8' : 'application/json',
+          'x-request-id': 'req_scripted',
+        });
+        res.flushHeaders();
+        await new Promise<void>((resolve) => res.once('close', () => resolve()));
+        return;
+      case 'raw-body':
+        res.writeHead(step.status ?? 200, {
+          'content-type': step.contentType,
+          'content-length': Buffer.byteLength(step.body),
+          'x-request-id': 'req_scripted',
+        });
+        res.end(step.body);
+        return;
       case 'answer':
-        if (body?.stream === true) await streamAnswer(res, api, step, body);
+        if (body?.stream === true && step.trickle !== undefined) await trickleAnswer(res, api, step, body);
+        else if (body?.stream === true) await streamAnswer(res, api, step, body);
         else sendAnswer(res, api, step, body);
         return;
     }
@@ -548,6 +586,44 @@ async function streamAnswer(
   chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: openaiFinishReason(step) }]);
   if (includeUsage && usage !== null) chunk([], { usage: openaiUsage(usage) });
   res.write('data: [DONE]\n\n');
+  res.end();
+}
+
+/**
+ * The stream `streamAnswer` would send, captured whole and then written `trickle.bytes` at a time. The headers go out
+ * at once, as a server that has accepted the request does.
+ */
+async function trickleAnswer(
+  res: ServerResponse,
+  api: ScriptedApi,
+  step: AnswerStep,
+  body: RecordedRequestBody,
+): Promise<void> {
+  const captured: string[] = [];
+  const capture = {
+    destroyed: false,
+    socket: null,
+    writeHead: () => capture,
+    write: (text: string) => void captured.push(text),
+    end: () => undefined,
+    once: () => capture,
+    off: () => capture,
+  };
+  const { trickle: _trickle, chunkDelayMs: _delay, ending: _ending, ...plain } = step;
+  await streamAnswer(capture as unknown as ServerResponse, api, plain, body);
+  const bytes = Buffer.from(captured.join(''), 'utf8');
+  const pace = step.trickle ?? { bytes: 1, everyMs: 1 };
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-request-id': 'req_scripted',
+  });
+  res.flushHeaders();
+  for (let offset = 0; offset < bytes.length; offset += pace.bytes) {
+    if (offset > 0) await sleepUnlessClosed(pace.everyMs, res);
+    if (res.destroyed) return;
+    res.write(bytes.subarray(offset, offset + pace.bytes));
+  }
   res.end();
 }
 

@@ -25,6 +25,7 @@ Model (flags win over environment variables):
                       whose key is set, OPENAI_API_KEY or ANTHROPIC_API_KEY, else a local Ollama)
   --base-url URL      OpenAI-compatible or Anthropic endpoint ($SCALPEL_BASE_URL)
   --model NAME        model name ($SCALPEL_MODEL)
+  --timeout SECONDS   time limit of each model request, retries and waits included (default 600)
 
 Options:
   -m, --message TEXT  the instruction
@@ -48,6 +49,7 @@ Options:
       provider: { type: 'string' },
       'base-url': { type: 'string' },
       model: { type: 'string' },
+      timeout: { type: 'string' },
       budget: { type: 'string' },
       full: { type: 'boolean' },
       'repair-rounds': { type: 'string' },
@@ -86,6 +88,8 @@ Options:
     } catch (error) {
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
+    const timeoutSeconds = parsePositiveInteger('timeout', values.timeout);
+    if (timeoutSeconds !== undefined) providerConfig = { ...providerConfig, timeoutMs: timeoutSeconds * 1000 };
     const logger = stderrLogger(io.stderr, values.verbose === true);
     const provider = createProvider(providerConfig, logger);
     const progress = values.json === true ? () => undefined : (message: string) => io.stderr(`scalpel: ${message}\n`);

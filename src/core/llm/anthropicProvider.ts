@@ -5,6 +5,7 @@ import { nullLogger, type Logger } from '../logger';
 import { outputLimitError, truncatedStreamError, type CallContext, type ProviderFailure } from './errors';
 import type { ChatProvider, ChatRequest, ChatResponse } from './provider';
 import {
+  DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   deliverText,
   hostOf,
@@ -13,6 +14,8 @@ import {
   runChat,
   runProviderCall,
   sdkLogger,
+  streamCheckingFetch,
+  unexpectedBodyIn,
   type ProviderCallSettings,
   type RawAnswer,
 } from './providerSupport';
@@ -34,8 +37,12 @@ export interface AnthropicProviderOptions {
   readonly apiKey?: string;
   /** How the user sets the key, for error messages. Default: the ANTHROPIC_API_KEY environment variable. */
   readonly apiKeyHint?: string;
-  /** Longest silence: until the response headers, between streamed events, or for a whole unstreamed answer. */
+  /** Where the key came from, named when the server rejects it. */
+  readonly apiKeySource?: string;
+  /** Time limit of one call, retries and waits included. Default 600 s. */
   readonly timeoutMs?: number;
+  /** Longest silence between streamed events once the headers are in. Default 180 s. */
+  readonly idleTimeoutMs?: number;
   readonly retry?: Partial<RetryPolicy>;
   /** Used when a request gives no `maxOutputTokens`. Default 8192. */
   readonly defaultMaxOutputTokens?: number;
@@ -50,6 +57,7 @@ export class AnthropicProvider implements ChatProvider {
   private readonly context: CallContext;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
+  private readonly idleTimeoutMs: number;
   private readonly logger: Logger;
   private readonly isOfficial: boolean;
   private readonly defaultMaxOutputTokens: number;
@@ -60,6 +68,7 @@ export class AnthropicProvider implements ChatProvider {
     this.logger = options.logger ?? nullLogger;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_OUTPUT_TOKENS;
     this.isOfficial = hostOf(this.endpoint) === 'api.anthropic.com';
     this.context = {
@@ -68,6 +77,9 @@ export class AnthropicProvider implements ChatProvider {
       model: this.model,
       apiKey: options.apiKey === '' ? undefined : options.apiKey,
       apiKeyHint: options.apiKeyHint ?? 'the ANTHROPIC_API_KEY environment variable',
+      ...(options.apiKeySource === undefined || options.apiKey === undefined || options.apiKey === ''
+        ? {}
+        : { apiKeySource: options.apiKeySource }),
       apiPath: '/v1/messages',
       isOllama: false,
     };
@@ -80,6 +92,7 @@ export class AnthropicProvider implements ChatProvider {
       timeout: this.timeoutMs + 5_000,
       logger: sdkLogger(this.logger),
       logLevel: 'warn',
+      fetch: streamCheckingFetch(),
     });
   }
 
@@ -92,6 +105,7 @@ export class AnthropicProvider implements ChatProvider {
       context: this.context,
       policy: this.policy,
       timeoutMs: this.timeoutMs,
+      idleTimeoutMs: this.idleTimeoutMs,
       logger: this.logger,
       isOfficial: this.isOfficial,
       classify: classifyAnthropicError,
@@ -199,6 +213,8 @@ function totalInputTokens(usage: AnthropicUsageCounts | null | undefined): numbe
 
 /** Maps what the Anthropic SDK (and fetch beneath it) throws onto the provider-neutral failure. */
 export function classifyAnthropicError(error: unknown): ProviderFailure {
+  const unexpected = unexpectedBodyIn(error);
+  if (unexpected !== undefined) return { kind: 'bad-response', detail: unexpected.message, cause: unexpected };
   if (error instanceof Anthropic.APIUserAbortError) return { kind: 'cancelled' };
   if (error instanceof Anthropic.APIConnectionTimeoutError) return { kind: 'timeout' };
   if (error instanceof Anthropic.APIConnectionError) return { kind: 'connection', cause: error.cause ?? error };

@@ -16,8 +16,12 @@ export interface ProviderConfig {
   readonly apiKey?: string;
   /** How the user sets the key, quoted in auth errors (the extension names its command, the CLI the variable). */
   readonly apiKeyHint?: string;
-  /** Longest silence: until the response headers, between streamed events, or for a whole unstreamed answer. */
+  /** Where `apiKey` came from ("the SCALPEL_API_KEY environment variable", SecretStorage), named when it is rejected. */
+  readonly apiKeySource?: string;
+  /** Time limit of one model request: every attempt, the waits between them and the whole answer. Default 600 s. */
   readonly timeoutMs?: number;
+  /** Longest silence between streamed events once the answer's headers are in. Default 180 s. */
+  readonly idleTimeoutMs?: number;
   /** Retries after the first attempt on 408/409/429/5xx and failed connections. Default 2. */
   readonly maxRetries?: number;
   /** First retry backoff in ms (doubles per retry, capped at 8 s) when the server names no wait. Default 500. */
@@ -39,7 +43,9 @@ export function createProvider(config: ProviderConfig, logger?: Logger): ChatPro
     retry,
     ...(nonEmpty(config.apiKey) === undefined ? {} : { apiKey: config.apiKey }),
     ...(config.apiKeyHint === undefined ? {} : { apiKeyHint: config.apiKeyHint }),
+    ...(config.apiKeySource === undefined ? {} : { apiKeySource: config.apiKeySource }),
     ...(config.timeoutMs === undefined ? {} : { timeoutMs: config.timeoutMs }),
+    ...(config.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: config.idleTimeoutMs }),
     ...(config.maxOutputTokens === undefined ? {} : { defaultMaxOutputTokens: config.maxOutputTokens }),
     ...(logger === undefined ? {} : { logger }),
   };
@@ -73,14 +79,15 @@ export function providerConfigFromEnv(env: Environment, flags: ProviderFlags = {
   const model = nonEmpty(flags.model) ?? nonEmpty(env['SCALPEL_MODEL']);
   const keyVariable =
     provider === 'anthropic' ? 'ANTHROPIC_API_KEY' : provider === 'openai' ? 'OPENAI_API_KEY' : undefined;
-  const apiKey =
-    nonEmpty(env['SCALPEL_API_KEY']) ?? (keyVariable === undefined ? undefined : nonEmpty(env[keyVariable]));
+  const scalpelKey = nonEmpty(env['SCALPEL_API_KEY']);
+  const apiKey = scalpelKey ?? (keyVariable === undefined ? undefined : nonEmpty(env[keyVariable]));
+  const keySource = scalpelKey !== undefined ? 'SCALPEL_API_KEY' : keyVariable;
   const resolvedBaseUrl = baseUrl ?? (provider === 'ollama' ? ollamaBaseUrlFromHost(env['OLLAMA_HOST']) : undefined);
   return {
     provider,
     ...(resolvedBaseUrl === undefined ? {} : { baseUrl: resolvedBaseUrl }),
     ...(model === undefined ? {} : { model }),
-    ...(apiKey === undefined ? {} : { apiKey }),
+    ...(apiKey === undefined ? {} : { apiKey, apiKeySource: `the ${keySource} environment variable` }),
     apiKeyHint: `the ${keyVariable ?? 'SCALPEL_API_KEY'} environment variable`,
   };
 }

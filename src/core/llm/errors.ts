@@ -65,6 +65,8 @@ export interface CallContext {
   readonly apiKey: string | undefined;
   /** How the user sets the key, e.g. "the OPENAI_API_KEY environment variable". */
   readonly apiKeyHint: string;
+  /** Where the key in use came from, e.g. "the SCALPEL_API_KEY environment variable"; named when it is rejected. */
+  readonly apiKeySource?: string;
   /** The API path appended to the endpoint, for 404 messages. */
   readonly apiPath: string;
   readonly isOllama: boolean;
@@ -91,8 +93,9 @@ export function cancelledError(): LlmError {
   return new LlmError('cancelled', 'cancelled');
 }
 
-export function timeoutError(context: CallContext, timeoutMs: number, answerStarted: boolean): LlmError {
-  const seconds = formatSeconds(timeoutMs);
+/** The stream went silent after its headers: `answerStarted` says whether part of the answer had arrived. */
+export function timeoutError(context: CallContext, idleMs: number, answerStarted: boolean): LlmError {
+  const seconds = formatSeconds(idleMs);
   return answerStarted
     ? new LlmError(
         'timeout',
@@ -100,13 +103,62 @@ export function timeoutError(context: CallContext, timeoutMs: number, answerStar
       )
     : new LlmError(
         'timeout',
-        `no answer from ${context.endpoint} within ${seconds} (timeout): the model may be loading or overloaded — try again or raise the timeout`,
+        `the answer from ${context.endpoint} stalled: the server sent its headers and then nothing for ${seconds} (timeout) — try again, or check the server and any proxy in between`,
       );
+}
+
+/** The call's own time limit ran out: every attempt and wait included. */
+export function deadlineError(context: CallContext, deadlineMs: number, answerStarted: boolean): LlmError {
+  const limit = formatSeconds(deadlineMs);
+  return answerStarted
+    ? new LlmError(
+        'timeout',
+        `the answer from ${context.endpoint} was still not complete after ${limit}, the time limit of one request (timeout); the partial answer was discarded — ask for a smaller change or raise the time limit`,
+      )
+    : new LlmError(
+        'timeout',
+        `no answer from ${context.endpoint} within ${limit}, the time limit of one request (timeout): the model may be loading or overloaded — try again or raise the time limit`,
+      );
+}
+
+/** The server asked to wait before retrying, longer than we will: say how long, and when to come back. */
+export function waitTooLongError(
+  failure: Extract<ProviderFailure, { kind: 'http' }>,
+  context: CallContext,
+  askedMs: number,
+  why: string,
+  now: number,
+): LlmError {
+  const detail = cleanDetail(failure.message, context);
+  const status = failure.status === undefined ? ` (${detail})` : ` (${failure.status}: ${detail})`;
+  const code: LlmErrorCode = failure.status === 429 || failure.type === 'rate_limit_error' ? 'rate-limit' : 'server';
+  const at = new Date(now + askedMs)
+    .toISOString()
+    .replace(/\.\d+Z$/, '')
+    .replace('T', ' ');
+  return new LlmError(
+    code,
+    scrub(
+      `${context.endpoint} refused the request${status} and asked to wait ${formatDuration(askedMs)} before retrying, ${why}: try again after ${at} UTC`,
+      context,
+    ),
+    failure.status === undefined ? {} : { status: failure.status },
+  );
 }
 
 export function formatSeconds(ms: number): string {
   const seconds = ms / 1000;
   return `${seconds < 10 ? Number(seconds.toFixed(1)) : Math.round(seconds)} s`;
+}
+
+/** `45 s`, `12 min`, `2 h 5 min`: a wait as a person reads it. */
+export function formatDuration(ms: number): string {
+  if (ms < 120_000) return formatSeconds(ms);
+  const minutes = Math.round(ms / 60_000);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
 }
 
 /** Turns a failure into the error the user sees. `attempts` counts the HTTP requests made. */
@@ -218,7 +270,9 @@ function httpError(
         )
       : new LlmError(
           'auth',
-          `API key rejected by ${context.endpoint} (401): set a valid key with ${context.apiKeyHint}`,
+          context.apiKeySource === undefined
+            ? `API key rejected by ${context.endpoint} (401): set a valid key with ${context.apiKeyHint}`
+            : `API key rejected by ${context.endpoint} (401): the key came from ${context.apiKeySource}; set a valid key there`,
           details,
         );
   }
@@ -257,7 +311,7 @@ function httpError(
   if (status === 403) {
     return new LlmError(
       'auth',
-      `${context.endpoint} refused access to model "${context.model}" (403): ${detail} — check the key's permissions (${context.apiKeyHint})`,
+      `${context.endpoint} refused access to model "${context.model}" (403): ${detail} — check the permissions of the key from ${context.apiKeySource ?? context.apiKeyHint}`,
       details,
     );
   }

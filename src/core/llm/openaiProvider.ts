@@ -8,6 +8,7 @@ import { nullLogger, type Logger } from '../logger';
 import { outputLimitError, truncatedStreamError, type CallContext, type ProviderFailure } from './errors';
 import type { ChatProvider, ChatRequest, ChatResponse } from './provider';
 import {
+  DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   deliverText,
   hostOf,
@@ -16,6 +17,8 @@ import {
   runChat,
   runProviderCall,
   sdkLogger,
+  streamCheckingFetch,
+  unexpectedBodyIn,
   type ProviderCallSettings,
   type RawAnswer,
 } from './providerSupport';
@@ -36,8 +39,12 @@ export interface OpenAiProviderOptions {
   readonly apiKey?: string;
   /** How the user sets the key, for error messages. Default: the OPENAI_API_KEY environment variable. */
   readonly apiKeyHint?: string;
-  /** Longest silence: until the response headers, between streamed events, or for a whole unstreamed answer. */
+  /** Where the key came from, named when the server rejects it. */
+  readonly apiKeySource?: string;
+  /** Time limit of one call, retries and waits included. Default 600 s. */
   readonly timeoutMs?: number;
+  /** Longest silence between streamed events once the headers are in. Default 180 s. */
+  readonly idleTimeoutMs?: number;
   readonly retry?: Partial<RetryPolicy>;
   /** Sent when a request gives no `maxOutputTokens`; without either the server's default applies. */
   readonly defaultMaxOutputTokens?: number;
@@ -52,6 +59,7 @@ export class OpenAiProvider implements ChatProvider {
   private readonly context: CallContext;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
+  private readonly idleTimeoutMs: number;
   private readonly logger: Logger;
   private readonly isOfficial: boolean;
   private readonly defaultMaxOutputTokens: number | undefined;
@@ -66,6 +74,7 @@ export class OpenAiProvider implements ChatProvider {
     this.logger = options.logger ?? nullLogger;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     this.defaultMaxOutputTokens = options.defaultMaxOutputTokens;
     const host = hostOf(this.endpoint);
     this.isOfficial = host === 'api.openai.com';
@@ -78,6 +87,9 @@ export class OpenAiProvider implements ChatProvider {
       model: this.model,
       apiKey: options.apiKey === '' ? undefined : options.apiKey,
       apiKeyHint: options.apiKeyHint ?? 'the OPENAI_API_KEY environment variable',
+      ...(options.apiKeySource === undefined || options.apiKey === undefined || options.apiKey === ''
+        ? {}
+        : { apiKeySource: options.apiKeySource }),
       apiPath: '/chat/completions',
       isOllama,
     };
@@ -89,6 +101,7 @@ export class OpenAiProvider implements ChatProvider {
       timeout: this.timeoutMs + 5_000,
       logger: sdkLogger(this.logger),
       logLevel: 'warn',
+      fetch: streamCheckingFetch(),
     });
   }
 
@@ -107,6 +120,7 @@ export class OpenAiProvider implements ChatProvider {
       context: this.context,
       policy: this.policy,
       timeoutMs: this.timeoutMs,
+      idleTimeoutMs: this.idleTimeoutMs,
       logger: this.logger,
       isOfficial: this.isOfficial,
       classify: classifyOpenAiError,
@@ -233,6 +247,8 @@ function refusedParameter(error: unknown): string | undefined {
 
 /** Maps what the OpenAI SDK (and fetch beneath it) throws onto the provider-neutral failure. */
 export function classifyOpenAiError(error: unknown): ProviderFailure {
+  const unexpected = unexpectedBodyIn(error);
+  if (unexpected !== undefined) return { kind: 'bad-response', detail: unexpected.message, cause: unexpected };
   if (error instanceof OpenAI.APIUserAbortError) return { kind: 'cancelled' };
   if (error instanceof OpenAI.APIConnectionTimeoutError) return { kind: 'timeout' };
   if (error instanceof OpenAI.APIConnectionError) return { kind: 'connection', cause: error.cause ?? error };

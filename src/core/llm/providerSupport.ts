@@ -5,8 +5,17 @@ import type { ChatMessage, ChatRequest, ChatResponse, TokenUsage } from './provi
 import { CallbackFailure, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
 import { countTokens, estimateChatTokens } from './tokenEstimate';
 
-/** Ten minutes, as the SDKs: a local model may take that long to load and answer a large prompt unstreamed. */
+/**
+ * The time limit of one call, retries and waits included. Ten minutes, as the SDKs: a local model may take that long
+ * to load and answer a large prompt unstreamed.
+ */
 export const DEFAULT_TIMEOUT_MS = 600_000;
+
+/**
+ * Longest silence between streamed events once the answer's headers are in. Generous: a reasoning model may think a
+ * while between events, but a server that holds the connection open and sends nothing fails in bounded time.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 180_000;
 
 /** Hands a streamed delta to the caller; the first non-empty one marks the answer as started (no more retries). */
 export function deliverText(delta: string, request: ChatRequest, controls: AttemptControls): void {
@@ -97,6 +106,61 @@ export function normalizeBaseUrl(url: string): string {
   return trimmed;
 }
 
+/**
+ * A 2xx answer to a streaming request whose body is JSON or HTML, not server-sent events: a proxy's login page, a
+ * server that ignores `stream`, an error page sent with 200. The SDKs would find no events in it and report a stream
+ * that ended early; this says what arrived instead.
+ */
+export class UnexpectedBodyError extends Error {
+  constructor(
+    readonly contentType: string,
+    readonly start: string,
+  ) {
+    super(`expected a stream of server-sent events, but the server sent ${contentType}: ${JSON.stringify(start)}`);
+  }
+}
+
+const SHOWN_BODY_CHARACTERS = 300;
+
+/** fetch for the SDKs: refuses a streaming request's JSON or HTML answer with the start of the body. */
+export function streamCheckingFetch(inner: typeof fetch = globalThis.fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    const expectsStream = typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!expectsStream || !response.ok || !/json|html/i.test(contentType)) return response;
+    throw new UnexpectedBodyError(contentType, await bodyStart(response));
+  };
+}
+
+async function bodyStart(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (reader === undefined) return '';
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < SHOWN_BODY_CHARACTERS) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > SHOWN_BODY_CHARACTERS ? `${oneLine.slice(0, SHOWN_BODY_CHARACTERS)}…` : oneLine;
+}
+
+/** The UnexpectedBodyError behind what an SDK threw (they wrap what fetch throws as a connection error). */
+export function unexpectedBodyIn(error: unknown): UnexpectedBodyError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    if (current instanceof UnexpectedBodyError) return current;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** fetch reports a broken body as `TypeError: terminated` with a socket error as its cause. */
 export function isTransportError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
@@ -117,7 +181,10 @@ export interface RawAnswer {
 export interface ProviderCallSettings {
   readonly context: CallContext;
   readonly policy: RetryPolicy;
+  /** The whole call's time limit. */
   readonly timeoutMs: number;
+  /** Longest silence between streamed events. */
+  readonly idleTimeoutMs: number;
   readonly logger: Logger;
   /** The vendor's own endpoint, which refuses requests without a key. */
   readonly isOfficial: boolean;
@@ -131,8 +198,11 @@ export async function runProviderCall<T>(
   operation: string,
   attempt: (controls: AttemptControls) => Promise<T>,
 ): Promise<T> {
-  const { policy, timeoutMs, logger, classify, context } = settings;
-  return runWithRetries({ policy, timeoutMs, signal, logger, context, classify, operation }, attempt);
+  const { policy, timeoutMs, idleTimeoutMs, logger, classify, context } = settings;
+  return runWithRetries(
+    { policy, deadlineMs: timeoutMs, idleTimeoutMs, signal, logger, context, classify, operation },
+    attempt,
+  );
 }
 
 /** A chat call: refuses a missing key up front, retries, and settles the usage (reported or estimated). */

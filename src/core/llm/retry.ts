@@ -10,6 +10,8 @@ import type { Logger } from '../logger';
 import {
   brokenStreamError,
   cancelledError,
+  deadlineError,
+  waitTooLongError,
   errorCodeIn,
   formatSeconds,
   LlmError,
@@ -82,9 +84,9 @@ export class CallbackFailure extends Error {
 }
 
 export interface AttemptControls {
-  /** Aborts on cancellation and on timeout; pass it to the SDK call. */
+  /** Aborts on cancellation, at the deadline and when the stream goes idle; pass it to the SDK call. */
   readonly signal: AbortSignal;
-  /** Restarts the inactivity timer: call when response headers or a streamed event arrive. */
+  /** Restarts the idle timer: call when response headers or a streamed event arrive. */
   progress(): void;
   /** From here on failures are final: part of the answer may already be with the caller. */
   answerStarted(): void;
@@ -92,8 +94,13 @@ export interface AttemptControls {
 
 export interface RunOptions {
   readonly policy: RetryPolicy;
-  /** Longest silence allowed: until the response headers, between streamed events, or for a whole unstreamed answer. */
-  readonly timeoutMs: number;
+  /** The whole call's time limit: every attempt, the waits between them and the streaming of the answer. */
+  readonly deadlineMs: number;
+  /**
+   * Longest silence once the response headers have arrived: between streamed events. Before the headers only the
+   * deadline applies, since a local model may take minutes to load and read a long prompt.
+   */
+  readonly idleTimeoutMs: number;
   readonly signal: AbortSignal | undefined;
   readonly logger: Logger;
   readonly context: CallContext;
@@ -101,30 +108,36 @@ export interface RunOptions {
   readonly classify: (error: unknown) => ProviderFailure;
   /** Names the call in log lines, e.g. "chat" or "list models". */
   readonly operation: string;
+  /** The clock, for tests of the messages that name a time. */
+  readonly now?: () => number;
 }
 
 export async function runWithRetries<T>(
   options: RunOptions,
   attempt: (controls: AttemptControls) => Promise<T>,
 ): Promise<T> {
-  const { policy, timeoutMs, signal, logger, context } = options;
+  const { policy, deadlineMs, signal, logger, context } = options;
+  const idleMs = Math.min(options.idleTimeoutMs, deadlineMs);
+  const now = options.now ?? Date.now;
+  const deadlineAt = now() + deadlineMs;
   for (let attemptNumber = 1; ; attemptNumber++) {
     if (signal?.aborted) throw cancelledError();
     const controller = new AbortController();
-    let timedOut = false;
+    let timedOut: 'deadline' | 'idle' | undefined;
     let started = false;
-    const onTimeout = (): void => {
-      timedOut = true;
-      controller.abort(new Error('timeout'));
+    const stop = (reason: 'deadline' | 'idle') => (): void => {
+      timedOut ??= reason;
+      controller.abort(new Error(reason === 'deadline' ? 'deadline' : 'idle'));
     };
-    let timer = setTimeout(onTimeout, timeoutMs);
+    const deadlineTimer = setTimeout(stop('deadline'), Math.max(0, deadlineAt - now()));
+    let idleTimer: ReturnType<typeof setTimeout> | undefined;
     const onCancel = (): void => controller.abort(signal?.reason);
     signal?.addEventListener('abort', onCancel, { once: true });
     const controls: AttemptControls = {
       signal: controller.signal,
       progress: () => {
-        clearTimeout(timer);
-        timer = setTimeout(onTimeout, timeoutMs);
+        clearTimeout(idleTimer);
+        idleTimer = setTimeout(stop('idle'), idleMs);
       },
       answerStarted: () => {
         started = true;
@@ -136,7 +149,8 @@ export async function runWithRetries<T>(
       return await attempt(controls);
     } catch (error) {
       if (signal?.aborted) throw cancelledError();
-      if (timedOut) throw timeoutError(context, timeoutMs, started);
+      if (timedOut === 'deadline') throw deadlineError(context, deadlineMs, started);
+      if (timedOut === 'idle') throw timeoutError(context, idleMs, started);
       if (error instanceof CallbackFailure) throw error.original;
       if (error instanceof LlmError) throw error;
       failure = options.classify(error);
@@ -145,15 +159,36 @@ export async function runWithRetries<T>(
         throw llmErrorFromFailure(failure, context, attemptNumber);
       }
     } finally {
-      clearTimeout(timer);
+      clearTimeout(deadlineTimer);
+      clearTimeout(idleTimer);
       signal?.removeEventListener('abort', onCancel);
     }
 
-    const delay = attemptNumber <= policy.maxRetries ? retryDelayFor(failure, attemptNumber, policy) : undefined;
+    const http = failure.kind === 'http' ? failure : undefined;
+    const retryable =
+      attemptNumber <= policy.maxRetries &&
+      retryDelayFor(failure, attemptNumber, { ...policy, maxRetryAfterMs: Number.POSITIVE_INFINITY }) !== undefined;
+    const asked = http !== undefined && retryable ? retryAfterMs(http.headers) : undefined;
+    if (http !== undefined && asked !== undefined && asked > policy.maxRetryAfterMs) {
+      const why = `longer than Scalpel waits (${formatSeconds(policy.maxRetryAfterMs)})`;
+      throw waitTooLongError(http, context, asked, why, now());
+    }
+    const delay = retryable ? retryDelayFor(failure, attemptNumber, policy) : undefined;
     if (delay === undefined) throw llmErrorFromFailure(failure, context, attemptNumber);
+    if (now() + delay >= deadlineAt) {
+      if (http !== undefined && asked !== undefined) {
+        const why = `past this request's time limit of ${formatSeconds(deadlineMs)}`;
+        throw waitTooLongError(http, context, asked, why, now());
+      }
+      throw llmErrorFromFailure(failure, context, attemptNumber);
+    }
+    const what = `${context.label} ${options.operation}: ${summarize(failure)} from ${context.endpoint}`;
+    const which = `retry ${attemptNumber} of ${policy.maxRetries}`;
     logger.warn(
       scrub(
-        `${context.label} ${options.operation}: ${summarize(failure)} from ${context.endpoint}; retrying in ${formatSeconds(delay)} (retry ${attemptNumber} of ${policy.maxRetries})`,
+        asked === undefined
+          ? `${what}; retrying in ${formatSeconds(delay)} (${which})`
+          : `${what}; waiting ${formatSeconds(delay)} as the server asked, then retrying (${which})`,
         context,
       ),
     );

@@ -41,6 +41,7 @@ void describe('providerConfigFromEnv', () => {
       model: 'claude-from-env',
       apiKey: 'sk-ant',
       apiKeyHint: 'the ANTHROPIC_API_KEY environment variable',
+      apiKeySource: 'the ANTHROPIC_API_KEY environment variable',
     });
     const flagged = providerConfigFromEnv(env, {
       provider: 'OpenAI',

@@ -216,7 +216,10 @@ void describe('OpenAI-compatible servers', () => {
 
     const error = await rejectsWith(provider().chat({ messages: MESSAGES }), 'rate-limit');
 
-    assert.match(error.message, /rate limited by .* \(429\): Rate limit reached .* wait and try again/);
+    assert.match(
+      error.message,
+      /refused the request \(429: Rate limit reached .*\) and asked to wait 2 min before retrying, longer than Scalpel waits \(60 s\): try again after /,
+    );
     assert.equal(server.requests.length, 1);
   });
 

@@ -200,7 +200,11 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
         const [limited, retried] = server.requests;
         // The backoff is 5 ms here, so only the server's Retry-After explains a wait of a second.
         assert.ok(retried!.receivedAt - limited!.receivedAt >= 950, 'the retry came after the Retry-After wait');
-        assert.ok(logLines.some((line) => line.level === 'warn' && /rate limited.*retrying in 1 s/.test(line.text)));
+        assert.ok(
+          logLines.some(
+            (line) => line.level === 'warn' && /rate limited.*waiting 1 s as the server asked/.test(line.text),
+          ),
+        );
       });
 
       void test('503 then success: the retry returns the answer', async () => {
@@ -262,10 +266,10 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
           await eventually(() => server.requests[0]?.closedByClient === true);
         });
 
-        void test('a stream that stalls longer than the timeout fails as timeout', async () => {
+        void test('a stream that stalls longer than the idle limit fails as timeout', async () => {
           server.enqueue(scripted.answer('slow and then silent', { chunks: 3, chunkDelayMs: 5_000 }));
 
-          const error = await rejectsWith(provider({ timeoutMs: 300 }).chat(request()), 'timeout');
+          const error = await rejectsWith(provider({ idleTimeoutMs: 300 }).chat(request()), 'timeout');
 
           assert.match(error.message, /stalled: nothing arrived for 0.3 s/);
           assert.equal(server.requests.length, 1);

@@ -1,0 +1,115 @@
+// Issue 17 through the real CLI: a stalled model ends at the time limit, a rejected key names its real source, and
+// answers that would damage a file (a README cut at its own fence, broken JSON, an oversized answer) change nothing.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+
+const repoRoot = join(__dirname, '..', '..', '..', '..');
+const cli = join(repoRoot, 'dist', 'cli.js');
+const SOURCE = 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n';
+const README = '# Project\n\nOld text.\n';
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+function scalpel(cwd: string, env: NodeJS.ProcessEnv, args: string[], stdin = ''): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], {
+      cwd,
+      env: { PATH: process.env['PATH'], HOME: cwd, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
+    child.stdin.end(stdin);
+  });
+}
+
+function workspace(): string {
+  const root = mkdtempSync(join(tmpdir(), 'scalpel-guards-'));
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src', 'greet.ts'), SOURCE);
+  writeFileSync(join(root, 'README.md'), README);
+  writeFileSync(join(root, 'package.json'), '{ "name": "demo" }\n');
+  return root;
+}
+
+const EDIT = ['edit', 'src/greet.ts', '--focus', 'function[greet]', '-m', 'greet politely'];
+
+void describe('scalpel edit: deadlines and messages', () => {
+  let server: ScriptedLlmServer;
+  before(async () => {
+    server = await startScriptedLlmServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  void test('--timeout ends a request to a server that never answers, with exit 1 and the reason', async () => {
+    const root = workspace();
+    server.enqueue(scripted.stall());
+    const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl };
+
+    const run = await scalpel(root, env, [...EDIT, '--timeout', '2']);
+
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /within 2 s, the time limit of one request/);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    assert.ok(run.ms < 30_000, `it ended in ${run.ms} ms`);
+    assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE);
+  });
+
+  void test('a rejected SCALPEL_API_KEY is named as such, not as OPENAI_API_KEY', async () => {
+    const root = workspace();
+    server.enqueue(scripted.error('invalid-api-key'));
+    const env = {
+      OPENAI_API_KEY: 'sk-openai-unused',
+      SCALPEL_API_KEY: 'sk-scalpel-rejected',
+      SCALPEL_BASE_URL: server.openaiBaseUrl,
+    };
+
+    const run = await scalpel(root, env, EDIT);
+
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /the key came from the SCALPEL_API_KEY environment variable/);
+    assert.doesNotMatch(run.stderr, /OPENAI_API_KEY/);
+  });
+});
+
+void describe('scalpel apply: answers that would damage a file change nothing', () => {
+  const refused = async (answer: string, pattern: RegExp): Promise<void> => {
+    const root = workspace();
+    const run = await scalpel(root, {}, ['apply', '-'], answer);
+    assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
+    assert.match(run.stderr + run.stdout, pattern);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(readFileSync(join(root, 'README.md'), 'utf8'), README);
+    assert.equal(readFileSync(join(root, 'package.json'), 'utf8'), '{ "name": "demo" }\n');
+  };
+
+  void test('a README cut at its own ``` fence', async () => {
+    const answer = 'REPLACE_FILE README.md\n```md\n# Project\n\n```\nnpm i\n```\n\nNew text.\n```\n';
+    await refused(answer, /fences of its own/);
+  });
+
+  void test('JSON that does not parse', async () => {
+    await refused('REPLACE_FILE package.json\n```json\n{ "name": "demo",\n```\n', /not valid JSON/);
+  });
+
+  void test('an answer over the size limit', async () => {
+    const answer = `REPLACE_FILE README.md\n\`\`\`md\n${'word '.repeat(500_000)}\n\`\`\`\n`;
+    await refused(answer, /over the limit of 2 MB/);
+  });
+});
