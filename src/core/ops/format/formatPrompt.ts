@@ -16,7 +16,7 @@ Rules:
 - Prefer element operations; REPLACE_FILE only when none fits. Use PATCH_ELEMENT for a small change in a large element.
 - Write out all code; never a placeholder such as "// ... existing code ...".
 - Operations apply in order: create an element or file before one that uses it.
-- If the code holds \`\`\`, fence it with more backticks.
+- If the content holds \`\`\` lines (a README's code blocks, a template string), fence it with more backticks: \`\`\`\`md ... \`\`\`\`.
 
 Example:
 REPLACE_ELEMENT src/user.ts/class[User]/method[validate]
