@@ -65,7 +65,7 @@ function answers(): Array<{ name: string; answer: string; snapshot: Record<strin
       snapshot: { 'src/small.ts': small },
     })),
     {
-      name: 'CREATE_FILE of a 6 MB file full of placeholders',
+      name: 'CREATE_FILE of a 6 MB file of placeholder-like comments',
       answer: `CREATE_FILE src/lazy.ts\n\`\`\`ts\n${lazy}\n\`\`\`\n`,
       snapshot: {},
     },
