@@ -25,7 +25,10 @@ export function applyFileOperation(
   const label = `${operation.type} ${path}`;
   const raw = stripBom(operation.content);
   const lf = toLf(raw).replace(/\r/g, '\n');
-  const body = lf.replace(/\n+$/, '');
+  // By hand: `/\n+$/` tries every start in a run of line breaks and is quadratic in it.
+  let end = lf.length;
+  while (end > 0 && lf.charAt(end - 1) === '\n') end -= 1;
+  const body = lf.slice(0, end);
   if (operation.type === 'REPLACE_FILE' && body.trim() === '') {
     return {
       ok: false,

@@ -36,6 +36,16 @@ export function renderActions(
 }
 
 /** The start of the line holding `offset`; the first line starts after a byte order mark. */
+/**
+ * Spaces and tabs right before `end`, not before `floor`. By hand: `/[ \t]*$/` tries every start in a run of blanks
+ * and is quadratic in it.
+ */
+function blanksBefore(text: string, end: number, floor: number): number {
+  let start = end;
+  while (start > floor && (text.charAt(start - 1) === ' ' || text.charAt(start - 1) === '\t')) start -= 1;
+  return end - start;
+}
+
 function lineStartOf(text: string, offset: number): number {
   const start = rawLineStartOf(text, offset);
   return start === 0 && offset > 0 && text.charCodeAt(0) === 0xfeff ? 1 : start;
@@ -192,7 +202,7 @@ class Renderer {
         const lineStart = lineStartOf(text, closeAt);
         if (/^[ \t]*$/.test(text.slice(lineStart, closeAt))) return { mode: 'line', offset: lineStart };
         // After the last member: back over spaces before the brace.
-        const trailing = /[ \t]*$/.exec(text.slice(openAt + 1, closeAt))?.[0].length ?? 0;
+        const trailing = blanksBefore(text, closeAt, openAt + 1);
         return { mode: 'inline', offset: closeAt - trailing };
       }
     }
@@ -346,7 +356,7 @@ class Renderer {
       if (restOfLine.trim() !== '' && !/^[})\]]/.test(restOfLine.trim())) {
         this.buffer.replace(s, e + following, '');
       } else {
-        const preceding = /[ \t]*$/.exec(text.slice(lineStartOf(text, s), s))?.[0].length ?? 0;
+        const preceding = blanksBefore(text, s, lineStartOf(text, s));
         this.buffer.replace(s - preceding, e, '');
       }
       return;

@@ -102,6 +102,25 @@ function wrapsJson(line: string): boolean {
   return fence !== undefined && (fence.info === '' || JSON_INFO.test(fence.info));
 }
 
+/**
+ * `...]</operations>` loses its closing tags. By hand, from the end: an end-anchored pattern tries every `</` of a
+ * long line and is quadratic in it.
+ */
+function withoutTrailingClosingTags(line: string): string {
+  const blankBefore = (at: number): number => {
+    let index = at;
+    while (index > 0 && /\s/.test(line.charAt(index - 1))) index -= 1;
+    return index;
+  };
+  let end = blankBefore(line.length);
+  for (;;) {
+    if (line.charAt(end - 1) !== '>') return line.slice(0, end);
+    const open = line.lastIndexOf('</', end - 1);
+    if (open < 0 || !/^<\/[A-Za-z][\w-]*>$/.test(line.slice(open, end))) return line.slice(0, end);
+    end = blankBefore(open);
+  }
+}
+
 function findWholeAnswerJson(lines: readonly string[]): { text: string; firstLine: number } | undefined {
   let first = 0;
   while (first < lines.length && wrapsJson(lines[first] ?? '')) first += 1;
@@ -113,7 +132,7 @@ function findWholeAnswerJson(lines: readonly string[]): { text: string; firstLin
   const body = lines.slice(first, last + 1);
   body[0] = head;
   const tail = (body[body.length - 1] ?? '').trimEnd();
-  body[body.length - 1] = tail.endsWith('>') ? tail.replace(/(?:<\/[A-Za-z][\w-]*>\s*)+$/, '') : tail;
+  body[body.length - 1] = withoutTrailingClosingTags(tail);
   return { text: body.join('\n'), firstLine: first + 1 };
 }
 
