@@ -84,7 +84,7 @@ export default tseslint.config(
           patterns: [
             {
               // Every module under core/ but the allow-list of light ones.
-              regex: '(^|/)core/(?!llm/providerDefaults$|language/languageCatalog$|workspace/glob$)',
+              regex: '(^|/)core/(?!llm/providerDefaults$|language/languageCatalog$|workspace/glob$|edit/changeLabel$)',
               allowTypeImports: true,
               message:
                 'the extension layer imports only types from src/core (values come through ctx.engine()); light, dependency-free modules are allow-listed in eslint.config.mjs.',
@@ -104,7 +104,12 @@ export default tseslint.config(
   {
     // The light modules the extension layer may load at activation import nothing but types, so nothing heavy can
     // come in behind them.
-    files: ['src/core/llm/providerDefaults.ts', 'src/core/language/languageCatalog.ts', 'src/core/workspace/glob.ts'],
+    files: [
+      'src/core/llm/providerDefaults.ts',
+      'src/core/language/languageCatalog.ts',
+      'src/core/workspace/glob.ts',
+      'src/core/edit/changeLabel.ts',
+    ],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -10,7 +10,7 @@ import {
 } from './edit/editCommands';
 import { conflictReports } from './edit/editService';
 import { clearApiKey, selectModel, setApiKey } from './edit/modelCommands';
-import { describeOperation } from './preview/editSessions';
+import { describeChange } from './preview/editSessions';
 import type { ScalpelServices } from './services';
 import { tokenStatistics } from './stats';
 import { runUserAction } from './userActions';
@@ -175,7 +175,7 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
         .map((operation, index) => ({ operation, index }))
         .filter(({ index }) => !session.accepted.has(index))
         .map(({ operation, index }) => ({
-          label: describeOperation(operation),
+          label: describeChange(session, index),
           description: operation.type,
           ...(conflicted.has(index) ? { detail: `conflict: ${conflicted.get(index) ?? ''}` } : {}),
           picked: session.included.has(index),

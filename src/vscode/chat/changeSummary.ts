@@ -22,6 +22,8 @@ export interface ChangedElement {
   readonly created?: readonly string[];
   /** Where it is in the unchanged file; undefined for a file that does not exist yet. */
   readonly target?: vscode.Location | vscode.Uri;
+  /** The element's path after the change, when the operation renamed it. */
+  readonly renamedTo?: string;
 }
 
 const VERBS: Readonly<Record<Operation['type'], string>> = {
@@ -87,7 +89,8 @@ export function changedElements(engine: ScalpelEngine, apply: ApplyResult, focus
       const created = createdUnder(engine, view, label);
       items.push({ verb, label, file: view.change.path, target, ...(created.length === 0 ? {} : { created }) });
     } else {
-      items.push({ verb, label, file: view.change.path, target });
+      const renamed = result.renamedTo === undefined ? {} : { renamedTo: result.renamedTo };
+      items.push({ verb, label, file: view.change.path, target, ...renamed });
     }
   }
   return items;

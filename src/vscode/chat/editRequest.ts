@@ -90,6 +90,7 @@ function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, result: Serv
     if (item.target === undefined) stream.markdown(inlineCode(item.label));
     else linkElement(stream, item.label, item.target, item.file);
     if (item.created !== undefined) stream.markdown(`: ${item.created.map(inlineCode).join(', ')}`);
+    if (item.renamedTo !== undefined) stream.markdown(`, renamed to ${inlineCode(item.renamedTo)}`);
     stream.markdown('\n');
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { FileChange } from '../../core/ops/apply';
 import type { Operation } from '../../core/ops/operation';
+import { describeOperation } from '../../core/edit/changeLabel';
 import type { Ctx } from '../ctx';
 import { applyChanges, StaleChangeError } from '../edit/applyChanges';
 import type { Conflict, IndexedOperation, Resolution } from '../../core/edit/rebase';
@@ -259,27 +260,13 @@ export function mapOffset(change: FileChange, offset: number): number {
   return offset + shift;
 }
 
-/** `edit method[validate]`, `add import`, ...: what an operation does, in a few words. */
-export function describeOperation(operation: Operation, file?: string): string {
-  // Without the `file:` marker some answers put in front (the core's operationPath; this one runs without the engine).
-  const path = operation.path.replace(/^file:/i, '');
-  const target = file !== undefined && path.startsWith(`${file}/`) ? path.slice(file.length + 1) : path;
-  switch (operation.type) {
-    case 'REPLACE_ELEMENT':
-      return `replace ${target}`;
-    case 'PATCH_ELEMENT':
-      return `edit ${target}`;
-    case 'DELETE_ELEMENT':
-      return `delete ${target}`;
-    case 'CREATE_ELEMENT':
-      return `add ${operation.elementKind ?? 'an element'} to ${target}`;
-    case 'ADD_IMPORT':
-      return `add import in ${target}`;
-    case 'REMOVE_IMPORT':
-      return `remove import in ${target}`;
-    case 'CREATE_FILE':
-      return `create ${path}`;
-    case 'REPLACE_FILE':
-      return `rewrite ${path}`;
-  }
+/** An operation of the session as the preview names it, with the rename its verification reported. */
+export function describeChange(session: EditSession, index: number, file?: string): string {
+  const operation = session.edit.operations[index];
+  if (operation === undefined) return `change ${index + 1}`;
+  const renamedTo = session.edit.results.find((r) => r.index === index && r.status === 'ok')?.renamedTo;
+  return describeOperation(operation, {
+    ...(file === undefined ? {} : { file }),
+    ...(renamedTo === undefined ? {} : { renamedTo }),
+  });
 }

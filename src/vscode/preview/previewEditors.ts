@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { readCurrentText } from '../edit/workspaceSnapshot';
-import { describeOperation, type EditSession, type EditSessions } from './editSessions';
+import { describeChange, type EditSession, type EditSessions } from './editSessions';
 import { parseProposedUri, PROPOSED_SCHEME, proposedUri } from './proposedUris';
 
 /**
@@ -131,7 +131,7 @@ export class PreviewEditors
     const change = this.operationAt(document, range.start);
     const operation = change === undefined ? undefined : session.edit.operations[change.index];
     if (change !== undefined && operation !== undefined) {
-      const what = describeOperation(operation, target.path);
+      const what = describeChange(session, change.index, target.path);
       const accept = new vscode.CodeAction(`Scalpel: accept this change (${what})`, vscode.CodeActionKind.QuickFix);
       accept.command = {
         title: accept.title,
@@ -195,7 +195,7 @@ export class PreviewEditors
         new vscode.CodeLens(top, {
           title: `$(warning) ${conflicts.length} conflict${conflicts.length === 1 ? '' : 's'}: ${conflicts[0]?.reason ?? ''}${conflicts.length > 1 ? ', …' : ''}`,
           command: 'scalpel.showLog',
-          tooltip: conflicts.map((c) => `${describeOperation(c.operation)}: ${c.reason}; left out`).join('\n'),
+          tooltip: conflicts.map((c) => `${describeChange(session, c.index)}: ${c.reason}; left out`).join('\n'),
         }),
       );
     }
@@ -204,7 +204,7 @@ export class PreviewEditors
       if (operation === undefined) continue;
       const position = document.positionAt(firstVisibleCharacter(document.getText(), offset));
       const range = new vscode.Range(position.line, 0, position.line, 0);
-      const what = describeOperation(operation, target.path);
+      const what = describeChange(session, index, target.path);
       lenses.push(
         new vscode.CodeLens(range, {
           title: `$(check) Accept: ${what}`,

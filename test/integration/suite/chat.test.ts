@@ -186,6 +186,26 @@ describe('@scalpel chat participant', () => {
     prepared.push(editId);
   });
 
+  it('/edit that renames an element says what it was renamed to', async () => {
+    await placeCursor(USER_TS, 'if (!this.lastLogin) return true;');
+    server.enqueue(
+      scripted.answer(`PATCH_ELEMENT src/user.ts/class[User]/method[isDormant]
+\`\`\`ts
+<<<<<<< SEARCH
+  isDormant(now: Date = new Date()): boolean {
+=======
+  isInactive(now: Date = new Date()): boolean {
+>>>>>>> REPLACE
+\`\`\`
+`),
+    );
+    const answer = await ask('@scalpel /edit call it isInactive');
+    assert.match(markdownOf(answer), /- Edited .*, renamed to `src\/user\.ts\/class\[User\]\/method\[isInactive\]`/);
+    const editId = answer.result?.metadata?.editId;
+    assert.ok(editId);
+    prepared.push(editId);
+  });
+
   it('/edit says what failed and what to do, and prepares nothing, when the model refuses the key', async () => {
     await placeCursor(USER_TS, "problems.push('name is empty')");
     server.enqueue(scripted.error('invalid-api-key'));

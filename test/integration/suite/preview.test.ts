@@ -98,6 +98,38 @@ describe('preview', () => {
     assert.equal(tab.input.modified.scheme, 'scalpel-proposed', 'the read-only proposal on the right');
   });
 
+  it('names a renamed element by its old and its new name', async () => {
+    model.server.enqueue(
+      scripted.answer(
+        fenced(
+          'REPLACE_ELEMENT src/user.ts/class[User]/method[isDormant]',
+          'isInactive(now: Date = new Date()): boolean {\n  return !this.lastLogin || now.getTime() - this.lastLogin.getTime() > 86_400_000 * config.dormantAfterDays;\n}',
+        ),
+      ),
+    );
+    const editor = await openWorkspaceFile('src/user.ts');
+    placeCursor(editor, 'if (!this.lastLogin) return true;');
+    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'rename it')) as EditResult;
+    assert.equal(result.status, 'preview', result.message);
+    const proposed = await proposedDocument('src/user.ts');
+    const label = 'replace class[User]/method[isDormant] → method[isInactive] (renamed)';
+    const lenses = await lensTitles(proposed);
+    assert.ok(
+      lenses.some((l) => l.title === `$(check) Accept: ${label}`),
+      lenses.map((l) => l.title).join('\n'),
+    );
+    const line = proposed
+      .getText()
+      .split('\n')
+      .findIndex((l) => l.includes('isInactive('));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      proposed.uri,
+      new vscode.Range(line + 1, 4, line + 1, 4),
+    );
+    assert.ok(actions.some((a) => a.title === `Scalpel: accept this change (${label})`));
+  });
+
   it('accepting one element writes only it; the rest stays proposed until rejected', async () => {
     const { editor, editId } = await previewTwoChanges();
 
