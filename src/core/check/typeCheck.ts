@@ -37,7 +37,13 @@ export interface NewTypeError {
 }
 
 export interface TypeCheckResult {
+  /** Errors the batch adds: the ones that block it. */
   readonly newErrors: readonly NewTypeError[];
+  /**
+   * New errors that only say the environment lacks something (a package that is not installed, missing type
+   * definitions for node or JSX): a missing dependency never blocks an edit, but the caller may mention them.
+   */
+  readonly environmentErrors: readonly NewTypeError[];
   /** Errors the code had before and the batch removed. */
   readonly fixedErrors: number;
   /** Every file whose diagnostics were compared: the changed files, then their importers. */
@@ -72,7 +78,9 @@ export class TypeCheckService {
 
   async check(changes: readonly ProposedFileChange[], options: TypeCheckOptions = {}): Promise<TypeCheckResult> {
     const checked = changes.filter((c) => isOutlinable(c.file) && c.before !== c.after);
-    if (checked.length === 0) return { newErrors: [], fixedErrors: 0, checkedFiles: [], omittedImporters: 0 };
+    if (checked.length === 0) {
+      return { newErrors: [], environmentErrors: [], fixedErrors: 0, checkedFiles: [], omittedImporters: 0 };
+    }
     const { imports, workspace } = this.graph;
     imports.refresh();
     const changedFiles = checked.map((c) => c.file);
@@ -88,7 +96,8 @@ export class TypeCheckService {
       const after = await this.diagnosticsOf(scope, afterTexts, false, options.signal);
       const { added, removed } = compareDiagnostics(before, after);
       return {
-        newErrors: added,
+        newErrors: added.filter((e) => !isEnvironmentError(e)),
+        environmentErrors: added.filter(isEnvironmentError),
         fixedErrors: removed,
         checkedFiles: scope,
         omittedImporters: dependents.omitted,
@@ -123,7 +132,7 @@ export class TypeCheckService {
         ? hashText(
             `${files.join('\n')}\0${program
               .getSourceFiles()
-              .map((sf) => workspace.scriptVersion(sf.fileName))
+              .map((sf) => `${sf.fileName}@${workspace.scriptVersion(sf.fileName)}`)
               .join('\n')}`,
           )
         : undefined;
@@ -201,6 +210,36 @@ export function compareDiagnostics(
     unmatched = stillUnmatched;
   }
   return { added: unmatched, removed: remainingBefore.length };
+}
+
+/** Codes whose message says a dependency or its type definitions are missing, not that the code is wrong. */
+const ENVIRONMENT_CODES: ReadonlySet<number> = new Set([
+  2580, // Cannot find name 'require' / 'module': install @types/node
+  2581, // jQuery
+  2582, // test globals (describe, it)
+  2583, // a newer lib is needed
+  2584, // the dom lib is needed
+  2591, // 2580 with the tsconfig `types` hint
+  2592, // 2581 with the hint
+  2593, // 2582 with the hint
+  7016, // a package without type declarations
+  7026, // JSX without React's (or another) JSX namespace
+  2875, // the JSX runtime module is not installed
+]);
+/** Cannot find module '…' (2307), or with a moduleResolution hint (2792). */
+const MISSING_MODULE_CODES: ReadonlySet<number> = new Set([2307, 2792]);
+
+/**
+ * Whether an error only reflects the environment: the codes above, and a package import that does not resolve. A
+ * relative import that does not resolve is a real error (a file the batch deleted or misnamed).
+ */
+export function isEnvironmentError(error: Pick<NewTypeError, 'code' | 'message'>): boolean {
+  if (ENVIRONMENT_CODES.has(error.code)) return true;
+  if (MISSING_MODULE_CODES.has(error.code)) {
+    const module = /'([^']+)'/.exec(error.message)?.[1];
+    return module !== undefined && !module.startsWith('.') && !module.startsWith('/');
+  }
+  return false;
 }
 
 /**

@@ -152,6 +152,25 @@ void describe('type-aware verification', () => {
     assert.equal(result.newErrors[0]?.code, 2339);
   });
 
+  void test('a package that is not installed never blocks; a relative import that does not resolve does', async () => {
+    const result = await service.check([
+      change(
+        root,
+        'src/unrelated.ts',
+        (t) =>
+          `import { thing } from 'not-installed-either';\nimport { gone } from './gone';\n${t}export const x = thing + gone;\n`,
+      ),
+    ]);
+    assert.deepEqual(
+      result.newErrors.map((e) => `${e.code} ${e.lineText}`),
+      ["2307 import { gone } from './gone';"],
+    );
+    assert.deepEqual(
+      result.environmentErrors.map((e) => e.code),
+      [2307],
+    );
+  });
+
   void test('errors the batch fixes are counted, and nothing is written', async () => {
     const before = readFileSync(join(root, 'src/app.ts'), 'utf8');
     const result = await service.check([
