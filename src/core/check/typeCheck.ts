@@ -124,33 +124,55 @@ export class TypeCheckService {
       groups.set(key, group);
     }
     const found: FoundDiagnostic[] = [];
-    for (const { config, files } of groups.values()) {
+    for (const [configKey, { config, files }] of groups) {
+      // Before a batch, a file's diagnostics depend only on the workspace files it reaches through imports (and the
+      // declaration files every program includes): when none of those changed, the last result stands, and a
+      // request whose files all stand builds no program for the "before" side at all.
+      const keys = new Map(cacheable ? files.map((file) => [file, this.beforeKey(configKey, file)]) : []);
+      const pending = files.filter((file) => {
+        const cached = this.beforeCache.get(file);
+        return !(cached !== undefined && cached.key === keys.get(file));
+      });
+      for (const file of files) {
+        if (!pending.includes(file)) found.push(...(this.beforeCache.get(file)?.diagnostics ?? []));
+      }
+      if (pending.length === 0) continue;
       const service = workspace.serviceFor(config, files);
       const program = service.getProgram();
       if (program === undefined) continue;
-      const stateKey = cacheable
-        ? hashText(
-            `${files.join('\n')}\0${program
-              .getSourceFiles()
-              .map((sf) => `${sf.fileName}@${workspace.scriptVersion(sf.fileName)}`)
-              .join('\n')}`,
-          )
-        : undefined;
-      for (const file of files) {
+      for (const file of pending) {
         signal?.throwIfAborted();
-        const cached = stateKey === undefined ? undefined : this.beforeCache.get(file);
-        if (cached !== undefined && cached.key === stateKey) {
-          found.push(...cached.diagnostics);
-          continue;
-        }
         const diagnostics = this.fileDiagnostics(service, program, file);
-        if (stateKey !== undefined) this.beforeCache.set(file, { key: stateKey, diagnostics });
+        const key = keys.get(file);
+        if (key !== undefined) this.beforeCache.set(file, { key, diagnostics });
         found.push(...diagnostics);
         // Checking a large importer takes a while; let the event loop breathe between files.
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
     return found;
+  }
+
+  /** The versions of everything a file's diagnostics can depend on inside the workspace, hashed. */
+  private beforeKey(configKey: string, file: string): string {
+    const { imports, workspace } = this.graph;
+    const reached = new Set([file]);
+    const queue = [file];
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      for (const edge of imports.importsOf(next)) {
+        if (edge.target !== undefined && !reached.has(edge.target)) {
+          reached.add(edge.target);
+          queue.push(edge.target);
+        }
+      }
+    }
+    for (const declarationFile of imports.files())
+      if (/\.d\.[cm]?ts$/.test(declarationFile)) reached.add(declarationFile);
+    const versions = [...reached]
+      .sort()
+      .map((f) => `${f}@${workspace.scriptVersion(workspace.absolute(f))}`)
+      .join('\n');
+    return hashText(`${configKey}\0${versions}`);
   }
 
   private fileDiagnostics(service: ts.LanguageService, program: ts.Program, file: string): FoundDiagnostic[] {

@@ -171,6 +171,22 @@ void describe('type-aware verification', () => {
     );
   });
 
+  void test("what changed on disk since the last check is seen: an error the user just made is not the batch's", async () => {
+    const harmless = (): ProposedFileChange =>
+      change(root, 'src/greet.ts', (t) => t.replace('return `Bye, ${name}`;', 'return `Goodbye, ${name}`;'));
+    assert.deepEqual((await service.check([harmless()])).newErrors, []);
+    const appBefore = readFileSync(join(root, 'src/app.ts'), 'utf8');
+    writeFileSync(
+      join(root, 'src/app.ts'),
+      appBefore.replace("console.log(farewell('Ada'));", 'console.log(farewell(42));'),
+    );
+    try {
+      assert.deepEqual((await service.check([harmless()])).newErrors, []);
+    } finally {
+      writeFileSync(join(root, 'src/app.ts'), appBefore);
+    }
+  });
+
   void test('errors the batch fixes are counted, and nothing is written', async () => {
     const before = readFileSync(join(root, 'src/app.ts'), 'utf8');
     const result = await service.check([
