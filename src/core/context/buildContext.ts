@@ -27,6 +27,11 @@ export interface ContextFileRequest {
   readonly focus: readonly string[];
   /** Send this file whole whatever its size (a file the element model cannot read, or one the model asked for). */
   readonly whole?: boolean;
+  /**
+   * Text shown after the file's view, e.g. where its focused elements are used across the workspace
+   * (`describeReferences`); the caller budgets it.
+   */
+  readonly appendix?: string;
 }
 
 export interface ContextElementLevel {
@@ -146,6 +151,8 @@ export function buildContext(
     });
     if (pieces.length > 0) pieces.push(fixed('\n'));
     pieces.push(...filePieces);
+    const appendix = request.appendix?.trim();
+    if (appendix !== undefined && appendix.length > 0) pieces.push(fixed(`${appendix}\n`));
   }
 
   const degraded: string[] = [];

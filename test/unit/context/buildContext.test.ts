@@ -246,3 +246,13 @@ void describe('focused-view fidelity', () => {
     assert.ok(result.text.includes(`\`\`\`ts\n${text}\`\`\`\n`), 'the text goes as written');
   });
 });
+
+void describe('appendix', () => {
+  void test("a file's appendix (its references) follows its view, inside the token count", () => {
+    const appendix =
+      'References to src/hard.ts/class[UserService]/method[validate] (1 in 1 file):\n- src/app.ts/function[main]: service.validate(x);';
+    const result = buildContext([{ outline: hard, focus: [VALIDATE], appendix }], counter);
+    assert.ok(result.text.endsWith(`\`\`\`\n${appendix}\n`), result.text.slice(-300));
+    assert.equal(result.tokens, counter.count(result.text));
+  });
+});
