@@ -8,7 +8,7 @@ import { findRepoRootOrThrow } from './workspacePaths';
 /**
  * `node out/bench/compileCheckRun.js`: only issue 18's section of the bench (type-aware verification on the corpus,
  * planning-outline tokens), written into bench/results.md in place of the previous run of that section. Options:
- * `--per-kind N` broken edits per package and kind (default 8), `--max-correct N` release edits per package.
+ * `--per-kind N` broken edits per package and kind (default 8), `--max-correct N` release edits per package (default 40).
  */
 async function main(): Promise<void> {
   const root = findRepoRootOrThrow();
