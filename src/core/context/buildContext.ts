@@ -1,6 +1,7 @@
-import { ts } from 'ts-morph';
 import type { ElementNode, FileOutline } from '../elements/element';
 import { ancestryOf, resolveElementPathOrThrow } from '../elements/resolve';
+import { languageFor } from '../language/languages';
+import type { CodeScan } from '../language/languageSupport';
 import type { TokenCounter } from './tokens';
 
 /**
@@ -358,7 +359,7 @@ class FocusedFileRenderer {
 
   private degradable(element: ElementNode, label: string, level: 'signature' | 'stub', blank = ''): Piece {
     const indent = this.indentOf(element);
-    const shown = signatureWithoutLineComments(element, this.outline.text);
+    const shown = signatureWithoutLineComments(element, this.outline);
     const hasBody = element.bodyRange !== undefined && !shown.endsWith('…}');
     const signature = `${blank}${indent}${shown}${hasBody ? ' { … }' : ''}${this.trailingComma(element)} // @ ${label}\n`;
     const lines =
@@ -445,38 +446,28 @@ function degradeToBudget(
 /**
  * The element's one-line signature, safe to follow with `{ … }` and a label: a `//` comment inside the declaration
  * head (`run(x: number) // why`) would swallow everything after it on the line, so such comments become block
- * comments, read from the file as written (the outline's signature has already joined the lines).
+ * comments, read from the file as written (the outline's signature has already joined the lines). The language's
+ * own lexer finds the comments, so `//` inside a string is left alone.
  */
-export function signatureWithoutLineComments(element: ElementNode, text: string): string {
-  if (!hasLineComment(element.signature)) return element.signature;
-  const end = element.bodyRange?.start ?? element.range.end;
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
-  scanner.resetTokenState(element.declarationRange.start);
+export function signatureWithoutLineComments(element: ElementNode, outline: FileOutline): string {
+  const language = languageFor(outline.file);
+  if (language === undefined || !element.signature.includes('//')) return element.signature;
+  const scan = (code: string): CodeScan => language.scanCode(code);
+  const lineComments = (code: string): Array<{ start: number; end: number }> =>
+    scan(code).comments.filter((c) => code.startsWith('//', c.start));
+  if (lineComments(element.signature).length === 0) return element.signature;
+  const head = outline.text.slice(element.declarationRange.start, element.bodyRange?.start ?? element.range.end);
   let out = '';
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (scanner.getTokenStart() >= end) break;
-    const token = scanner.getTokenText();
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia) {
-      out += `/* ${token.slice(2).trim().replace(/\*\//g, '* /')} */`;
-    } else {
-      out += token;
-    }
+  let at = 0;
+  for (const comment of lineComments(head)) {
+    const inner = head.slice(comment.start + 2, comment.end).trim().replace(/\*\//g, '* /');
+    out += `${head.slice(at, comment.start)}/* ${inner} */`;
+    at = comment.end;
   }
-  const collapsed = out
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/\s*[;,]$/, '');
+  out += head.slice(at);
+  const collapsed = out.replace(/\s+/g, ' ').trim().replace(/\s*[;,]$/, '');
   return collapsed.length <= SIGNATURE_LIMIT ? collapsed : `${collapsed.slice(0, SIGNATURE_LIMIT - 1)}…`;
 }
 
 /** Matches the outline's limit on signature length. */
 const SIGNATURE_LIMIT = 200;
-
-function hasLineComment(signature: string): boolean {
-  if (!signature.includes('//')) return false;
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, signature);
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia) return true;
-  }
-  return false;
-}
