@@ -1,11 +1,10 @@
-import { ts } from 'ts-morph';
 import { elementsAtOffset } from '../elements/resolve';
-import { isOutlinable } from '../elements/outline';
 import type { CodeGraph } from '../graph/codeGraph';
-import { hashText, type OverlayText } from '../graph/tsWorkspace';
+import { hashText, type FileErrors, type OverlayText, type WorkspaceSemantics } from '../graph/semantics';
 
 /**
- * Type-aware verification of a batch before anything is written: the TypeScript checker's diagnostics of the changed
+ * Type-aware verification of a batch before anything is written: the language's checker's diagnostics (for
+ * TypeScript, the compiler's) of the changed
  * files and of the workspace files that import them, once with the files as they are and once with the batch's
  * texts (both in memory), compared. Only errors the batch adds count: a missing dependency or an error the code
  * already had shows up on both sides and never blocks an edit. An error is matched by its code, its message, the
@@ -70,18 +69,23 @@ interface FoundDiagnostic {
   readonly lineText: string;
 }
 
+interface CheckedDiagnostic extends FoundDiagnostic {
+  /** Only says the environment lacks something, or follows from it. */
+  readonly environment: boolean;
+}
+
 export class TypeCheckService {
-  /** Diagnostics of a file in the state before a batch, by file and the versions of every file its program holds. */
-  private readonly beforeCache = new Map<string, { key: string; diagnostics: readonly FoundDiagnostic[] }>();
+  /** Diagnostics of a file before a batch, keyed by the versions of what the file reaches through imports. */
+  private readonly beforeCache = new Map<string, { key: string; diagnostics: readonly CheckedDiagnostic[] }>();
 
   constructor(private readonly graph: CodeGraph) {}
 
   async check(changes: readonly ProposedFileChange[], options: TypeCheckOptions = {}): Promise<TypeCheckResult> {
-    const checked = changes.filter((c) => isOutlinable(c.file) && c.before !== c.after);
+    const checked = changes.filter((c) => this.graph.semanticsFor(c.file) !== undefined && c.before !== c.after);
     if (checked.length === 0) {
       return { newErrors: [], environmentErrors: [], fixedErrors: 0, checkedFiles: [], omittedImporters: 0 };
     }
-    const { imports, workspace } = this.graph;
+    const { imports } = this.graph;
     imports.refresh();
     const changedFiles = checked.map((c) => c.file);
     const dependents = imports.dependentsOf(changedFiles, options.maxImporters ?? DEFAULT_MAX_IMPORTERS);
@@ -89,22 +93,17 @@ export class TypeCheckService {
 
     const beforeTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.before]));
     const afterTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.after]));
-    try {
-      workspace.setOverlay(beforeTexts);
-      const before = await this.diagnosticsOf(scope, beforeTexts, true, options.signal);
-      workspace.setOverlay(afterTexts);
-      const after = await this.diagnosticsOf(scope, afterTexts, false, options.signal);
-      const { added, removed } = compareDiagnostics(before, after);
-      return {
-        newErrors: added.filter((e) => !isEnvironmentError(e)),
-        environmentErrors: added.filter(isEnvironmentError),
-        fixedErrors: removed,
-        checkedFiles: scope,
-        omittedImporters: dependents.omitted,
-      };
-    } finally {
-      workspace.clearOverlay();
-    }
+    const before = await this.diagnosticsOf(scope, beforeTexts, true, options.signal);
+    const after = await this.diagnosticsOf(scope, afterTexts, false, options.signal);
+    const { added, removed } = compareDiagnostics(before, after);
+    const plain = ({ environment: _environment, ...error }: CheckedDiagnostic): NewTypeError => error;
+    return {
+      newErrors: added.filter((e) => !e.environment).map(plain),
+      environmentErrors: added.filter((e) => e.environment).map(plain),
+      fixedErrors: removed,
+      checkedFiles: scope,
+      omittedImporters: dependents.omitted,
+    };
   }
 
   private async diagnosticsOf(
@@ -112,50 +111,68 @@ export class TypeCheckService {
     texts: ReadonlyMap<string, OverlayText>,
     cacheable: boolean,
     signal: AbortSignal | undefined,
-  ): Promise<FoundDiagnostic[]> {
-    const { workspace } = this.graph;
+  ): Promise<CheckedDiagnostic[]> {
     const present = scope.filter((file) => !texts.has(file) || texts.get(file) !== undefined);
-    const groups = new Map<string, { config: ReturnType<typeof workspace.configFor>; files: string[] }>();
+    const groups = new Map<WorkspaceSemantics, string[]>();
     for (const file of present) {
-      const config = workspace.configFor(file);
-      const key = config.configPath ?? '<defaults>';
-      const group = groups.get(key) ?? { config, files: [] };
-      group.files.push(file);
-      groups.set(key, group);
+      const semantics = this.graph.semanticsFor(file);
+      if (semantics === undefined) continue;
+      groups.set(semantics, [...(groups.get(semantics) ?? []), file]);
     }
-    const found: FoundDiagnostic[] = [];
-    for (const [configKey, { config, files }] of groups) {
+    const found: CheckedDiagnostic[] = [];
+    for (const [semantics, files] of groups) {
       // Before a batch, a file's diagnostics depend only on the workspace files it reaches through imports (and the
       // declaration files every program includes): when none of those changed, the last result stands, and a
-      // request whose files all stand builds no program for the "before" side at all.
-      const keys = new Map(cacheable ? files.map((file) => [file, this.beforeKey(configKey, file)]) : []);
-      const pending = files.filter((file) => {
-        const cached = this.beforeCache.get(file);
-        return !(cached !== undefined && cached.key === keys.get(file));
-      });
+      // request whose files all stand asks the checker nothing for the "before" side.
+      const keys = new Map(cacheable ? files.map((file) => [file, this.beforeKey(file, texts)]) : []);
+      const pending: string[] = [];
       for (const file of files) {
-        if (!pending.includes(file)) found.push(...(this.beforeCache.get(file)?.diagnostics ?? []));
+        const cached = this.beforeCache.get(file);
+        if (cached !== undefined && cached.key === keys.get(file)) found.push(...cached.diagnostics);
+        else pending.push(file);
       }
       if (pending.length === 0) continue;
-      const service = workspace.serviceFor(config, files);
-      const program = service.getProgram();
-      if (program === undefined) continue;
+      // The checker is rooted at every file of the group, so the program is the same whichever are pending.
+      const errors = await semantics.errors(files, texts, signal);
       for (const file of pending) {
-        signal?.throwIfAborted();
-        const diagnostics = this.fileDiagnostics(service, program, file);
+        const fileErrors = errors.get(file);
+        const diagnostics = fileErrors === undefined ? [] : this.located(file, fileErrors, semantics);
         const key = keys.get(file);
         if (key !== undefined) this.beforeCache.set(file, { key, diagnostics });
         found.push(...diagnostics);
-        // Checking a large importer takes a while; let the event loop breathe between files.
-        await new Promise<void>((resolve) => setImmediate(resolve));
       }
     }
     return found;
   }
 
+  /** File, line, element and line text of each error; marks the ones that only reflect the environment. */
+  private located(file: string, fileErrors: FileErrors, semantics: WorkspaceSemantics): CheckedDiagnostic[] {
+    const { text, errors } = fileErrors;
+    if (errors.length === 0) return [];
+    const outline = this.graph.outlineOf(file, text);
+    const lineStarts = lineStartsOf(text);
+    const fileHasEnvironmentError = errors.some((e) => semantics.isEnvironmentError(e));
+    return errors.map((error) => {
+      const line = lineIndexAt(lineStarts, error.start);
+      const lineStart = lineStarts[line] ?? 0;
+      const lineEnd = lineStarts[line + 1] ?? text.length;
+      return {
+        file,
+        line: line + 1,
+        column: error.start - lineStart + 1,
+        code: error.code,
+        message: error.message,
+        elementPath: elementsAtOffset(outline, error.start).at(-1)?.path,
+        lineText: text.slice(lineStart, lineEnd).trim(),
+        environment:
+          semantics.isEnvironmentError(error) || (fileHasEnvironmentError && semantics.followsFromEnvironment(error)),
+      };
+    });
+  }
+
   /** The versions of everything a file's diagnostics can depend on inside the workspace, hashed. */
-  private beforeKey(configKey: string, file: string): string {
-    const { imports, workspace } = this.graph;
+  private beforeKey(file: string, texts: ReadonlyMap<string, OverlayText>): string {
+    const { imports } = this.graph;
     const reached = new Set([file]);
     const queue = [file];
     for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
@@ -170,47 +187,38 @@ export class TypeCheckService {
       if (/\.d\.[cm]?ts$/.test(declarationFile)) reached.add(declarationFile);
     const versions = [...reached]
       .sort()
-      .map((f) => `${f}@${workspace.scriptVersion(workspace.absolute(f))}`)
+      .map((f) => `${f}@${this.graph.versionOf(f, texts)}`)
       .join('\n');
-    return hashText(`${configKey}\0${versions}`);
+    return hashText(versions);
   }
+}
 
-  private fileDiagnostics(service: ts.LanguageService, program: ts.Program, file: string): FoundDiagnostic[] {
-    const absolutePath = this.graph.workspace.absolute(file);
-    const sourceFile = program.getSourceFile(absolutePath);
-    if (sourceFile === undefined) return [];
-    const diagnostics = [
-      ...service.getSyntacticDiagnostics(absolutePath),
-      ...service.getSemanticDiagnostics(absolutePath),
-    ].filter((d) => d.category === ts.DiagnosticCategory.Error);
-    if (diagnostics.length === 0) return [];
-    const outline = this.graph.outlineOf(file, sourceFile.text);
-    return diagnostics.map((d) => {
-      const start = d.start ?? 0;
-      const { line, character } = sourceFile.getLineAndCharacterOfPosition(start);
-      const lineStarts = sourceFile.getLineStarts();
-      const lineText = sourceFile.text.slice(lineStarts[line] ?? 0, lineStarts[line + 1] ?? sourceFile.text.length);
-      return {
-        file,
-        line: line + 1,
-        column: character + 1,
-        code: d.code,
-        message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-        elementPath: elementsAtOffset(outline, start).at(-1)?.path,
-        lineText: lineText.trim(),
-      };
-    });
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** 0-based line of an offset, by binary search over the line starts. */
+function lineIndexAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
   }
+  return low;
 }
 
 /**
  * The errors `after` has that `before` had not, as multisets: first matched exactly (code, message, line text and
  * element), then, for what is left, without the element (an edit that renames the function around an old error).
  */
-export function compareDiagnostics(
-  before: readonly FoundDiagnostic[],
-  after: readonly FoundDiagnostic[],
-): { added: NewTypeError[]; removed: number } {
+export function compareDiagnostics<T extends FoundDiagnostic>(
+  before: readonly T[],
+  after: readonly T[],
+): { added: T[]; removed: number } {
   const loose = (d: FoundDiagnostic): string => `${d.file}\0${d.code}\0${d.message}\0${d.lineText}`;
   const exact = (d: FoundDiagnostic): string => `${loose(d)}\0${d.elementPath ?? ''}`;
   const remainingBefore = [...before];
@@ -218,7 +226,7 @@ export function compareDiagnostics(
   for (const keyOf of [exact, loose]) {
     const counts = new Map<string, number>();
     for (const d of remainingBefore) counts.set(keyOf(d), (counts.get(keyOf(d)) ?? 0) + 1);
-    const stillUnmatched: FoundDiagnostic[] = [];
+    const stillUnmatched: T[] = [];
     for (const d of unmatched) {
       const count = counts.get(keyOf(d)) ?? 0;
       if (count > 0) {
@@ -232,36 +240,6 @@ export function compareDiagnostics(
     unmatched = stillUnmatched;
   }
   return { added: unmatched, removed: remainingBefore.length };
-}
-
-/** Codes whose message says a dependency or its type definitions are missing, not that the code is wrong. */
-const ENVIRONMENT_CODES: ReadonlySet<number> = new Set([
-  2580, // Cannot find name 'require' / 'module': install @types/node
-  2581, // jQuery
-  2582, // test globals (describe, it)
-  2583, // a newer lib is needed
-  2584, // the dom lib is needed
-  2591, // 2580 with the tsconfig `types` hint
-  2592, // 2581 with the hint
-  2593, // 2582 with the hint
-  7016, // a package without type declarations
-  7026, // JSX without React's (or another) JSX namespace
-  2875, // the JSX runtime module is not installed
-]);
-/** Cannot find module '…' (2307), or with a moduleResolution hint (2792). */
-const MISSING_MODULE_CODES: ReadonlySet<number> = new Set([2307, 2792]);
-
-/**
- * Whether an error only reflects the environment: the codes above, and a package import that does not resolve. A
- * relative import that does not resolve is a real error (a file the batch deleted or misnamed).
- */
-export function isEnvironmentError(error: Pick<NewTypeError, 'code' | 'message'>): boolean {
-  if (ENVIRONMENT_CODES.has(error.code)) return true;
-  if (MISSING_MODULE_CODES.has(error.code)) {
-    const module = /'([^']+)'/.exec(error.message)?.[1];
-    return module !== undefined && !module.startsWith('.') && !module.startsWith('/');
-  }
-  return false;
 }
 
 /**

@@ -1,22 +1,15 @@
-import { ts } from 'ts-morph';
-import type { TsWorkspace } from './tsWorkspace';
+import type { CodeGraph } from './codeGraph';
+import type { ImportEdge } from './semantics';
+
+export type { ImportEdge } from './semantics';
 
 /**
- * Who imports whom across the workspace, found cheaply: the compiler's pre-processor scans each file's import
- * specifiers (no parse, no type check) and its module resolution, with the file's own tsconfig, turns them into
- * workspace files. Built lazily on the first question and kept by file version: a refresh re-scans only the files
+ * Who imports whom across the workspace, found cheaply: the file's language scans its import specifiers (for
+ * TypeScript the compiler's pre-processor: no parse, no type check) and resolves them to workspace files (with the
+ * file's own tsconfig). Built lazily on the first question and kept by file version: a refresh re-scans only the files
  * whose version changed. The type check asks it for the importers of the files a batch changes; the references
  * search and the agent tools (issue 12) ask it which files can see a declaration.
  */
-
-export interface ImportEdge {
-  /** As written: `./user`, `@/lib/db`. */
-  readonly specifier: string;
-  /** The workspace file it resolves to, or undefined (a package, or a file that does not exist). */
-  readonly target: string | undefined;
-  /** `export … from`: whoever imports this file sees the target's exports too. */
-  readonly reExport: boolean;
-}
 
 interface IndexEntry {
   readonly version: string;
@@ -35,15 +28,15 @@ export class ImportGraph {
   private readonly entries = new Map<string, IndexEntry>();
   private importers = new Map<string, Set<string>>();
   private listing: readonly string[] | undefined;
-  private readonly resolutionCaches = new Map<string, ts.ModuleResolutionCache>();
+  private known: ReadonlySet<string> | undefined;
   private readonly mentionCache = new Map<string, readonly string[]>();
   private generation = 0;
 
-  constructor(private readonly workspace: TsWorkspace) {}
+  constructor(private readonly graph: CodeGraph) {}
 
   /** Brings the graph up to date with the disk: new, changed and deleted files. Cheap when little changed. */
   refresh(): void {
-    const fs = this.workspace.fileSystem;
+    const fs = this.graph.fileSystem;
     const listing = fs.listSourceFiles();
     const listingChanged =
       this.listing === undefined ||
@@ -51,7 +44,6 @@ export class ImportGraph {
       this.listing.some((file, i) => listing[i] !== file);
     if (listingChanged) {
       // A file that appeared or vanished can change what any specifier resolves to: resolve everything again.
-      this.resolutionCaches.clear();
       const present = new Set(listing);
       for (const file of [...this.entries.keys()]) if (!present.has(file)) this.entries.delete(file);
     }
@@ -71,7 +63,9 @@ export class ImportGraph {
     }
     this.listing = listing;
     if (toScan.size === 0) return;
-    const known = new Set(listing);
+    // A new set only when the listing changed: the language keeps its resolutions while the set stays the same.
+    if (listingChanged || this.known === undefined) this.known = new Set(listing);
+    const known = this.known;
     for (const file of toScan) {
       const entry = this.entries.get(file);
       if (entry !== undefined) this.entries.set(file, { ...entry, imports: this.scanImports(file, entry.text, known) });
@@ -156,27 +150,7 @@ export class ImportGraph {
   }
 
   private scanImports(file: string, text: string, known: ReadonlySet<string>): ImportEdge[] {
-    const info = ts.preProcessFile(text, true, true);
-    const specifiers = [...new Set(info.importedFiles.map((f) => f.fileName))];
-    if (specifiers.length === 0) return [];
-    const reExported = reExportSpecifiers(text);
-    const config = this.workspace.configFor(file);
-    const cacheKey = config.configPath ?? '<defaults>';
-    let cache = this.resolutionCaches.get(cacheKey);
-    if (cache === undefined) {
-      cache = ts.createModuleResolutionCache(this.workspace.root, (f) => f, config.options);
-      this.resolutionCaches.set(cacheKey, cache);
-    }
-    const containing = this.workspace.absolute(file);
-    return specifiers.map((specifier) => {
-      const resolved = ts.resolveModuleName(specifier, containing, config.options, ts.sys, cache).resolvedModule;
-      const target = resolved === undefined ? undefined : this.workspace.relative(resolved.resolvedFileName);
-      return {
-        specifier,
-        target: target !== undefined && known.has(target) ? target : undefined,
-        reExport: reExported.has(specifier),
-      };
-    });
+    return this.graph.semanticsFor(file)?.scanImports(file, text, known) ?? [];
   }
 
   private rebuildImporters(): void {
@@ -194,15 +168,6 @@ export class ImportGraph {
     }
     this.importers = importers;
   }
-}
-
-/** Specifiers of `export * from '…'` and `export { … } from '…'` statements. */
-function reExportSpecifiers(text: string): Set<string> {
-  const found = new Set<string>();
-  if (!text.includes('export')) return found;
-  const pattern = /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*(['"])([^'"]+)\1/g;
-  for (const match of text.matchAll(pattern)) if (match[2] !== undefined) found.add(match[2]);
-  return found;
 }
 
 function escapeRegExp(text: string): string {

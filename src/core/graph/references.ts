@@ -1,12 +1,11 @@
-import { ts } from 'ts-morph';
 import type { ElementNode } from '../elements/element';
 import { elementsAtOffset, resolveElementPathOrThrow } from '../elements/resolve';
 import type { CodeGraph } from './codeGraph';
-import type { OverlayText } from './tsWorkspace';
+import type { OverlayText, ReferenceHit } from './semantics';
 
 /**
  * Where an element is used across the workspace: for a function, method, property, variable, class or type, every
- * reference the compiler finds (declarations excluded), each with its file, the element that holds it and the line
+ * reference the file's language finds (for TypeScript, the compiler's LanguageService) (declarations excluded), each with its file, the element that holds it and the line
  * itself. The compiler only looks where it could matter: files that mention the name, and for a top-level export
  * only those among the files that import the declaring file (directly or through a re-export). It is the data
  * behind "references in the context" (issue 18) and the agent tools' references/callers (issue 12).
@@ -67,18 +66,15 @@ export class ReferenceFinder {
 
   /** The references of the element at `elementPath` in `file`; an element that cannot have any gets none. */
   referencesOf(file: string, elementPath: string, options: ReferencesOptions = {}): ElementReferences {
-    const { workspace, imports } = this.graph;
+    const { imports } = this.graph;
     imports.refresh();
-    const overlay = options.texts ?? new Map<string, OverlayText>();
-    const text = overlay.has(file)
-      ? overlay.get(file)
-      : (imports.textOf(file) ?? workspace.readScript(workspace.absolute(file)));
+    const texts = options.texts ?? new Map<string, OverlayText>();
+    const text = this.graph.textOf(file, texts);
     if (text === undefined) throw new Error(`${file}: no such file`);
     const outline = this.graph.outlineOf(file, text);
     const { element } = resolveElementPathOrThrow(outline, elementPath);
-    if (!isReferable(element)) return { target: element.path, sites: [] };
-    const namePosition = findNamePosition(text, element);
-    if (namePosition === undefined) return { target: element.path, sites: [] };
+    const semantics = this.graph.semanticsFor(file);
+    if (!isReferable(element) || semantics === undefined) return { target: element.path, sites: [] };
 
     const topLevel = outline.elements.includes(element);
     const visible = topLevel ? new Set([file, ...imports.dependentsOf([file]).files]) : undefined;
@@ -86,104 +82,39 @@ export class ReferenceFinder {
       .filesMentioning(element.name)
       .filter((f) => f !== file && (visible === undefined || visible.has(f)))
       .slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
-
-    workspace.setOverlay(overlay);
-    try {
-      const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
-      const program = service.getProgram();
-      const found = service.findReferences(workspace.absolute(file), namePosition) ?? [];
-      const seen = new Set<string>();
-      const sites: ReferenceSite[] = [];
-      for (const symbol of found) {
-        for (const reference of symbol.references) {
-          if (reference.isDefinition === true) continue;
-          const siteFile = workspace.relative(reference.fileName);
-          if (siteFile === undefined || reference.fileName.includes('/node_modules/')) continue;
-          const key = `${siteFile}:${reference.textSpan.start}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          const sourceFile = program?.getSourceFile(reference.fileName);
-          if (sourceFile === undefined) continue;
-          const site = this.site(siteFile, sourceFile, reference.textSpan.start, reference.isWriteAccess);
-          // An import or re-export names the element without using it; the uses that follow are what matter.
-          if (site !== undefined) sites.push(site);
-        }
-      }
-      sites.sort(
-        (a, b) =>
-          Number(a.file === file) - Number(b.file === file) ||
-          (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
-          a.line - b.line ||
-          a.column - b.column,
-      );
-      return { target: element.path, sites };
-    } finally {
-      workspace.clearOverlay();
-    }
+    const sites = semantics
+      .references(file, element, candidates, texts)
+      .map((hit) => this.site(hit))
+      // An import or re-export names the element without using it; the uses that follow are what matter.
+      .filter((site): site is ReferenceSite => site !== undefined);
+    sites.sort(
+      (a, b) =>
+        Number(a.file === file) - Number(b.file === file) ||
+        (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+        a.line - b.line ||
+        a.column - b.column,
+    );
+    return { target: element.path, sites };
   }
 
-  private site(file: string, sourceFile: ts.SourceFile, start: number, isWrite: boolean): ReferenceSite | undefined {
-    const { line, character } = sourceFile.getLineAndCharacterOfPosition(start);
-    const starts = sourceFile.getLineStarts();
-    const lineText = sourceFile.text.slice(starts[line] ?? 0, starts[line + 1] ?? sourceFile.text.length).trim();
-    const outline = this.graph.outlineOf(file, sourceFile.text);
-    const holder = elementsAtOffset(outline, start).at(-1);
+  private site(hit: ReferenceHit): ReferenceSite | undefined {
+    const { file, start, text } = hit;
+    const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+    const newline = text.indexOf('\n', start);
+    const lineText = text.slice(lineStart, newline < 0 ? text.length : newline).trim();
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) line += 1;
+    const holder = elementsAtOffset(this.graph.outlineOf(file, text), start).at(-1);
     if (holder !== undefined && (holder.kind === 'import' || holder.kind === 'export')) return undefined;
     return {
       file,
-      line: line + 1,
-      column: character + 1,
+      line,
+      column: start - lineStart + 1,
       elementPath: holder?.path,
       lineText,
-      isWrite,
+      isWrite: hit.isWrite,
     };
   }
-}
-
-/**
- * The offset of the element's name in its declaration: the first identifier-like token with that text after the
- * declaration starts, decorators skipped.
- */
-export function findNamePosition(text: string, element: ElementNode): number | undefined {
-  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.JSX, text);
-  const limit = element.bodyRange?.start ?? element.range.end;
-  scanner.resetTokenState(element.declarationRange.start);
-  let depth = 0;
-  let afterAt = false;
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    const position = scanner.getTokenStart();
-    if (position >= limit) return undefined;
-    // Decorators (`@Input() name`) may mention anything; skip `@x(...)` wholesale.
-    if (kind === ts.SyntaxKind.AtToken) {
-      afterAt = true;
-      continue;
-    }
-    if (kind === ts.SyntaxKind.OpenParenToken) depth += 1;
-    else if (kind === ts.SyntaxKind.CloseParenToken) {
-      depth -= 1;
-      if (depth === 0) afterAt = false;
-      continue;
-    }
-    if (depth > 0) continue;
-    const isName =
-      kind === ts.SyntaxKind.Identifier ||
-      kind === ts.SyntaxKind.PrivateIdentifier ||
-      kind === ts.SyntaxKind.StringLiteral ||
-      kind === ts.SyntaxKind.NumericLiteral;
-    if (afterAt && kind === ts.SyntaxKind.Identifier) {
-      afterAt = !isDecoratorEnd(text, scanner.getTokenEnd());
-      continue;
-    }
-    if (isName && scanner.getTokenValue() === element.name) return position;
-    if (kind === ts.SyntaxKind.PrivateIdentifier && scanner.getTokenText() === element.name) return position;
-  }
-  return undefined;
-}
-
-/** After `@name`, a decorator ends unless a `.` or `(` follows. */
-function isDecoratorEnd(text: string, end: number): boolean {
-  const next = /\S/.exec(text.slice(end, end + 40));
-  return next === null || (next[0] !== '.' && next[0] !== '(');
 }
 
 export interface DescribeReferencesOptions {

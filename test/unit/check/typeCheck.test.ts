@@ -158,7 +158,7 @@ void describe('type-aware verification', () => {
         root,
         'src/unrelated.ts',
         (t) =>
-          `import { thing } from 'not-installed-either';\nimport { gone } from './gone';\n${t}export const x = thing + gone;\n`,
+          `import { thing, wrap } from 'not-installed-either';\nimport { gone } from './gone';\n${t}export const x = thing + gone;\nexport const y = wrap((value) => value);\n`,
       ),
     ]);
     assert.deepEqual(
@@ -166,8 +166,9 @@ void describe('type-aware verification', () => {
       ["2307 import { gone } from './gone';"],
     );
     assert.deepEqual(
-      result.environmentErrors.map((e) => e.code),
-      [2307],
+      result.environmentErrors.map((e) => e.code).sort(),
+      [2307, 7006],
+      'the untyped callback parameter follows from the missing package',
     );
   });
 

@@ -1,9 +1,22 @@
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
 import { ts } from 'ts-morph';
-import type { SourceFileSystem } from './sourceFiles';
+import type { ElementNode } from '../../elements/element';
+import {
+  hashText,
+  type FileErrors,
+  type ImportEdge,
+  type LanguageError,
+  type OverlayText,
+  type ReferenceHit,
+  type WorkspaceSemantics,
+} from '../../graph/semantics';
+import type { SourceFileSystem } from '../../graph/sourceFiles';
 
 /**
- * The TypeScript compiler's view of a workspace, shared by the type check and the code graph: the project
+ * TypeScript's semantics for the code graph (src/core/graph/semantics.ts): import edges resolved with each file's own
+ * compiler options, errors from the checker, and references from the LanguageService.
+ *
+ * The compiler's view of a workspace, shared by the type check and the code graph: the project
  * configuration of each file (its nearest tsconfig.json, else defaults) and one LanguageService per configuration,
  * kept warm across requests. Each service is rooted at the files a request names (the changed files and their
  * importers, or a declaration and the files that mention it), never at the whole project: the compiler follows
@@ -45,10 +58,7 @@ export interface ProjectConfig {
   readonly options: ts.CompilerOptions;
 }
 
-/** A text a request proposes for a file; `undefined` deletes the file. */
-export type OverlayText = string | undefined;
-
-export class TsWorkspace {
+class TsWorkspace {
   /** Absolute root with forward slashes, no trailing slash. */
   readonly root: string;
   /** Shared by every service: a file parsed for one configuration is reused by the others when options allow. */
@@ -251,16 +261,222 @@ class ProjectService {
   }
 }
 
-/** cyrb53: a fast 53-bit string hash; overlay texts that are equal get equal versions, so cached results carry over. */
-export function hashText(text: string): string {
-  let h1 = 0xdeadbeef ^ text.length;
-  let h2 = 0x41c6ce57 ^ text.length;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
+/** Codes whose message says a dependency or its type definitions are missing, not that the code is wrong. */
+const ENVIRONMENT_CODES: ReadonlySet<number> = new Set([
+  2580, // Cannot find name 'require' / 'module': install @types/node
+  2581, // jQuery
+  2582, // test globals (describe, it)
+  2583, // a newer lib is needed
+  2584, // the dom lib is needed
+  2591, // 2580 with the tsconfig `types` hint
+  2592, // 2581 with the hint
+  2593, // 2582 with the hint
+  7016, // a package without type declarations
+  7026, // JSX without React's (or another) JSX namespace
+  2875, // the JSX runtime module is not installed
+]);
+/** Cannot find module '…' (2307), or with a moduleResolution hint (2792). */
+const MISSING_MODULE_CODES: ReadonlySet<number> = new Set([2307, 2792]);
+/**
+ * Implicit `any` (a parameter, a binding element, a variable): in a file whose imports do not resolve, the contextual
+ * type that would have typed it is missing, so the error says more about the environment than the edit.
+ */
+const IMPLICIT_ANY_CODES: ReadonlySet<number> = new Set([7005, 7006, 7008, 7019, 7031, 7034]);
+
+export class TypeScriptSemantics implements WorkspaceSemantics {
+  private readonly workspace: TsWorkspace;
+  private readonly resolutionCaches = new Map<string, ts.ModuleResolutionCache>();
+  private resolutionListing: ReadonlySet<string> | undefined;
+
+  constructor(fileSystem: SourceFileSystem) {
+    this.workspace = new TsWorkspace(fileSystem);
   }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+
+  scanImports(file: string, text: string, known: ReadonlySet<string>): ImportEdge[] {
+    const info = ts.preProcessFile(text, true, true);
+    const specifiers = [...new Set(info.importedFiles.map((f) => f.fileName))];
+    if (specifiers.length === 0) return [];
+    if (this.resolutionListing !== known) {
+      // A file that appeared or vanished can change what any specifier resolves to.
+      this.resolutionCaches.clear();
+      this.resolutionListing = known;
+    }
+    const reExported = reExportSpecifiers(text);
+    const config = this.workspace.configFor(file);
+    const cacheKey = config.configPath ?? '<defaults>';
+    let cache = this.resolutionCaches.get(cacheKey);
+    if (cache === undefined) {
+      cache = ts.createModuleResolutionCache(this.workspace.root, (f) => f, config.options);
+      this.resolutionCaches.set(cacheKey, cache);
+    }
+    const containing = this.workspace.absolute(file);
+    return specifiers.map((specifier) => {
+      const resolved = ts.resolveModuleName(specifier, containing, config.options, ts.sys, cache).resolvedModule;
+      const target = resolved === undefined ? undefined : this.workspace.relative(resolved.resolvedFileName);
+      return {
+        specifier,
+        target: target !== undefined && known.has(target) ? target : undefined,
+        reExport: reExported.has(specifier),
+      };
+    });
+  }
+
+  async errors(
+    files: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    signal?: AbortSignal,
+  ): Promise<ReadonlyMap<string, FileErrors>> {
+    const { workspace } = this;
+    const present = files.filter((file) => !texts.has(file) || texts.get(file) !== undefined);
+    const found = new Map<string, FileErrors>();
+    workspace.setOverlay(texts);
+    try {
+      const groups = new Map<string, { config: ProjectConfig; files: string[] }>();
+      for (const file of present) {
+        const config = workspace.configFor(file);
+        const key = config.configPath ?? '<defaults>';
+        const group = groups.get(key) ?? { config, files: [] };
+        group.files.push(file);
+        groups.set(key, group);
+      }
+      for (const { config, files: group } of groups.values()) {
+        const service = workspace.serviceFor(config, group);
+        const program = service.getProgram();
+        if (program === undefined) continue;
+        for (const file of group) {
+          signal?.throwIfAborted();
+          const absolutePath = workspace.absolute(file);
+          const sourceFile = program.getSourceFile(absolutePath);
+          if (sourceFile === undefined) continue;
+          const errors: LanguageError[] = [
+            ...service.getSyntacticDiagnostics(absolutePath),
+            ...service.getSemanticDiagnostics(absolutePath),
+          ]
+            .filter((d) => d.category === ts.DiagnosticCategory.Error)
+            .map((d) => ({
+              start: d.start ?? 0,
+              code: d.code,
+              message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+            }));
+          found.set(file, { text: sourceFile.text, errors });
+          // Checking a large importer takes a while; let the event loop breathe between files.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
+      }
+    } finally {
+      workspace.clearOverlay();
+    }
+    return found;
+  }
+
+  references(
+    file: string,
+    element: ElementNode,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): ReferenceHit[] {
+    const { workspace } = this;
+    workspace.setOverlay(texts);
+    try {
+      const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
+      const program = service.getProgram();
+      const declaring = program?.getSourceFile(workspace.absolute(file));
+      if (program === undefined || declaring === undefined) return [];
+      const position = findNamePosition(declaring.text, element);
+      if (position === undefined) return [];
+      const hits: ReferenceHit[] = [];
+      const seen = new Set<string>();
+      for (const symbol of service.findReferences(workspace.absolute(file), position) ?? []) {
+        for (const reference of symbol.references) {
+          if (reference.isDefinition === true || reference.fileName.includes('/node_modules/')) continue;
+          const siteFile = workspace.relative(reference.fileName);
+          const sourceFile = program.getSourceFile(reference.fileName);
+          if (siteFile === undefined || sourceFile === undefined) continue;
+          const key = `${siteFile}:${reference.textSpan.start}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          hits.push({
+            file: siteFile,
+            start: reference.textSpan.start,
+            text: sourceFile.text,
+            isWrite: reference.isWriteAccess,
+          });
+        }
+      }
+      return hits;
+    } finally {
+      workspace.clearOverlay();
+    }
+  }
+
+  isEnvironmentError(error: Pick<LanguageError, 'code' | 'message'>): boolean {
+    if (ENVIRONMENT_CODES.has(error.code)) return true;
+    if (MISSING_MODULE_CODES.has(error.code)) {
+      const module = /'([^']+)'/.exec(error.message)?.[1];
+      return module !== undefined && !module.startsWith('.') && !module.startsWith('/');
+    }
+    return false;
+  }
+
+  followsFromEnvironment(error: Pick<LanguageError, 'code' | 'message'>): boolean {
+    return IMPLICIT_ANY_CODES.has(error.code);
+  }
+
+  dispose(): void {
+    this.workspace.dispose();
+  }
+}
+
+/** Specifiers of `export * from '…'` and `export { … } from '…'` statements. */
+function reExportSpecifiers(text: string): Set<string> {
+  const found = new Set<string>();
+  if (!text.includes('export')) return found;
+  const pattern = /\bexport\s+(?:type\s+)?(?:\*(?:\s+as\s+[\w$]+)?|\{[^}]*\})\s*from\s*(['"])([^'"]+)\1/g;
+  for (const match of text.matchAll(pattern)) if (match[2] !== undefined) found.add(match[2]);
+  return found;
+}
+
+/**
+ * The offset of the element's name in its declaration: the first identifier-like token with that text after the
+ * declaration starts, decorators skipped.
+ */
+export function findNamePosition(text: string, element: ElementNode): number | undefined {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.JSX, text);
+  const limit = element.bodyRange?.start ?? element.range.end;
+  scanner.resetTokenState(element.declarationRange.start);
+  let depth = 0;
+  let afterAt = false;
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    const position = scanner.getTokenStart();
+    if (position >= limit) return undefined;
+    // Decorators (`@Input() name`) may mention anything; skip `@x(...)` wholesale.
+    if (kind === ts.SyntaxKind.AtToken) {
+      afterAt = true;
+      continue;
+    }
+    if (kind === ts.SyntaxKind.OpenParenToken) depth += 1;
+    else if (kind === ts.SyntaxKind.CloseParenToken) {
+      depth -= 1;
+      if (depth === 0) afterAt = false;
+      continue;
+    }
+    if (depth > 0) continue;
+    if (afterAt && kind === ts.SyntaxKind.Identifier) {
+      afterAt = !isDecoratorEnd(text, scanner.getTokenEnd());
+      continue;
+    }
+    const isName =
+      kind === ts.SyntaxKind.Identifier ||
+      kind === ts.SyntaxKind.StringLiteral ||
+      kind === ts.SyntaxKind.NumericLiteral;
+    if (isName && scanner.getTokenValue() === element.name) return position;
+    if (kind === ts.SyntaxKind.PrivateIdentifier && scanner.getTokenText() === element.name) return position;
+  }
+  return undefined;
+}
+
+/** After `@name`, a decorator ends unless a `.` or `(` follows. */
+function isDecoratorEnd(text: string, end: number): boolean {
+  const next = /\S/.exec(text.slice(end, end + 40));
+  return next === null || (next[0] !== '.' && next[0] !== '(');
 }
