@@ -460,12 +460,18 @@ export function signatureWithoutLineComments(element: ElementNode, outline: File
   let out = '';
   let at = 0;
   for (const comment of lineComments(head)) {
-    const inner = head.slice(comment.start + 2, comment.end).trim().replace(/\*\//g, '* /');
+    const inner = head
+      .slice(comment.start + 2, comment.end)
+      .trim()
+      .replace(/\*\//g, '* /');
     out += `${head.slice(at, comment.start)}/* ${inner} */`;
     at = comment.end;
   }
   out += head.slice(at);
-  const collapsed = out.replace(/\s+/g, ' ').trim().replace(/\s*[;,]$/, '');
+  const collapsed = out
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\s*[;,]$/, '');
   return collapsed.length <= SIGNATURE_LIMIT ? collapsed : `${collapsed.slice(0, SIGNATURE_LIMIT - 1)}…`;
 }
 
