@@ -47,6 +47,11 @@ export interface TypeCheckResult {
   readonly fixedErrors: number;
   /** Every file whose diagnostics were compared: the changed files, then their importers. */
   readonly checkedFiles: readonly string[];
+  /**
+   * The batch left what importers see of the changed files as it was, so the importers kept their diagnostics and
+   * were not checked again.
+   */
+  readonly importersUnaffected: boolean;
   /** Importers left unchecked because of `maxImporters`. */
   readonly omittedImporters: number;
 }
@@ -77,13 +82,22 @@ interface CheckedDiagnostic extends FoundDiagnostic {
 export class TypeCheckService {
   /** Diagnostics of a file before a batch, keyed by the versions of what the file reaches through imports. */
   private readonly beforeCache = new Map<string, { key: string; diagnostics: readonly CheckedDiagnostic[] }>();
+  /** Export surfaces before a batch, keyed like the diagnostics. */
+  private readonly surfaceCache = new Map<string, { key: string; surface: string | undefined }>();
 
   constructor(private readonly graph: CodeGraph) {}
 
   async check(changes: readonly ProposedFileChange[], options: TypeCheckOptions = {}): Promise<TypeCheckResult> {
     const checked = changes.filter((c) => this.graph.semanticsFor(c.file) !== undefined && c.before !== c.after);
     if (checked.length === 0) {
-      return { newErrors: [], environmentErrors: [], fixedErrors: 0, checkedFiles: [], omittedImporters: 0 };
+      return {
+        newErrors: [],
+        environmentErrors: [],
+        fixedErrors: 0,
+        checkedFiles: [],
+        importersUnaffected: true,
+        omittedImporters: 0,
+      };
     }
     const { imports } = this.graph;
     imports.refresh();
@@ -94,7 +108,14 @@ export class TypeCheckService {
     const beforeTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.before]));
     const afterTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.after]));
     const before = await this.diagnosticsOf(scope, beforeTexts, true, options.signal);
-    const after = await this.diagnosticsOf(scope, afterTexts, false, options.signal);
+    const afterSurfaces = new Map<string, string | undefined>();
+    const after = await this.diagnosticsOf(changedFiles, afterTexts, false, options.signal, afterSurfaces);
+    // An edit that leaves what importers see of every changed file as it was (a body changed, a private helper
+    // added) cannot give them new errors: they keep their diagnostics and are not checked again.
+    const importersUnaffected =
+      dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces));
+    if (importersUnaffected) after.push(...before.filter((d) => !changedFiles.includes(d.file)));
+    else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, false, options.signal)));
     const { added, removed } = compareDiagnostics(before, after);
     const plain = ({ environment: _environment, ...error }: CheckedDiagnostic): NewTypeError => error;
     return {
@@ -102,8 +123,31 @@ export class TypeCheckService {
       environmentErrors: added.filter((e) => e.environment).map(plain),
       fixedErrors: removed,
       checkedFiles: scope,
+      importersUnaffected,
       omittedImporters: dependents.omitted,
     };
+  }
+
+  private async surfacesUnchanged(
+    changes: readonly ProposedFileChange[],
+    beforeTexts: ReadonlyMap<string, OverlayText>,
+    afterSurfaces: ReadonlyMap<string, string | undefined>,
+  ): Promise<boolean> {
+    for (const change of changes) {
+      if (change.before === undefined || change.after === undefined) return false;
+      const after = afterSurfaces.get(change.file);
+      const semantics = this.graph.semanticsFor(change.file);
+      if (after === undefined || semantics === undefined) return false;
+      const key = this.beforeKey(change.file, beforeTexts);
+      let before = this.surfaceCache.get(change.file);
+      if (before === undefined || before.key !== key) {
+        before = { key, surface: semantics.surfaces([change.file], beforeTexts).get(change.file) };
+        this.surfaceCache.set(change.file, before);
+      }
+      if (before.surface === undefined || before.surface !== after) return false;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return true;
   }
 
   private async diagnosticsOf(
@@ -111,6 +155,7 @@ export class TypeCheckService {
     texts: ReadonlyMap<string, OverlayText>,
     cacheable: boolean,
     signal: AbortSignal | undefined,
+    surfaces?: Map<string, string | undefined>,
   ): Promise<CheckedDiagnostic[]> {
     const present = scope.filter((file) => !texts.has(file) || texts.get(file) !== undefined);
     const groups = new Map<WorkspaceSemantics, string[]>();
@@ -133,9 +178,10 @@ export class TypeCheckService {
       }
       if (pending.length === 0) continue;
       // The checker is rooted at every file of the group, so the program is the same whichever are pending.
-      const errors = await semantics.errors(files, texts, signal);
+      const errors = await semantics.errors(files, texts, signal, surfaces === undefined ? [] : files);
       for (const file of pending) {
         const fileErrors = errors.get(file);
+        surfaces?.set(file, fileErrors?.surface);
         const diagnostics = fileErrors === undefined ? [] : this.located(file, fileErrors, semantics);
         const key = keys.get(file);
         if (key !== undefined) this.beforeCache.set(file, { key, diagnostics });

@@ -32,6 +32,8 @@ export interface FileErrors {
   /** The text the errors were found in (the proposed one, or the file as on disk). */
   readonly text: string;
   readonly errors: readonly LanguageError[];
+  /** The file's export surface, when asked for (see `surfaces`). */
+  readonly surface?: string;
 }
 
 export interface ReferenceHit {
@@ -55,7 +57,13 @@ export interface WorkspaceSemantics {
     files: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
     signal?: AbortSignal,
+    surfaceOf?: readonly string[],
   ): Promise<ReadonlyMap<string, FileErrors>>;
+  /**
+   * What importers can see of each file (its exports and their types), as text, with `texts` in place; equal texts
+   * before and after an edit mean its importers cannot have new errors. Undefined when the language cannot tell.
+   */
+  surfaces(files: readonly string[], texts: ReadonlyMap<string, OverlayText>): ReadonlyMap<string, string | undefined>;
   /**
    * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
    * one) with `texts` in place.

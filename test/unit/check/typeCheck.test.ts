@@ -237,3 +237,61 @@ void describe('compiler options', () => {
     );
   });
 });
+
+void describe('importers are checked again only when what they see changed', () => {
+  const { root, service } = workspace({
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, module: 'ESNext', moduleResolution: 'Bundler' },
+    }),
+    'src/lib.ts': [
+      'export interface Options {',
+      '  depth: number;',
+      '}',
+      'export function count(options: Options): number {',
+      '  return options.depth + 1;',
+      '}',
+      'export function label() {',
+      "  return 'x'.length;",
+      '}',
+      'export enum Level {',
+      '  Low = 1,',
+      '}',
+      '',
+    ].join('\n'),
+    'src/use.ts': [
+      "import { count, label, Level, type Options } from './lib';",
+      'const options: Options = { depth: 2 };',
+      'export const total: number = count(options) + label() + Level.Low;',
+      '',
+    ].join('\n'),
+  });
+  roots.push(root);
+  const edit = (from: string, to: string): ProposedFileChange => change(root, 'src/lib.ts', (t) => t.replace(from, to));
+
+  void test('a body changed under an explicit type, or a private helper added: importers keep their diagnostics', async () => {
+    const body = await service.check([edit('return options.depth + 1;', 'return options.depth * 2;')]);
+    assert.equal(body.importersUnaffected, true);
+    assert.deepEqual(body.newErrors, []);
+    const helper = await service.check([
+      edit('export enum Level', 'function helper(): string {\n  return "h";\n}\nexport enum Level'),
+    ]);
+    assert.equal(helper.importersUnaffected, true);
+  });
+
+  void test('an inferred return type, an interface member or an enum value that changes: importers are checked', async () => {
+    const inferred = await service.check([edit("return 'x'.length;", "return 'x';")]);
+    assert.equal(inferred.importersUnaffected, false);
+    assert.deepEqual(
+      inferred.newErrors.map((e) => `${e.file} TS${e.code}`),
+      ['src/use.ts TS2322'],
+    );
+    const member = await service.check([edit('  depth: number;', '  depth: number;\n  name: string;')]);
+    assert.equal(member.importersUnaffected, false);
+    assert.deepEqual(
+      member.newErrors.map((e) => `${e.file} TS${e.code}`),
+      ['src/use.ts TS2741'],
+    );
+    const value = await service.check([edit('Low = 1,', 'Low = 2,')]);
+    assert.equal(value.importersUnaffected, false);
+  });
+});
