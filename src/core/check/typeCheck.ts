@@ -107,15 +107,18 @@ export class TypeCheckService {
 
     const beforeTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.before]));
     const afterTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.after]));
-    const before = await this.diagnosticsOf(scope, beforeTexts, true, options.signal);
+    // Every program of this check holds the same files, augmentations included, so both sides see the same types.
+    const roots = [...new Set([...scope, ...imports.augmentingFiles()])];
+    const run = { roots, signal: options.signal };
+    const before = await this.diagnosticsOf(scope, beforeTexts, run, true);
     const afterSurfaces = new Map<string, string | undefined>();
-    const after = await this.diagnosticsOf(changedFiles, afterTexts, false, options.signal, afterSurfaces);
+    const after = await this.diagnosticsOf(changedFiles, afterTexts, run, false, afterSurfaces);
     // An edit that leaves what importers see of every changed file as it was (a body changed, a private helper
     // added) cannot give them new errors: they keep their diagnostics and are not checked again.
     const importersUnaffected =
-      dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces));
+      dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces, roots));
     if (importersUnaffected) after.push(...before.filter((d) => !changedFiles.includes(d.file)));
-    else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, false, options.signal)));
+    else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, run, false)));
     const { added, removed } = compareDiagnostics(before, after);
     const plain = ({ environment: _environment, ...error }: CheckedDiagnostic): NewTypeError => error;
     return {
@@ -132,6 +135,7 @@ export class TypeCheckService {
     changes: readonly ProposedFileChange[],
     beforeTexts: ReadonlyMap<string, OverlayText>,
     afterSurfaces: ReadonlyMap<string, string | undefined>,
+    roots: readonly string[],
   ): Promise<boolean> {
     for (const change of changes) {
       if (change.before === undefined || change.after === undefined) return false;
@@ -141,7 +145,7 @@ export class TypeCheckService {
       const key = this.beforeKey(change.file, beforeTexts);
       let before = this.surfaceCache.get(change.file);
       if (before === undefined || before.key !== key) {
-        before = { key, surface: semantics.surfaces([change.file], beforeTexts).get(change.file) };
+        before = { key, surface: semantics.surfaces([change.file], beforeTexts, roots).get(change.file) };
         this.surfaceCache.set(change.file, before);
       }
       if (before.surface === undefined || before.surface !== after) return false;
@@ -153,8 +157,8 @@ export class TypeCheckService {
   private async diagnosticsOf(
     scope: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
+    run: { readonly roots: readonly string[]; readonly signal: AbortSignal | undefined },
     cacheable: boolean,
-    signal: AbortSignal | undefined,
     surfaces?: Map<string, string | undefined>,
   ): Promise<CheckedDiagnostic[]> {
     const present = scope.filter((file) => !texts.has(file) || texts.get(file) !== undefined);
@@ -178,7 +182,11 @@ export class TypeCheckService {
       }
       if (pending.length === 0) continue;
       // The checker is rooted at every file of the group, so the program is the same whichever are pending.
-      const errors = await semantics.errors(files, texts, signal, surfaces === undefined ? [] : files);
+      const errors = await semantics.errors(files, texts, {
+        roots: run.roots.filter((f) => !texts.has(f) || texts.get(f) !== undefined),
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+        ...(surfaces === undefined ? {} : { surfaceOf: files }),
+      });
       for (const file of pending) {
         const fileErrors = errors.get(file);
         surfaces?.set(file, fileErrors?.surface);
@@ -231,6 +239,7 @@ export class TypeCheckService {
     }
     for (const declarationFile of imports.files())
       if (/\.d\.[cm]?ts$/.test(declarationFile)) reached.add(declarationFile);
+    for (const augmenting of imports.augmentingFiles()) reached.add(augmenting);
     const versions = [...reached]
       .sort()
       .map((f) => `${f}@${this.graph.versionOf(f, texts)}`)

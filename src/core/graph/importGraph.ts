@@ -31,6 +31,7 @@ export class ImportGraph {
   private known: ReadonlySet<string> | undefined;
   private readonly mentionCache = new Map<string, readonly string[]>();
   private generation = 0;
+  private augmenting: { generation: number; files: readonly string[] } | undefined;
 
   constructor(private readonly graph: CodeGraph) {}
 
@@ -129,6 +130,20 @@ export class ImportGraph {
       files: dependents.slice(0, limit),
       omitted: Math.max(0, dependents.length - limit),
     };
+  }
+
+  /**
+   * Files that augment a module or the global scope (`declare module '…'`, `declare global`): their declarations
+   * change types in files that never import them, so every program that checks code needs them.
+   */
+  augmentingFiles(): readonly string[] {
+    this.ensureBuilt();
+    if (this.augmenting === undefined || this.augmenting.generation !== this.generation) {
+      const pattern = /\bdeclare\s+(?:module\s*['"]|global\b)/;
+      const files = [...this.entries].filter(([, entry]) => pattern.test(entry.text)).map(([file]) => file);
+      this.augmenting = { generation: this.generation, files: files.sort() };
+    }
+    return this.augmenting.files;
   }
 
   /** Workspace files whose text holds this identifier as a whole word, sorted. */

@@ -36,6 +36,17 @@ export interface FileErrors {
   readonly surface?: string;
 }
 
+export interface ErrorsOptions {
+  readonly signal?: AbortSignal;
+  /** Files whose export surface to return with their errors. */
+  readonly surfaceOf?: readonly string[];
+  /**
+   * More files the program must hold besides `files`: a module augmentation (`declare module`, `declare global`)
+   * changes types wherever it is, so both sides of a comparison need the same ones.
+   */
+  readonly roots?: readonly string[];
+}
+
 export interface ReferenceHit {
   /** Workspace-relative file of the use. */
   readonly file: string;
@@ -56,14 +67,17 @@ export interface WorkspaceSemantics {
   errors(
     files: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
-    signal?: AbortSignal,
-    surfaceOf?: readonly string[],
+    options?: ErrorsOptions,
   ): Promise<ReadonlyMap<string, FileErrors>>;
   /**
    * What importers can see of each file (its exports and their types), as text, with `texts` in place; equal texts
    * before and after an edit mean its importers cannot have new errors. Undefined when the language cannot tell.
    */
-  surfaces(files: readonly string[], texts: ReadonlyMap<string, OverlayText>): ReadonlyMap<string, string | undefined>;
+  surfaces(
+    files: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    roots?: readonly string[],
+  ): ReadonlyMap<string, string | undefined>;
   /**
    * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
    * one) with `texts` in place.

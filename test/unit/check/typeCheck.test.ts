@@ -295,3 +295,26 @@ void describe('importers are checked again only when what they see changed', () 
     assert.equal(value.importersUnaffected, false);
   });
 });
+
+void describe('module augmentations', () => {
+  const { root, service } = workspace({
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, module: 'ESNext', moduleResolution: 'Bundler' },
+    }),
+    'src/types.ts': 'export interface Options {\n  depth: number;\n}\n',
+    'src/augment.ts': "export {};\ndeclare module './types' {\n  interface Options {\n    extra: string;\n  }\n}\n",
+    'src/lib.ts':
+      "import type { Options } from './types';\nexport function extraOf(options: Options): string {\n  return options.extra;\n}\n",
+    'src/use.ts':
+      "import './augment';\nimport { extraOf } from './lib';\nexport const value: string = extraOf({ depth: 1, extra: 'x' });\n",
+  });
+  roots.push(root);
+
+  void test('an augmentation in a file the changed file never imports is seen on both sides', async () => {
+    const result = await service.check([
+      change(root, 'src/lib.ts', (t) => t.replace('return options.extra;', 'return options.extra.trim();')),
+    ]);
+    assert.deepEqual(result.newErrors, []);
+    assert.equal(result.importersUnaffected, true);
+  });
+});

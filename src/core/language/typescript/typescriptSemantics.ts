@@ -3,6 +3,7 @@ import { ts } from 'ts-morph';
 import type { ElementNode } from '../../elements/element';
 import {
   hashText,
+  type ErrorsOptions,
   type FileErrors,
   type ImportEdge,
   type LanguageError,
@@ -321,14 +322,18 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     });
   }
 
-  surfaces(files: readonly string[], texts: ReadonlyMap<string, OverlayText>): ReadonlyMap<string, string | undefined> {
+  surfaces(
+    files: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    roots: readonly string[] = [],
+  ): ReadonlyMap<string, string | undefined> {
     const { workspace } = this;
     const found = new Map<string, string | undefined>();
     workspace.setOverlay(texts);
     try {
       for (const file of files) {
         if (texts.has(file) && texts.get(file) === undefined) continue;
-        const program = workspace.serviceFor(workspace.configFor(file), [file]).getProgram();
+        const program = workspace.serviceFor(workspace.configFor(file), [file, ...roots]).getProgram();
         const sourceFile = program?.getSourceFile(workspace.absolute(file));
         found.set(
           file,
@@ -344,9 +349,9 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
   async errors(
     files: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
-    signal?: AbortSignal,
-    surfaceOf: readonly string[] = [],
+    options: ErrorsOptions = {},
   ): Promise<ReadonlyMap<string, FileErrors>> {
+    const { signal, surfaceOf = [], roots = [] } = options;
     const { workspace } = this;
     const present = files.filter((file) => !texts.has(file) || texts.get(file) !== undefined);
     const found = new Map<string, FileErrors>();
@@ -361,7 +366,8 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
         groups.set(key, group);
       }
       for (const { config, files: group } of groups.values()) {
-        const service = workspace.serviceFor(config, group);
+        const extra = roots.filter((f) => workspace.configFor(f).configPath === config.configPath);
+        const service = workspace.serviceFor(config, [...group, ...extra]);
         const program = service.getProgram();
         if (program === undefined) continue;
         for (const file of group) {
