@@ -135,6 +135,14 @@ function main(): void {
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ ...results, stress }, null, 2)}\n`);
     process.stdout.write(`\n${markdown}\n`);
     log(`wrote bench/results.md and bench/results.json in ${results.durationSeconds.toFixed(0)} s`);
+    // Issue 18's section (type check and planning outline) runs in its own process, async, and adds its section.
+    startPhase('compile check', 'type-aware verification on the corpus (bench/compileCheck.ts)');
+    const compile = spawnSync(process.execPath, [join(root, 'out', 'bench', 'compileCheckRun.js')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    endPhase();
+    if (compile.status !== 0) log(`  could not measure the type check: exit ${String(compile.status ?? compile.signal)}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,5 +1,7 @@
 import type { ElementNode, FileOutline } from '../elements/element';
 import { ancestryOf, resolveElementPathOrThrow } from '../elements/resolve';
+import { languageFor } from '../language/languages';
+import type { CodeScan } from '../language/languageSupport';
 import type { TokenCounter } from './tokens';
 
 /**
@@ -26,6 +28,11 @@ export interface ContextFileRequest {
   readonly focus: readonly string[];
   /** Send this file whole whatever its size (a file the element model cannot read, or one the model asked for). */
   readonly whole?: boolean;
+  /**
+   * Text shown after the file's view, e.g. where its focused elements are used across the workspace
+   * (`describeReferences`); the caller budgets it.
+   */
+  readonly appendix?: string;
 }
 
 export interface ContextElementLevel {
@@ -76,7 +83,9 @@ export const DEFAULT_SMALL_FILE_LINES = 50;
 export const CONTEXT_LEGEND =
   'Lines `// @ <path>` label the element that follows with its element path; a label without a file part is ' +
   'relative to the enclosing labelled element. `{ … }` marks a body that is not shown; `// @ … (lines a-b)` is an ' +
-  'element shown only by name. Only elements shown in full may be replaced as a whole.';
+  'element shown only by name. A file sent whole is preceded by `Elements:`, its element paths relative to the file ' +
+  'with their lines (members in parentheses, relative to their element). Only elements shown in full may be ' +
+  'replaced as a whole.';
 
 /** A piece of the rendered context; degradable pieces carry their alternatives. */
 interface Piece {
@@ -143,6 +152,8 @@ export function buildContext(
     });
     if (pieces.length > 0) pieces.push(fixed('\n'));
     pieces.push(...filePieces);
+    const appendix = request.appendix?.trim();
+    if (appendix !== undefined && appendix.length > 0) pieces.push(fixed(`${appendix}\n`));
   }
 
   const degraded: string[] = [];
@@ -212,8 +223,35 @@ function languageTag(outline: FileOutline): string {
 function renderWholeFile(outline: FileOutline): Piece[] {
   const fence = fenceFor(outline.text);
   const body = outline.text.endsWith('\n') ? outline.text : `${outline.text}\n`;
-  const text = `File ${outline.file} (whole file, ${outline.lineCount} lines)\n${fence}${languageTag(outline)}\n${body}${fence}\n`;
+  const index = elementIndex(outline);
+  const text = `File ${outline.file} (whole file, ${outline.lineCount} lines)\n${index}${fence}${languageTag(outline)}\n${body}${fence}\n`;
   return [fixed(text)];
+}
+
+/**
+ * A file sent whole still names its elements, so the model writes paths it can know instead of guessing the grammar:
+ * one line of labels (relative to the file) with their lines, members of a top-level element in parentheses. The
+ * file's text itself stays as written, so a REPLACE_FILE copied from it carries no labels.
+ */
+export function elementIndex(outline: FileOutline): string {
+  // Imports and re-exports are edited with ADD_IMPORT/REMOVE_IMPORT or whole; listing them would only cost tokens.
+  const entries = outline.elements
+    .filter((e) => e.kind !== 'import' && e.kind !== 'export')
+    .map((element) => {
+      const label = `${relativeLabel(element.path, outline.file)} ${lineSpan(element)}`;
+      if (element.children.length === 0) return label;
+      const members = element.children.map((child) => relativeLabel(child.path, element.path));
+      return `${label} (${members.join(', ')})`;
+    });
+  return entries.length === 0 ? '' : `Elements: ${entries.join('; ')}\n`;
+}
+
+function relativeLabel(path: string, base: string): string {
+  return path.startsWith(`${base}/`) ? path.slice(base.length + 1) : path;
+}
+
+function lineSpan(element: ElementNode): string {
+  return element.startLine === element.endLine ? `${element.startLine}` : `${element.startLine}-${element.endLine}`;
 }
 
 class FocusedFileRenderer {
@@ -243,7 +281,11 @@ class FocusedFileRenderer {
       `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or stubs)\n${fence}${languageTag(outline)}\n`,
     );
     const imports = outline.elements.filter((e) => e.kind === 'import');
-    for (const element of imports) this.pieces.push(fixed(`${this.verbatim(element)}\n`, element));
+    let previous: ElementNode | undefined;
+    for (const element of imports) {
+      this.pieces.push(fixed(`${this.blankLineBefore(element, previous)}${this.verbatim(element)}\n`, element));
+      previous = element;
+    }
     if (imports.length > 0) this.push('\n');
     this.renderLevel(
       outline.elements.filter((e) => e.kind !== 'import'),
@@ -266,23 +308,40 @@ class FocusedFileRenderer {
     // Neighbours of a focused element are shown as signatures; the members of a level that only holds a container
     // of the focus are the rest of the file, shown as stubs.
     const levelHasFocus = elements.some((e) => this.focused.has(e.path));
+    let previous: ElementNode | undefined;
     for (const element of elements) {
       const label = this.labelFor(element, parent);
+      const blank = this.blankLineBefore(element, previous);
+      previous = element;
       if (this.focused.has(element.path)) {
         this.pieces.push(
-          fixed(`${this.indentOf(element)}// @ ${element.path}\n${this.verbatim(element)}\n`, element, 'full'),
+          fixed(`${blank}${this.indentOf(element)}// @ ${element.path}\n${this.verbatim(element)}\n`, element, 'full'),
         );
       } else if (this.containers.has(element.path)) {
-        this.renderContainer(element);
+        this.renderContainer(element, blank);
       } else if (levelHasFocus || (isTopLevel && this.focused.size === 0)) {
-        this.pieces.push(this.degradable(element, label, 'signature'));
+        this.pieces.push(this.degradable(element, label, 'signature', blank));
       } else {
-        this.pieces.push(this.degradable(element, label, 'stub'));
+        this.pieces.push(this.degradable(element, label, 'stub', blank));
       }
     }
   }
 
-  private renderContainer(element: ElementNode): void {
+  /** A blank line where the file has one between two siblings, so groups read as in the file. */
+  private blankLineBefore(element: ElementNode, previous: ElementNode | undefined): string {
+    if (previous === undefined) return '';
+    return /\n[ \t]*\r?\n/.test(this.outline.text.slice(previous.range.end, element.range.start)) ? '\n' : '';
+  }
+
+  /** The `,` that ends an object-literal or enum member in the file (it is not part of the member's range). */
+  private trailingComma(element: ElementNode): string {
+    const { text } = this.outline;
+    let at = element.range.end;
+    while (at < text.length && (text[at] === ' ' || text[at] === '\t')) at += 1;
+    return text[at] === ',' && !text.slice(element.range.start, element.range.end).trimEnd().endsWith(',') ? ',' : '';
+  }
+
+  private renderContainer(element: ElementNode, blank = ''): void {
     const indent = this.indentOf(element);
     const { text } = this.outline;
     const body = element.bodyRange;
@@ -293,20 +352,21 @@ class FocusedFileRenderer {
     }
     const head = text.slice(element.range.start, body.start + 1);
     const tail = text.slice(body.end - 1, element.range.end);
-    this.pieces.push(fixed(`${indent}// @ ${element.path}\n${indent}${head}\n`, element, 'container'));
+    this.pieces.push(fixed(`${blank}${indent}// @ ${element.path}\n${indent}${head}\n`, element, 'container'));
     this.renderLevel(element.children, element, false);
-    this.push(`${indent}${tail}\n`);
+    this.push(`${indent}${tail}${this.trailingComma(element)}\n`);
   }
 
-  private degradable(element: ElementNode, label: string, level: 'signature' | 'stub'): Piece {
+  private degradable(element: ElementNode, label: string, level: 'signature' | 'stub', blank = ''): Piece {
     const indent = this.indentOf(element);
-    const hasBody = element.bodyRange !== undefined && !element.signature.endsWith('…}');
-    const signature = `${indent}${element.signature}${hasBody ? ' { … }' : ''} // @ ${label}\n`;
+    const shown = signatureWithoutLineComments(element, this.outline);
+    const hasBody = element.bodyRange !== undefined && !shown.endsWith('…}');
+    const signature = `${blank}${indent}${shown}${hasBody ? ' { … }' : ''}${this.trailingComma(element)} // @ ${label}\n`;
     const lines =
       element.startLine === element.endLine
         ? `line ${element.startLine}`
         : `lines ${element.startLine}-${element.endLine}`;
-    const stub = `${indent}// @ ${label} (${lines})\n`;
+    const stub = `${blank}${indent}// @ ${label} (${lines})\n`;
     const texts: Partial<Record<DetailLevel, string>> =
       level === 'signature' ? { signature, stub, dropped: '' } : { stub, dropped: '' };
     const tokens: Partial<Record<DetailLevel, number>> = { dropped: 0 };
@@ -327,9 +387,9 @@ class FocusedFileRenderer {
     return distance;
   }
 
-  /** The element's text as written, its first line indented as in the file. */
+  /** The element's text as written, its first line indented as in the file, with its trailing comma. */
   private verbatim(element: ElementNode): string {
-    return `${this.indentOf(element)}${this.outline.text.slice(element.range.start, element.range.end)}`;
+    return `${this.indentOf(element)}${this.outline.text.slice(element.range.start, element.range.end)}${this.trailingComma(element)}`;
   }
 
   private indentOf(element: ElementNode): string {
@@ -382,3 +442,38 @@ function degradeToBudget(
   tokens = exact();
   if (tokens > budget) throw new ContextBudgetError(tokens, budget);
 }
+
+/**
+ * The element's one-line signature, safe to follow with `{ … }` and a label: a `//` comment inside the declaration
+ * head (`run(x: number) // why`) would swallow everything after it on the line, so such comments become block
+ * comments, read from the file as written (the outline's signature has already joined the lines). The language's
+ * own lexer finds the comments, so `//` inside a string is left alone.
+ */
+export function signatureWithoutLineComments(element: ElementNode, outline: FileOutline): string {
+  const language = languageFor(outline.file);
+  if (language === undefined || !element.signature.includes('//')) return element.signature;
+  const scan = (code: string): CodeScan => language.scanCode(code);
+  const lineComments = (code: string): Array<{ start: number; end: number }> =>
+    scan(code).comments.filter((c) => code.startsWith('//', c.start));
+  if (lineComments(element.signature).length === 0) return element.signature;
+  const head = outline.text.slice(element.declarationRange.start, element.bodyRange?.start ?? element.range.end);
+  let out = '';
+  let at = 0;
+  for (const comment of lineComments(head)) {
+    const inner = head
+      .slice(comment.start + 2, comment.end)
+      .trim()
+      .replace(/\*\//g, '* /');
+    out += `${head.slice(at, comment.start)}/* ${inner} */`;
+    at = comment.end;
+  }
+  out += head.slice(at);
+  const collapsed = out
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/\s*[;,]$/, '');
+  return collapsed.length <= SIGNATURE_LIMIT ? collapsed : `${collapsed.slice(0, SIGNATURE_LIMIT - 1)}…`;
+}
+
+/** Matches the outline's limit on signature length. */
+const SIGNATURE_LIMIT = 200;

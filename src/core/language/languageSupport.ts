@@ -1,4 +1,6 @@
 import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../elements/element';
+import type { WorkspaceSemantics } from '../graph/semantics';
+import type { SourceFileSystem } from '../graph/sourceFiles';
 import type { ImportBindingChange, ImportDeclarationState, ImportShape, ImportStep } from './importModel';
 
 /**
@@ -39,6 +41,12 @@ export interface LanguageSupport extends LanguageInfo {
    * absent in a language without import operations (the diff then replaces the declaration).
    */
   importBindingChange?(beforeText: string, afterText: string): ImportBindingChange | undefined;
+  /**
+   * Workspace-wide semantics (import edges, type errors, references) for the code graph, the type check and the
+   * references in a context (src/core/graph/semantics.ts); absent in a language without them. One instance serves a
+   * workspace and is kept warm across requests.
+   */
+  semantics?(fileSystem: SourceFileSystem): WorkspaceSemantics;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CONTEXT_LEGEND } from '../context/buildContext';
+import { createTokenCounter, type TokenCounter } from '../context/tokens';
 import type { FileOutline, ElementNode } from '../elements/element';
 import { OPERATION_FORMAT_PROMPT } from '../ops/format/formatPrompt';
 import type { Operation, OperationResult, ParseError } from '../ops/operation';
@@ -25,18 +26,175 @@ You get the outline of each file: one element path per line with its signature. 
 NEED <element path>
 and, for a file you need to read whole, NEED <file path>. A new file or element needs no NEED line. Name as few elements as the task needs. Answer with NEED lines only.`;
 
-/** One line per element: its path, indented by depth, and its signature; the model picks from these. */
-export function planningOutline(outline: FileOutline): string {
-  const lines: string[] = [`File ${outline.file} (${outline.lineCount} lines)`];
-  const visit = (elements: readonly ElementNode[], depth: number): void => {
-    for (const element of elements) {
-      if (element.kind === 'import') continue;
-      lines.push(`${'  '.repeat(depth)}${element.path}  ${element.signature}`);
-      visit(element.children, depth + 1);
+export interface PlanningOutlineOptions {
+  /** Token budget of one file's outline; default {@link DEFAULT_PLANNING_OUTLINE_BUDGET}. */
+  readonly budget?: number;
+  /** Counts the tokens; default o200k_base. */
+  readonly counter?: TokenCounter;
+  /** The task: members whose names it mentions stay listed in full, and their containers fold last. */
+  readonly instruction?: string;
+}
+
+export const DEFAULT_PLANNING_OUTLINE_BUDGET = 4_000;
+
+let defaultCounter: TokenCounter | undefined;
+
+/**
+ * One line per element: its path, indented by depth, and its signature; the model picks from these. A big file's
+ * outline must still fit its budget, so the members of large containers (classes, object literals, namespaces) are
+ * folded, largest and least relevant to the task first: first to a compact list of their labels (members the task
+ * names keep their full line), then to a count with a hint to NEED the container. Top-level elements always stay.
+ */
+export function planningOutline(outline: FileOutline, options: PlanningOutlineOptions = {}): string {
+  const counter = options.counter ?? (defaultCounter ??= createTokenCounter());
+  const budget = options.budget ?? DEFAULT_PLANNING_OUTLINE_BUDGET;
+  const words = instructionWords(options.instruction ?? '');
+  const mentioned = (element: ElementNode): boolean => words.has(element.name.toLowerCase());
+  const header = `File ${outline.file} (${outline.lineCount} lines)`;
+  const tops = outline.elements.filter((e) => e.kind !== 'import');
+
+  type Fold = 'full' | 'labels' | 'count';
+  const folds = new Map<ElementNode, Fold>();
+  const lineTokens = new Map<string, number>();
+  const tokensOf = (line: string): number => {
+    let tokens = lineTokens.get(line);
+    if (tokens === undefined) {
+      tokens = counter.count(line) + 1;
+      lineTokens.set(line, tokens);
+    }
+    return tokens;
+  };
+  const fullLine = (element: ElementNode, depth: number): string =>
+    `${'  '.repeat(depth)}${element.path}  ${element.signature}`;
+
+  /** The lines under a container: its members as its fold shows them. */
+  const renderMembers = (element: ElementNode, depth: number, emit: (line: string) => void): void => {
+    const fold = folds.get(element) ?? 'full';
+    if (fold === 'full') {
+      for (const child of element.children) renderElement(child, depth + 1, emit);
+      return;
+    }
+    const indent = '  '.repeat(depth + 1);
+    for (const child of element.children.filter(mentioned)) emit(fullLine(child, depth + 1));
+    const rest = element.children.filter((child) => !mentioned(child));
+    if (rest.length === 0) return;
+    if (fold === 'labels') {
+      emit(`${indent}members: ${rest.map((child) => child.path.slice(element.path.length + 1)).join(', ')}`);
+    } else {
+      emit(`${indent}… ${rest.length} more members (NEED ${element.path} to see them)`);
     }
   };
-  visit(outline.elements, 1);
+  const renderElement = (element: ElementNode, depth: number, emit: (line: string) => void): void => {
+    emit(fullLine(element, depth));
+    if (element.children.length > 0) renderMembers(element, depth, emit);
+  };
+  const membersTokens = (element: ElementNode, depth: number): number => {
+    let total = 0;
+    renderMembers(element, depth, (line) => {
+      total += tokensOf(line);
+    });
+    return total;
+  };
+
+  const elementTokens = (element: ElementNode, depth: number): number => {
+    let total = 0;
+    renderElement(element, depth, (line) => {
+      total += tokensOf(line);
+    });
+    return total;
+  };
+  const labelOf = (element: ElementNode): string => element.path.slice(outline.file.length + 1);
+
+  let total = tokensOf(header) + tops.reduce((sum, element) => sum + elementTokens(element, 1), 0);
+  /** Top-level elements listed by label only, on one line at the end. */
+  const compact = new Set<ElementNode>();
+  const compactPrefix = `  also in ${outline.file}: `;
+  if (total > budget) {
+    // 1-2. Containers in folding order: least relevant first, then the ones with the most to hide.
+    const containers: Array<{ element: ElementNode; depth: number; parent: ElementNode | undefined }> = [];
+    const collect = (elements: readonly ElementNode[], depth: number, parent: ElementNode | undefined): void => {
+      for (const element of elements) {
+        if (element.kind === 'import' || element.children.length === 0) continue;
+        containers.push({ element, depth, parent });
+        collect(element.children, depth + 1, element);
+      }
+    };
+    collect(tops, 1, undefined);
+    const parents = new Map(containers.map((c) => [c.element, c.parent]));
+    const hidden = (element: ElementNode): boolean => {
+      for (let up = parents.get(element); up !== undefined; up = parents.get(up)) {
+        if ((folds.get(up) ?? 'full') !== 'full') return true;
+      }
+      return false;
+    };
+    const relevant = (element: ElementNode): boolean => mentioned(element) || element.children.some(mentioned);
+    const sizes = new Map(containers.map((c) => [c.element, countDescendants(c.element)]));
+    containers.sort(
+      (a, b) =>
+        Number(relevant(a.element)) - Number(relevant(b.element)) ||
+        (sizes.get(b.element) ?? 0) - (sizes.get(a.element) ?? 0),
+    );
+    fold: for (const level of ['labels', 'count'] as const) {
+      for (const { element, depth } of containers) {
+        // A container inside a folded one is not shown: folding it changes nothing now, nor when its parent folds.
+        if (hidden(element)) continue;
+        const before = membersTokens(element, depth);
+        folds.set(element, level);
+        total += membersTokens(element, depth) - before;
+        if (total <= budget) break fold;
+      }
+    }
+    // 3. Top-level elements down to their label, least relevant and costliest first (a file of hundreds of exports).
+    if (total > budget) {
+      const costs = new Map(tops.map((element) => [element, elementTokens(element, 1)]));
+      const order = tops
+        .filter((element) => !relevant(element))
+        .sort((a, b) => (costs.get(b) ?? 0) - (costs.get(a) ?? 0));
+      total += tokensOf(compactPrefix);
+      for (const element of order) {
+        compact.add(element);
+        total += tokensOf(`${labelOf(element)}, `) - (costs.get(element) ?? 0);
+        if (total <= budget) break;
+      }
+    }
+  }
+  const lines = [header];
+  for (const element of tops) if (!compact.has(element)) renderElement(element, 1, (line) => lines.push(line));
+  if (compact.size > 0) {
+    // 4. Past even that, the label list itself is cut, and says how many it leaves out.
+    let room = budget - (total - [...compact].reduce((sum, e) => sum + tokensOf(`${labelOf(e)}, `), 0)) - 16;
+    const labels: string[] = [];
+    const listed = tops.filter((element) => compact.has(element));
+    for (const element of listed) {
+      const cost = tokensOf(`${labelOf(element)}, `);
+      if (cost > room) break;
+      room -= cost;
+      labels.push(labelOf(element));
+    }
+    const omitted = listed.length - labels.length;
+    lines.push(`${compactPrefix}${labels.join(', ')}${omitted > 0 ? `, … and ${omitted} more` : ''}`);
+  }
   return lines.join('\n');
+}
+
+function countDescendants(element: ElementNode): number {
+  return element.children.reduce((sum, child) => sum + 1 + countDescendants(child), 0);
+}
+
+/** English words of a task that are rarely the element meant, though some code names its members so. */
+const TASK_STOP_WORDS: ReadonlySet<string> = new Set(
+  'the and for with from into onto that this these those when then than not all any its are was were has have make add fix use should would could which where what there their them they you your also only just more less each'.split(
+    ' ',
+  ),
+);
+
+/** Identifier-like words of the task, lowercased, short and function words left out: `fix onKeyDown in App`. */
+function instructionWords(instruction: string): Set<string> {
+  return new Set(
+    (instruction.match(/[A-Za-z_$][\w$]*/g) ?? [])
+      .map((w) => w.toLowerCase())
+      .filter((w) => w.length >= 3 && !TASK_STOP_WORDS.has(w)),
+  );
 }
 
 export function planningUserMessage(outlines: readonly string[], instruction: string): string {

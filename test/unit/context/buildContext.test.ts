@@ -89,7 +89,9 @@ void describe('focused context', () => {
   });
 
   void test('a focused view that would cost as much as the file is replaced by the file itself', () => {
-    const barrel = Array.from({ length: 80 }, (_, i) => `export { helper${i} } from './helpers/helper${i}';`).join('\n');
+    const barrel = Array.from({ length: 80 }, (_, i) => `export { helper${i} } from './helpers/helper${i}';`).join(
+      '\n',
+    );
     const text = `${barrel}\nexport const version = '1.0.0';\n`;
     const outline = outlineSource('src/index.ts', text);
     const result = buildContext([{ outline, focus: ['src/index.ts/variable[version]'] }], counter);
@@ -112,8 +114,11 @@ void describe('focused context', () => {
       ['src/hard.ts', 'src/other.ts'],
     );
     assert.ok(multi.text.indexOf('File src/hard.ts') < multi.text.indexOf('File src/other.ts'));
-    assert.ok(multi.text.includes('  // @ src/hard.ts/variable[config]/property[port]\n  port: 8080\n'));
-    assert.ok(multi.text.includes('  // @ src/other.ts/enum[Color]/member[Green]\n  Green\n'));
+    assert.ok(
+      multi.text.includes('  // @ src/hard.ts/variable[config]/property[port]\n  port: 8080,\n'),
+      'an object member keeps its comma',
+    );
+    assert.ok(multi.text.includes('  // @ src/other.ts/enum[Color]/member[Green]\n  Green,\n'));
     assert.equal(multi.wholeFileTokens, counter.count(hard.text) + counter.count(other.text));
   });
 
@@ -162,5 +167,92 @@ void describe('token budget', () => {
         error.required > 60 &&
         error.message.includes(`over by ${error.required - 60}`),
     );
+  });
+});
+
+void describe('focused-view fidelity', () => {
+  const body = (name: string): string =>
+    `export function ${name}(a: number): number {\n  const x = a * 2;\n  const y = x + 1;\n  return x * y;\n}\n`;
+  const text = [
+    "import { a } from './a';",
+    "import { b } from './b';",
+    '',
+    "import { c } from './c';",
+    '',
+    'export function focus(): number {',
+    '  return a + b + c;',
+    '}',
+    '',
+    'export function commented(x: number, url = "http://example.com") // why it takes x',
+    '{',
+    '  return x;',
+    '}',
+    'export function next(y: number): number {',
+    '  return y;',
+    '}',
+    '',
+    'export const config = {',
+    '  port: 8080,',
+    "  host: 'localhost',",
+    '',
+    '  nested: {',
+    '    deep: true,',
+    '  },',
+    '  handler(request: string) {',
+    '    return request;',
+    '  },',
+    '};',
+    ...['f0', 'f1', 'f2', 'f3', 'f4', 'f5'].map(body),
+  ].join('\n');
+  const outline = outlineSource('src/view.ts', text);
+
+  void test('a signature ending in a // comment keeps its { … } stub and its label', () => {
+    const result = buildContext([{ outline, focus: ['src/view.ts/function[focus]'] }], counter);
+    assert.ok(
+      result.text.includes(
+        'export function commented(x: number, url = "http://example.com") /* why it takes x */ { … } // @ function[commented]\n',
+      ),
+      result.text,
+    );
+  });
+
+  void test('blank-line groups are kept as in the file, imports included', () => {
+    const result = buildContext([{ outline, focus: ['src/view.ts/function[focus]'] }], counter);
+    assert.ok(result.text.includes("import { b } from './b';\n\nimport { c } from './c';\n"), result.text);
+    assert.ok(result.text.includes('}\n\nexport function commented('), 'a blank line after the focused function');
+    assert.ok(
+      result.text.includes('// @ function[commented]\nexport function next('),
+      'no blank line where the file has none',
+    );
+  });
+
+  void test('object-literal members keep their commas, shown in full or as signatures', () => {
+    const result = buildContext([{ outline, focus: ['src/view.ts/variable[config]/property[host]'] }], counter);
+    assert.ok(result.text.includes('  port: 8080, // @ property[port]\n'), result.text);
+    assert.ok(result.text.includes("  // @ src/view.ts/variable[config]/property[host]\n  host: 'localhost',\n"));
+    assert.ok(result.text.includes('\n  nested: {…}, // @ property[nested]\n'), 'the blank line before nested stays');
+    assert.ok(result.text.includes('  handler(request: string) { … }, // @ method[handler]\n'));
+  });
+
+  void test('a file sent whole names its elements and their lines, its text untouched', () => {
+    const result = buildContext([{ outline, focus: [] }], counter, { full: true });
+    assert.ok(
+      result.text.startsWith(
+        'File src/view.ts (whole file, 63 lines)\nElements: function[focus] 6-8; function[commented] 10-13; function[next] 14-16; ' +
+          'variable[config] 18-28 (property[port], property[host], property[nested], method[handler]); function[f0] 29-33;',
+      ),
+      result.text.slice(0, 400),
+    );
+    assert.ok(result.text.includes(`\`\`\`ts\n${text}\`\`\`\n`), 'the text goes as written');
+  });
+});
+
+void describe('appendix', () => {
+  void test("a file's appendix (its references) follows its view, inside the token count", () => {
+    const appendix =
+      'References to src/hard.ts/class[UserService]/method[validate] (1 in 1 file):\n- src/app.ts/function[main]: service.validate(x);';
+    const result = buildContext([{ outline: hard, focus: [VALIDATE], appendix }], counter);
+    assert.ok(result.text.endsWith(`\`\`\`\n${appendix}\n`), result.text.slice(-300));
+    assert.equal(result.tokens, counter.count(result.text));
   });
 });

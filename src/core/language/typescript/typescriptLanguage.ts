@@ -25,6 +25,7 @@ import { FileSyntax, type VariableDeclarator } from './fileSyntax';
 import { ImportPlan } from './importPlan';
 import { readImportContent, splitLeadingImports } from './imports';
 import { outlineParsedSource, outlineTypeScript, parseSource } from './typescriptOutline';
+import { TypeScriptSemantics } from './typescriptSemantics';
 
 /** TypeScript and JavaScript (with JSX), through the compiler's parser as ts-morph ships it. */
 export const typescriptLanguage: LanguageSupport = {
@@ -33,6 +34,7 @@ export const typescriptLanguage: LanguageSupport = {
   scanCode: (text) => scanCode(text),
   editor: (file, text) => new TypeScriptEditor(normalizeFilePath(file), text),
   importBindingChange: (beforeText, afterText) => importBindingChange(beforeText, afterText),
+  semantics: (fileSystem) => new TypeScriptSemantics(fileSystem),
 };
 
 class TypeScriptEditor implements SourceEditor {

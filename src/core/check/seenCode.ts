@@ -1,0 +1,108 @@
+import type { ContextResult } from '../context/buildContext';
+import type { FileOutline } from '../elements/element';
+import { parseElementPath } from '../elements/elementPath';
+import { resolveElementPath } from '../elements/resolve';
+import type { Operation } from '../ops/operation';
+
+/**
+ * The seen-code rule: an operation that replaces code as a whole must have been written from that code. What the
+ * model saw is recorded per request (the files it saw whole, the elements it saw in full); a REPLACE_ELEMENT or
+ * PATCH_ELEMENT of an element it saw only as a signature or stub (or not at all), and a REPLACE_FILE of an existing
+ * file it did not see whole, are refused with the element or file to show in full, so the next answer is informed.
+ * Creating elements, deleting elements, import operations and new files stay allowed.
+ */
+
+export interface SeenCode {
+  /** Workspace-relative files the model saw whole. */
+  readonly wholeFiles: ReadonlySet<string>;
+  /** Canonical paths of the elements the model saw in full (their members with them). */
+  readonly fullElements: ReadonlySet<string>;
+}
+
+export function emptySeenCode(): SeenCode {
+  return { wholeFiles: new Set(), fullElements: new Set() };
+}
+
+/** What a context showed in full: the files sent whole and the elements at level `full`. */
+export function seenInContext(context: Pick<ContextResult, 'files' | 'elements'>): SeenCode {
+  return {
+    wholeFiles: new Set(context.files.filter((f) => f.mode === 'whole').map((f) => f.file)),
+    fullElements: new Set(context.elements.filter((e) => e.level === 'full').map((e) => e.path)),
+  };
+}
+
+/** Everything seen in either record (a repair round adds what it showed to what the request showed). */
+export function mergeSeenCode(a: SeenCode, b: SeenCode): SeenCode {
+  return {
+    wholeFiles: new Set([...a.wholeFiles, ...b.wholeFiles]),
+    fullElements: new Set([...a.fullElements, ...b.fullElements]),
+  };
+}
+
+export interface UnseenTarget {
+  readonly operation: Operation;
+  /** Why it is refused, for the repair message. */
+  readonly reason: string;
+  /** The file, or the canonical element path, to show in full in the repair round. */
+  readonly show: { readonly file: string; readonly path?: string };
+}
+
+/**
+ * The operations the rule refuses. `outlineOf` gives the current outline of a workspace file (undefined when the file
+ * does not exist or the element model cannot read it). A path that does not resolve is left to the apply step,
+ * which explains it with the nearest paths.
+ */
+export function unseenTargets(
+  operations: readonly Operation[],
+  seen: SeenCode,
+  outlineOf: (file: string) => FileOutline | undefined,
+): UnseenTarget[] {
+  const refused: UnseenTarget[] = [];
+  for (const operation of operations) {
+    if (operation.type === 'REPLACE_FILE') {
+      const file = fileOf(operation.path);
+      if (file === undefined || seen.wholeFiles.has(file) || outlineOf(file) === undefined) continue;
+      refused.push({
+        operation,
+        reason:
+          `REPLACE_FILE of ${file}, which you did not see whole (the focused view leaves out code): it would drop ` +
+          'or rewrite what you did not see. The whole file is shown below; answer with element operations, or ' +
+          'REPLACE_FILE written from it.',
+        show: { file },
+      });
+      continue;
+    }
+    if (operation.type !== 'REPLACE_ELEMENT' && operation.type !== 'PATCH_ELEMENT') continue;
+    const file = fileOf(operation.path);
+    if (file === undefined || seen.wholeFiles.has(file)) continue;
+    const outline = outlineOf(file);
+    if (outline === undefined) continue;
+    const resolved = resolveElementPath(outline, operation.path);
+    if (!resolved.ok) continue;
+    const path = resolved.overload?.path ?? resolved.path;
+    if (isSeenInFull(resolved.path, seen) || isSeenInFull(path, seen)) continue;
+    refused.push({
+      operation,
+      reason:
+        `${operation.type} of ${resolved.path}, which you saw only as a signature or stub: its body was not shown. ` +
+        'It is shown in full below; write the operation again from it.',
+      show: { file, path: resolved.path },
+    });
+  }
+  return refused;
+}
+
+/** Seen in full: the element itself, or a container shown in full around it. */
+function isSeenInFull(path: string, seen: SeenCode): boolean {
+  if (seen.fullElements.has(path)) return true;
+  for (const full of seen.fullElements) if (path.startsWith(`${full}/`)) return true;
+  return false;
+}
+
+function fileOf(path: string): string | undefined {
+  try {
+    return parseElementPath(path).file;
+  } catch {
+    return undefined;
+  }
+}

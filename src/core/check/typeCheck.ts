@@ -1,0 +1,317 @@
+import { elementsAtOffset } from '../elements/resolve';
+import type { CodeGraph } from '../graph/codeGraph';
+import { hashText, type FileErrors, type OverlayText, type WorkspaceSemantics } from '../graph/semantics';
+
+/**
+ * Type-aware verification of a batch before anything is written: the language's checker's diagnostics (for
+ * TypeScript, the compiler's) of the changed
+ * files and of the workspace files that import them, once with the files as they are and once with the batch's
+ * texts (both in memory), compared. Only errors the batch adds count: a missing dependency or an error the code
+ * already had shows up on both sides and never blocks an edit. An error is matched by its code, its message, the
+ * text of its line and the element it sits in, not by line number, so an edit that shifts code does not turn the
+ * errors below it into new ones.
+ */
+
+export interface ProposedFileChange {
+  /** Workspace-relative path. */
+  readonly file: string;
+  /** The text before the batch (what the edit was built on); undefined for a file the batch creates. */
+  readonly before: string | undefined;
+  /** The text after the batch; undefined for a file the batch deletes. */
+  readonly after: string | undefined;
+}
+
+export interface NewTypeError {
+  readonly file: string;
+  /** 1-based line and column in the file after the batch. */
+  readonly line: number;
+  readonly column: number;
+  /** `TS2554` and the like, as a number: 2554. */
+  readonly code: number;
+  readonly message: string;
+  /** The innermost element holding the error, e.g. `src/app.ts/function[main]`; undefined at the top level. */
+  readonly elementPath: string | undefined;
+  /** The line as written, trimmed. */
+  readonly lineText: string;
+}
+
+export interface TypeCheckResult {
+  /** Errors the batch adds: the ones that block it. */
+  readonly newErrors: readonly NewTypeError[];
+  /**
+   * New errors that only say the environment lacks something (a package that is not installed, missing type
+   * definitions for node or JSX): a missing dependency never blocks an edit, but the caller may mention them.
+   */
+  readonly environmentErrors: readonly NewTypeError[];
+  /** Errors the code had before and the batch removed. */
+  readonly fixedErrors: number;
+  /** Every file whose diagnostics were compared: the changed files, then their importers. */
+  readonly checkedFiles: readonly string[];
+  /**
+   * The batch left what importers see of the changed files as it was, so the importers kept their diagnostics and
+   * were not checked again.
+   */
+  readonly importersUnaffected: boolean;
+  /** Importers left unchecked because of `maxImporters`. */
+  readonly omittedImporters: number;
+}
+
+export interface TypeCheckOptions {
+  /** At most this many importers are checked besides the changed files; default 60. */
+  readonly maxImporters?: number;
+  readonly signal?: AbortSignal;
+}
+
+export const DEFAULT_MAX_IMPORTERS = 60;
+
+interface FoundDiagnostic {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly code: number;
+  readonly message: string;
+  readonly elementPath: string | undefined;
+  readonly lineText: string;
+}
+
+interface CheckedDiagnostic extends FoundDiagnostic {
+  /** Only says the environment lacks something, or follows from it. */
+  readonly environment: boolean;
+}
+
+export class TypeCheckService {
+  /** Diagnostics of a file before a batch, keyed by the versions of what the file reaches through imports. */
+  private readonly beforeCache = new Map<string, { key: string; diagnostics: readonly CheckedDiagnostic[] }>();
+  /** Export surfaces before a batch, keyed like the diagnostics. */
+  private readonly surfaceCache = new Map<string, { key: string; surface: string | undefined }>();
+
+  constructor(private readonly graph: CodeGraph) {}
+
+  async check(changes: readonly ProposedFileChange[], options: TypeCheckOptions = {}): Promise<TypeCheckResult> {
+    const checked = changes.filter((c) => this.graph.semanticsFor(c.file) !== undefined && c.before !== c.after);
+    if (checked.length === 0) {
+      return {
+        newErrors: [],
+        environmentErrors: [],
+        fixedErrors: 0,
+        checkedFiles: [],
+        importersUnaffected: true,
+        omittedImporters: 0,
+      };
+    }
+    const { imports } = this.graph;
+    imports.refresh();
+    const changedFiles = checked.map((c) => c.file);
+    const dependents = imports.dependentsOf(changedFiles, options.maxImporters ?? DEFAULT_MAX_IMPORTERS);
+    const scope = [...changedFiles, ...dependents.files];
+
+    const beforeTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.before]));
+    const afterTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.after]));
+    // Every program of this check holds the same files, augmentations included, so both sides see the same types.
+    const roots = [...new Set([...scope, ...imports.augmentingFiles()])];
+    const run = { roots, signal: options.signal };
+    const before = await this.diagnosticsOf(scope, beforeTexts, run, true);
+    const afterSurfaces = new Map<string, string | undefined>();
+    const after = await this.diagnosticsOf(changedFiles, afterTexts, run, false, afterSurfaces);
+    // An edit that leaves what importers see of every changed file as it was (a body changed, a private helper
+    // added) cannot give them new errors: they keep their diagnostics and are not checked again.
+    const importersUnaffected =
+      dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces, roots));
+    if (importersUnaffected) after.push(...before.filter((d) => !changedFiles.includes(d.file)));
+    else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, run, false)));
+    const { added, removed } = compareDiagnostics(before, after);
+    const plain = ({ environment: _environment, ...error }: CheckedDiagnostic): NewTypeError => error;
+    return {
+      newErrors: added.filter((e) => !e.environment).map(plain),
+      environmentErrors: added.filter((e) => e.environment).map(plain),
+      fixedErrors: removed,
+      checkedFiles: scope,
+      importersUnaffected,
+      omittedImporters: dependents.omitted,
+    };
+  }
+
+  private async surfacesUnchanged(
+    changes: readonly ProposedFileChange[],
+    beforeTexts: ReadonlyMap<string, OverlayText>,
+    afterSurfaces: ReadonlyMap<string, string | undefined>,
+    roots: readonly string[],
+  ): Promise<boolean> {
+    for (const change of changes) {
+      if (change.before === undefined || change.after === undefined) return false;
+      const after = afterSurfaces.get(change.file);
+      const semantics = this.graph.semanticsFor(change.file);
+      if (after === undefined || semantics === undefined) return false;
+      const key = this.beforeKey(change.file, beforeTexts);
+      let before = this.surfaceCache.get(change.file);
+      if (before === undefined || before.key !== key) {
+        before = { key, surface: semantics.surfaces([change.file], beforeTexts, roots).get(change.file) };
+        this.surfaceCache.set(change.file, before);
+      }
+      if (before.surface === undefined || before.surface !== after) return false;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return true;
+  }
+
+  private async diagnosticsOf(
+    scope: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    run: { readonly roots: readonly string[]; readonly signal: AbortSignal | undefined },
+    cacheable: boolean,
+    surfaces?: Map<string, string | undefined>,
+  ): Promise<CheckedDiagnostic[]> {
+    const present = scope.filter((file) => !texts.has(file) || texts.get(file) !== undefined);
+    const groups = new Map<WorkspaceSemantics, string[]>();
+    for (const file of present) {
+      const semantics = this.graph.semanticsFor(file);
+      if (semantics === undefined) continue;
+      groups.set(semantics, [...(groups.get(semantics) ?? []), file]);
+    }
+    const found: CheckedDiagnostic[] = [];
+    for (const [semantics, files] of groups) {
+      // Before a batch, a file's diagnostics depend only on the workspace files it reaches through imports (and the
+      // declaration files every program includes): when none of those changed, the last result stands, and a
+      // request whose files all stand asks the checker nothing for the "before" side.
+      const keys = new Map(cacheable ? files.map((file) => [file, this.beforeKey(file, texts)]) : []);
+      const pending: string[] = [];
+      for (const file of files) {
+        const cached = this.beforeCache.get(file);
+        if (cached !== undefined && cached.key === keys.get(file)) found.push(...cached.diagnostics);
+        else pending.push(file);
+      }
+      if (pending.length === 0) continue;
+      // The checker is rooted at every file of the group, so the program is the same whichever are pending.
+      const errors = await semantics.errors(files, texts, {
+        roots: run.roots.filter((f) => !texts.has(f) || texts.get(f) !== undefined),
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+        ...(surfaces === undefined ? {} : { surfaceOf: files }),
+      });
+      for (const file of pending) {
+        const fileErrors = errors.get(file);
+        surfaces?.set(file, fileErrors?.surface);
+        const diagnostics = fileErrors === undefined ? [] : this.located(file, fileErrors, semantics);
+        const key = keys.get(file);
+        if (key !== undefined) this.beforeCache.set(file, { key, diagnostics });
+        found.push(...diagnostics);
+      }
+    }
+    return found;
+  }
+
+  /** File, line, element and line text of each error; marks the ones that only reflect the environment. */
+  private located(file: string, fileErrors: FileErrors, semantics: WorkspaceSemantics): CheckedDiagnostic[] {
+    const { text, errors } = fileErrors;
+    if (errors.length === 0) return [];
+    const outline = this.graph.outlineOf(file, text);
+    const lineStarts = lineStartsOf(text);
+    const fileHasEnvironmentError = errors.some((e) => semantics.isEnvironmentError(e));
+    return errors.map((error) => {
+      const line = lineIndexAt(lineStarts, error.start);
+      const lineStart = lineStarts[line] ?? 0;
+      const lineEnd = lineStarts[line + 1] ?? text.length;
+      return {
+        file,
+        line: line + 1,
+        column: error.start - lineStart + 1,
+        code: error.code,
+        message: error.message,
+        elementPath: elementsAtOffset(outline, error.start).at(-1)?.path,
+        lineText: text.slice(lineStart, lineEnd).trim(),
+        environment:
+          semantics.isEnvironmentError(error) || (fileHasEnvironmentError && semantics.followsFromEnvironment(error)),
+      };
+    });
+  }
+
+  /** The versions of everything a file's diagnostics can depend on inside the workspace, hashed. */
+  private beforeKey(file: string, texts: ReadonlyMap<string, OverlayText>): string {
+    const { imports } = this.graph;
+    const reached = new Set([file]);
+    const queue = [file];
+    for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
+      for (const edge of imports.importsOf(next)) {
+        if (edge.target !== undefined && !reached.has(edge.target)) {
+          reached.add(edge.target);
+          queue.push(edge.target);
+        }
+      }
+    }
+    for (const declarationFile of imports.files())
+      if (/\.d\.[cm]?ts$/.test(declarationFile)) reached.add(declarationFile);
+    for (const augmenting of imports.augmentingFiles()) reached.add(augmenting);
+    const versions = [...reached]
+      .sort()
+      .map((f) => `${f}@${this.graph.versionOf(f, texts)}`)
+      .join('\n');
+    return hashText(versions);
+  }
+}
+
+function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  return starts;
+}
+
+/** 0-based line of an offset, by binary search over the line starts. */
+function lineIndexAt(starts: readonly number[], offset: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if ((starts[mid] ?? 0) <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}
+
+/**
+ * The errors `after` has that `before` had not, as multisets: first matched exactly (code, message, line text and
+ * element), then, for what is left, without the element (an edit that renames the function around an old error).
+ */
+export function compareDiagnostics<T extends FoundDiagnostic>(
+  before: readonly T[],
+  after: readonly T[],
+): { added: T[]; removed: number } {
+  const loose = (d: FoundDiagnostic): string => `${d.file}\0${d.code}\0${d.message}\0${d.lineText}`;
+  const exact = (d: FoundDiagnostic): string => `${loose(d)}\0${d.elementPath ?? ''}`;
+  const remainingBefore = [...before];
+  let unmatched = [...after];
+  for (const keyOf of [exact, loose]) {
+    const counts = new Map<string, number>();
+    for (const d of remainingBefore) counts.set(keyOf(d), (counts.get(keyOf(d)) ?? 0) + 1);
+    const stillUnmatched: T[] = [];
+    for (const d of unmatched) {
+      const count = counts.get(keyOf(d)) ?? 0;
+      if (count > 0) {
+        counts.set(keyOf(d), count - 1);
+        const at = remainingBefore.findIndex((b) => keyOf(b) === keyOf(d));
+        if (at >= 0) remainingBefore.splice(at, 1);
+      } else {
+        stillUnmatched.push(d);
+      }
+    }
+    unmatched = stillUnmatched;
+  }
+  return { added: unmatched, removed: remainingBefore.length };
+}
+
+/**
+ * The new errors as the model and the user read them: where (file and element, the line's code) and what. No file
+ * line numbers: the model never saw them.
+ */
+export function describeTypeErrors(errors: readonly NewTypeError[], limit = 10): string {
+  const lines: string[] = [];
+  for (const error of errors.slice(0, limit)) {
+    const where = error.elementPath ?? `${error.file} (top level)`;
+    lines.push(`- ${where}: TS${error.code} ${error.message.replace(/\n\s*/g, ' ')}`);
+    if (error.lineText.length > 0) lines.push(`    at: ${clipLine(error.lineText)}`);
+  }
+  if (errors.length > limit) lines.push(`- … and ${errors.length - limit} more`);
+  return lines.join('\n');
+}
+
+function clipLine(text: string): string {
+  return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
+}

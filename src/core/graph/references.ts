@@ -1,0 +1,152 @@
+import type { ElementNode } from '../elements/element';
+import { elementsAtOffset, resolveElementPathOrThrow } from '../elements/resolve';
+import type { CodeGraph } from './codeGraph';
+import type { OverlayText, ReferenceHit } from './semantics';
+
+/**
+ * Where an element is used across the workspace: for a function, method, property, variable, class or type, every
+ * reference the file's language finds (for TypeScript, the compiler's LanguageService) (declarations excluded), each with its file, the element that holds it and the line
+ * itself. The compiler only looks where it could matter: files that mention the name, and for a top-level export
+ * only those among the files that import the declaring file (directly or through a re-export). It is the data
+ * behind "references in the context" (issue 18) and the agent tools' references/callers (issue 12).
+ */
+
+export interface ReferenceSite {
+  /** Workspace-relative. */
+  readonly file: string;
+  /** 1-based. */
+  readonly line: number;
+  readonly column: number;
+  /** The innermost element holding the reference; undefined at the top level of the file. */
+  readonly elementPath: string | undefined;
+  /** The line as written, trimmed. */
+  readonly lineText: string;
+  /** The reference is a write (`x = …`), as the compiler tells. */
+  readonly isWrite: boolean;
+}
+
+export interface ElementReferences {
+  /** Canonical path of the element. */
+  readonly target: string;
+  /** Every reference: other files first (by path), then the declaring file, each in line order. */
+  readonly sites: readonly ReferenceSite[];
+}
+
+export interface ReferencesOptions {
+  /** Texts that differ from the disk (unsaved editors); undefined deletes a file. */
+  readonly texts?: ReadonlyMap<string, OverlayText>;
+  /** At most this many files are searched besides the declaring one; default 200. */
+  readonly maxFiles?: number;
+}
+
+const DEFAULT_MAX_FILES = 200;
+
+/** Kinds whose references mean something to a reader; imports, exports and bare statements have none. */
+const REFERABLE: ReadonlySet<string> = new Set([
+  'function',
+  'method',
+  'property',
+  'getter',
+  'setter',
+  'variable',
+  'class',
+  'interface',
+  'type',
+  'enum',
+  'member',
+  'namespace',
+]);
+
+export function isReferable(element: ElementNode): boolean {
+  return REFERABLE.has(element.kind) && element.name.length > 0;
+}
+
+export class ReferenceFinder {
+  constructor(private readonly graph: CodeGraph) {}
+
+  /** The references of the element at `elementPath` in `file`; an element that cannot have any gets none. */
+  referencesOf(file: string, elementPath: string, options: ReferencesOptions = {}): ElementReferences {
+    const { imports } = this.graph;
+    imports.refresh();
+    const texts = options.texts ?? new Map<string, OverlayText>();
+    const text = this.graph.textOf(file, texts);
+    if (text === undefined) throw new Error(`${file}: no such file`);
+    const outline = this.graph.outlineOf(file, text);
+    const { element } = resolveElementPathOrThrow(outline, elementPath);
+    const semantics = this.graph.semanticsFor(file);
+    if (!isReferable(element) || semantics === undefined) return { target: element.path, sites: [] };
+
+    const topLevel = outline.elements.includes(element);
+    const visible = topLevel ? new Set([file, ...imports.dependentsOf([file]).files]) : undefined;
+    const candidates = imports
+      .filesMentioning(element.name)
+      .filter((f) => f !== file && (visible === undefined || visible.has(f)))
+      .slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
+    const sites = semantics
+      .references(file, element, candidates, texts)
+      .map((hit) => this.site(hit))
+      // An import or re-export names the element without using it; the uses that follow are what matter.
+      .filter((site): site is ReferenceSite => site !== undefined);
+    sites.sort(
+      (a, b) =>
+        Number(a.file === file) - Number(b.file === file) ||
+        (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+        a.line - b.line ||
+        a.column - b.column,
+    );
+    return { target: element.path, sites };
+  }
+
+  private site(hit: ReferenceHit): ReferenceSite | undefined {
+    const { file, start, text } = hit;
+    const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+    const newline = text.indexOf('\n', start);
+    const lineText = text.slice(lineStart, newline < 0 ? text.length : newline).trim();
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) line += 1;
+    const holder = elementsAtOffset(this.graph.outlineOf(file, text), start).at(-1);
+    if (holder !== undefined && (holder.kind === 'import' || holder.kind === 'export')) return undefined;
+    return {
+      file,
+      line,
+      column: start - lineStart + 1,
+      elementPath: holder?.path,
+      lineText,
+      isWrite: hit.isWrite,
+    };
+  }
+}
+
+export interface DescribeReferencesOptions {
+  /** At most this many sites are listed; default 12. */
+  readonly limit?: number;
+}
+
+/**
+ * The references as the model reads them in a context: each site's element path and line, budgeted, with
+ * "and N more" naming the files left out. No line numbers: a path and the code are what the model can act on.
+ */
+export function describeReferences(references: ElementReferences, options: DescribeReferencesOptions = {}): string {
+  const { sites, target } = references;
+  if (sites.length === 0) return `No references to ${target} in the workspace.`;
+  const limit = options.limit ?? 12;
+  const files = new Set(sites.map((s) => s.file));
+  const header = `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}):`;
+  const lines = [header];
+  for (const site of sites.slice(0, limit)) {
+    lines.push(`- ${site.elementPath ?? `${site.file} (top level)`}: ${clip(site.lineText)}`);
+  }
+  if (sites.length > limit) {
+    const rest = sites.slice(limit);
+    const restFiles = [...new Set(rest.map((s) => s.file))];
+    const named = restFiles.slice(0, 5).join(', ');
+    lines.push(
+      `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function clip(text: string): string {
+  return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
+}

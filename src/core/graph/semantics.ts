@@ -1,0 +1,113 @@
+import type { ElementNode } from '../elements/element';
+
+/**
+ * What a language offers beyond syntax, over a whole workspace: the files each file imports, the errors of files
+ * with proposed texts in place, and where a declaration is used. A language provides it through
+ * `LanguageSupport.semantics` (TypeScript: src/core/language/typescript/typescriptSemantics.ts); the code graph, the
+ * type check and the references are written against this interface only, so they stay language-neutral. Offsets
+ * are into the text the language read, which it returns with them.
+ */
+
+/** A text a request proposes for a file; `undefined` deletes the file. */
+export type OverlayText = string | undefined;
+
+export interface ImportEdge {
+  /** As written: `./user`, `@/lib/db`. */
+  readonly specifier: string;
+  /** The workspace file it resolves to, or undefined (a package, or a file that does not exist). */
+  readonly target: string | undefined;
+  /** `export … from`: whoever imports this file sees the target's exports too. */
+  readonly reExport: boolean;
+}
+
+export interface LanguageError {
+  /** Offset into the text the errors were found in. */
+  readonly start: number;
+  /** The language's error code (TypeScript: 2554 for TS2554). */
+  readonly code: number;
+  readonly message: string;
+}
+
+export interface FileErrors {
+  /** The text the errors were found in (the proposed one, or the file as on disk). */
+  readonly text: string;
+  readonly errors: readonly LanguageError[];
+  /** The file's export surface, when asked for (see `surfaces`). */
+  readonly surface?: string;
+}
+
+export interface ErrorsOptions {
+  readonly signal?: AbortSignal;
+  /** Files whose export surface to return with their errors. */
+  readonly surfaceOf?: readonly string[];
+  /**
+   * More files the program must hold besides `files`: a module augmentation (`declare module`, `declare global`)
+   * changes types wherever it is, so both sides of a comparison need the same ones.
+   */
+  readonly roots?: readonly string[];
+}
+
+export interface ReferenceHit {
+  /** Workspace-relative file of the use. */
+  readonly file: string;
+  /** Offset of the use in `text`. */
+  readonly start: number;
+  /** The file's text the offset is into. */
+  readonly text: string;
+  readonly isWrite: boolean;
+}
+
+export interface WorkspaceSemantics {
+  /** The import edges of a file; `known` lists the workspace files a specifier may resolve to. */
+  scanImports(file: string, text: string, known: ReadonlySet<string>): ImportEdge[];
+  /**
+   * The errors (not warnings) of each file, with `texts` in place of what is on disk, nothing written. A file the
+   * overlay deletes has no entry.
+   */
+  errors(
+    files: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    options?: ErrorsOptions,
+  ): Promise<ReadonlyMap<string, FileErrors>>;
+  /**
+   * What importers can see of each file (its exports and their types), as text, with `texts` in place; equal texts
+   * before and after an edit mean its importers cannot have new errors. Undefined when the language cannot tell.
+   */
+  surfaces(
+    files: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    roots?: readonly string[],
+  ): ReadonlyMap<string, string | undefined>;
+  /**
+   * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
+   * one) with `texts` in place.
+   */
+  references(
+    file: string,
+    element: ElementNode,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): ReferenceHit[];
+  /**
+   * Whether an error only says that the environment lacks something (a package that is not installed, type
+   * definitions for the runtime): such errors never block an edit.
+   */
+  isEnvironmentError(error: Pick<LanguageError, 'code' | 'message'>): boolean;
+  /** Errors that follow from a missing dependency when the file has an environment error (untyped imports). */
+  followsFromEnvironment(error: Pick<LanguageError, 'code' | 'message'>): boolean;
+  dispose(): void;
+}
+
+/** cyrb53: a fast 53-bit string hash; equal texts get equal versions, so cached results carry over. */
+export function hashText(text: string): string {
+  let h1 = 0xdeadbeef ^ text.length;
+  let h2 = 0x41c6ce57 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { createTokenCounter } from '../../../src/core/context/tokens';
+import { countLines, outlineSource } from '../../../src/core/elements/outline';
+import { DEFAULT_PLANNING_OUTLINE_BUDGET, planningOutline } from '../../../src/core/llm/prompts';
+import { loadCorpus, type Corpus } from '../../support/corpus';
+
+const counter = createTokenCounter();
+
+function tryLoadCorpus(): Corpus | undefined {
+  try {
+    return loadCorpus();
+  } catch (error) {
+    // In CI the test command installs the corpus first; a missing corpus there is a failure, not a skip.
+    if (process.env['CI'] !== undefined) throw error;
+    return undefined;
+  }
+}
+
+const method = (name: string): string =>
+  `  ${name}(input: string, options: { strict: boolean; depth: number }): Promise<string> {\n    return Promise.resolve(input);\n  }\n`;
+const big = [
+  "import { helper } from './helper';",
+  'export class Editor {',
+  ...Array.from({ length: 80 }, (_, i) => method(`handle${i}`)),
+  method('onKeyDown'),
+  '}',
+  'export const routes = {',
+  ...Array.from({ length: 40 }, (_, i) => `  route${i}: (id: string) => \`/items/\${id}/${i}\`,`),
+  '};',
+  'export function main(): void {}',
+  '',
+].join('\n');
+const outline = outlineSource('src/editor.ts', big);
+
+void describe('planning outline', () => {
+  void test('within its budget: every element on its own line, path and signature, members indented', () => {
+    const small = outlineSource('src/a.ts', 'export class A {\n  run(x: number): void {}\n}\nexport const b = 1;\n');
+    assert.equal(
+      planningOutline(small),
+      [
+        'File src/a.ts (4 lines)',
+        '  src/a.ts/class[A]  export class A',
+        '    src/a.ts/class[A]/method[run]  run(x: number): void',
+        '  src/a.ts/variable[b]  export const b = 1',
+      ].join('\n'),
+    );
+  });
+
+  void test('over budget, the members of large containers fold to their labels; those the task names stay whole', () => {
+    const unlimited = planningOutline(outline, { budget: Number.POSITIVE_INFINITY, counter });
+    const budget = Math.floor(counter.count(unlimited) / 3);
+    const text = planningOutline(outline, { budget, counter, instruction: 'fix the onKeyDown handler' });
+    assert.ok(counter.count(text) <= budget, `${counter.count(text)} > ${budget}`);
+    assert.ok(
+      text.includes('    src/editor.ts/class[Editor]/method[onKeyDown]  onKeyDown(input: string'),
+      'the member the task names keeps its line',
+    );
+    assert.match(text, /\n {4}members: method\[handle0\], method\[handle1\], /);
+    assert.ok(text.includes('  src/editor.ts/function[main]  export function main(): void'), 'top level stays');
+  });
+
+  void test('tighter, folded members become a count with the path to NEED', () => {
+    const text = planningOutline(outline, { budget: 120, counter });
+    assert.ok(counter.count(text) <= 120, text);
+    assert.ok(text.includes('… 81 more members (NEED src/editor.ts/class[Editor] to see them)'), text);
+  });
+
+  void test('a file of hundreds of top-level elements lists the rest by label on one line', () => {
+    const many = Array.from(
+      { length: 400 },
+      (_, i) => `export function step${i}(value: number, label: string): number { return value; }`,
+    );
+    const text = planningOutline(outlineSource('src/steps.ts', many.join('\n')), { budget: 800, counter });
+    assert.ok(counter.count(text) <= 800, String(counter.count(text)));
+    assert.match(text, /\n {2}also in src\/steps\.ts: function\[step\d+\], /);
+    assert.match(text, /… and \d+ more$/);
+  });
+
+  const corpus = tryLoadCorpus();
+  const title = `the largest corpus files fit the default budget (${DEFAULT_PLANNING_OUTLINE_BUDGET} tokens)`;
+  void test(title, { skip: corpus === undefined ? 'the corpus is not installed' : false }, () => {
+    const files = (corpus?.corpusFiles() ?? [])
+      .map((file) => ({ file, text: readFileSync(file.absPath, 'utf8') }))
+      .sort((a, b) => countLines(b.text) - countLines(a.text))
+      .slice(0, 10);
+    for (const { file, text } of files) {
+      const tokens = counter.count(planningOutline(outlineSource(file.relPath, text), { counter }));
+      assert.ok(tokens <= DEFAULT_PLANNING_OUTLINE_BUDGET, `${file.pkg} ${file.relPath}: ${tokens}`);
+    }
+  });
+});
