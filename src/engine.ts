@@ -15,7 +15,7 @@ export {
 } from './core/elements/resolve';
 export { createProvider, DEFAULT_BASE_URLS, DEFAULT_MODELS } from './core/llm/createProvider';
 export { isLlmError, LlmError } from './core/llm/errors';
-export { appendMetrics, formatMetricsSummary, readMetrics, summarizeMetrics } from './core/llm/metrics';
+export { appendMetrics, appendToolCall, formatMetricsSummary, readMetrics, summarizeMetrics } from './core/llm/metrics';
 export { runEdit } from './core/llm/pipeline';
 export {
   CODING_SYSTEM_PROMPT,

@@ -4,7 +4,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTokenCounter, DEFAULT_ENCODING, isTokenEncoding } from '../../core/context/tokens';
 import type { Logger } from '../../core/logger';
-import { appendMetrics } from '../../core/llm/metrics';
+import { appendToolCall } from '../../core/llm/metrics';
 import {
   answerBudget,
   type BatchWriter,
@@ -158,25 +158,7 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
                   params: { progressToken, progress: ++step, message },
                 }),
             }),
-        record: (record) => {
-          try {
-            appendMetrics(metricsFile, [
-              {
-                kind: 'tool',
-                time: new Date().toISOString(),
-                command: `${record.surface}.${record.tool}`,
-                answerTokens: record.answerTokens,
-                durationMs: record.durationMs,
-                ok: record.ok,
-              },
-            ]);
-          } catch (error) {
-            // Losing a statistics line must never fail the call itself.
-            logger.warn(
-              `could not append to ${metricsFile}: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          }
-        },
+        record: (record) => appendToolCall(metricsFile, record, (message) => logger.warn(message)),
       });
       return { content: [{ type: 'text', text: run.text }], isError: run.isError };
     });

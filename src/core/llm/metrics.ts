@@ -52,6 +52,37 @@ export function appendMetrics(file: string, records: readonly MetricsRecord[]): 
   appendFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8');
 }
 
+/**
+ * Appends one agent-tool call to the metrics log, for every tool surface (MCP server, VS Code tools). Losing a
+ * statistics line must never fail the call itself, so a write error only reaches `warn`.
+ */
+export function appendToolCall(
+  file: string,
+  call: {
+    readonly surface: string;
+    readonly tool: string;
+    readonly answerTokens: number;
+    readonly durationMs: number;
+    readonly ok: boolean;
+  },
+  warn: (message: string) => void,
+): void {
+  try {
+    appendMetrics(file, [
+      {
+        kind: 'tool',
+        time: new Date().toISOString(),
+        command: `${call.surface}.${call.tool}`,
+        answerTokens: call.answerTokens,
+        durationMs: call.durationMs,
+        ok: call.ok,
+      },
+    ]);
+  } catch (error) {
+    warn(`could not append to ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
 /** Reads a metrics log; lines that are not valid records (a torn write) are skipped. */
 export function readMetrics(file: string): MetricsRecord[] {
   let text: string;

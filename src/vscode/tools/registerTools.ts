@@ -93,24 +93,7 @@ export function registerTools(ctx: Ctx, services: ScalpelServices): void {
           const run = await engine.runTool(tool, options.input, envOf(rootOrThrow()), {
             budget: engine.answerBudget(limit),
             surface: 'lm',
-            record: (record) => {
-              const file = metricsFileOf(ctx);
-              try {
-                engine.appendMetrics(file, [
-                  {
-                    kind: 'tool',
-                    time: new Date().toISOString(),
-                    command: `${record.surface}.${record.tool}`,
-                    answerTokens: record.answerTokens,
-                    durationMs: record.durationMs,
-                    ok: record.ok,
-                  },
-                ]);
-              } catch (error) {
-                // Losing a statistics line must never fail the call itself.
-                ctx.log.warn(`could not append to ${file}: ${error instanceof Error ? error.message : String(error)}`);
-              }
-            },
+            record: (record) => engine.appendToolCall(metricsFileOf(ctx), record, (message) => ctx.log.warn(message)),
           });
           ctx.log.info(`${name}: ${run.isError ? 'error' : 'ok'}, ${run.tokens} tokens`);
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(run.text)]);
