@@ -1,40 +1,25 @@
-// Issue 17 through the real CLI: a stalled model ends at the time limit, a rejected key names its real source, and
+// Issue 17 through the CLI's entry `runCli` in this process: a stalled model ends at the time limit, a rejected key names its real source, and
 // answers that would damage a file (a README cut at its own fence, broken JSON, an oversized answer) change nothing.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { scalpel as runScalpel, type CliRun } from './runScalpel';
 
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const cli = join(repoRoot, 'dist', 'cli.js');
 const SOURCE = 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n';
 const README = '# Project\n\nOld text.\n';
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-}
-
-function scalpel(cwd: string, env: NodeJS.ProcessEnv, args: string[], stdin = ''): Promise<Run> {
+async function scalpel(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  args: string[],
+  stdin = '',
+): Promise<CliRun & { readonly ms: number }> {
   const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd,
-      env: { PATH: process.env['PATH'], HOME: cwd, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
-    child.stdin.end(stdin);
-  });
+  const run = await runScalpel(cwd, args, { env, stdin });
+  return { ...run, ms: Date.now() - started };
 }
 
 function workspace(): string {

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { scalpel as runScalpel } from '../cli/runScalpel';
 
 // `scalpel edit` and `scalpel context` build the context the same way, so a budget smaller than the focus is the same
 // failure in both: exit 1 and one line that says so (it used to crash `edit` with exit 70 and a stack trace). The
-// built CLI runs as a user runs it.
+// CLI runs through `runCli`, the entry the `bin` script wraps, which prints crashes the way the process does.
 
-const CLI = join(__dirname, '..', '..', '..', '..', 'dist', 'cli.js');
 const fixtures = join(__dirname, '..', '..', '..', '..', 'test', 'unit', 'elements', 'fixtures');
 const FOCUS = 'class[UserService]/method[validate]';
 
@@ -20,12 +19,9 @@ void describe('a budget smaller than the focus', () => {
   writeFileSync(join(root, 'src', 'hard.ts'), source);
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  function scalpel(...args: string[]): { status: number | null; stderr: string; stdout: string } {
-    const run = spawnSync(process.execPath, [CLI, ...args], {
-      cwd: root,
-      encoding: 'utf8',
+  async function scalpel(...args: string[]): Promise<{ status: number | null; stderr: string; stdout: string }> {
+    const run = await runScalpel(root, args, {
       env: {
-        PATH: process.env['PATH'] ?? '',
         HOME: root,
         // A provider that is never reached: the budget fails before any request.
         SCALPEL_PROVIDER: 'openai',
@@ -34,12 +30,12 @@ void describe('a budget smaller than the focus', () => {
         SCALPEL_METRICS_FILE: join(root, 'metrics.jsonl'),
       },
     });
-    return { status: run.status, stderr: run.stderr, stdout: run.stdout };
+    return { status: run.code, stderr: run.stderr, stdout: run.stdout };
   }
 
-  void test('scalpel edit exits 1 with the same one-line message as scalpel context', () => {
-    const context = scalpel('context', 'src/hard.ts', '--focus', FOCUS, '--budget', '10');
-    const edit = scalpel('edit', 'src/hard.ts', '--focus', FOCUS, '--budget', '10', '-m', 'trim the input');
+  void test('scalpel edit exits 1 with the same one-line message as scalpel context', async () => {
+    const context = await scalpel('context', 'src/hard.ts', '--focus', FOCUS, '--budget', '10');
+    const edit = await scalpel('edit', 'src/hard.ts', '--focus', FOCUS, '--budget', '10', '-m', 'trim the input');
 
     assert.equal(context.status, 1, context.stderr);
     assert.equal(edit.status, 1, edit.stderr);
@@ -59,7 +55,17 @@ void describe('a budget smaller than the focus', () => {
     assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), source, 'nothing was written');
 
     // --json carries the same failure, and the advice every surface gets.
-    const json = scalpel('edit', 'src/hard.ts', '--focus', FOCUS, '--budget', '10', '-m', 'trim the input', '--json');
+    const json = await scalpel(
+      'edit',
+      'src/hard.ts',
+      '--focus',
+      FOCUS,
+      '--budget',
+      '10',
+      '-m',
+      'trim the input',
+      '--json',
+    );
     assert.equal(json.status, 1, json.stderr);
     const report = JSON.parse(json.stdout) as { ok: boolean; failure?: string; advice?: { actions: unknown[] } };
     assert.equal(report.ok, false);

@@ -1,35 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { scalpel } from '../cli/runScalpel';
 
 // Issue 17 through `scalpel edit` and the scripted model: what goes back to the model about files it was never shown,
 // and which protected files an edit may write.
 
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const cli = join(repoRoot, 'dist', 'cli.js');
-
 const SHOWN = 'export function shown(): number {\n  return 1;\n}\n';
 const HIDDEN = 'export function hiddenHelper(): string {\n  return "s3cr3t-token-42";\n}\n';
-
-function scalpel(cwd: string, env: NodeJS.ProcessEnv, args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
-      cwd,
-      env: { PATH: process.env['PATH'], HOME: cwd, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end('');
-  });
-}
 
 function fenced(header: string, code: string, lang = 'ts'): string {
   return `${header}\n\`\`\`${lang}\n${code}\`\`\`\n`;
@@ -69,7 +50,7 @@ void describe('scalpel edit: files not sent, protected files', () => {
         fenced('REPLACE_ELEMENT private/hidden.ts/function[hiddenHelpr]', 'export function hiddenHelpr() {}\n'),
       ),
     );
-    const run = await scalpel(root, env, ['edit', 'src/shown.ts', '-m', 'change things', '--repair-rounds', '1']);
+    const run = await scalpel(root, ['edit', 'src/shown.ts', '-m', 'change things', '--repair-rounds', '1'], { env });
     assert.equal(run.code, 1, run.stderr);
     const repair = server.requests.slice(first)[1]?.rawBody ?? '';
     assert.match(repair, /private\/hidden\.ts is not part of this request/);
@@ -84,25 +65,21 @@ void describe('scalpel edit: files not sent, protected files', () => {
     writeFileSync(join(root, '.vscode', 'settings.json'), '{}\n');
     const settings = fenced('REPLACE_FILE .vscode/settings.json', '{ "editor.tabSize": 2 }\n', 'json');
     server.enqueue(scripted.answer(settings));
-    const named = await scalpel(root, env, ['edit', '.vscode/settings.json', '-m', 'tab size 2', '--no-plan']);
+    const named = await scalpel(root, ['edit', '.vscode/settings.json', '-m', 'tab size 2', '--no-plan'], { env });
     assert.equal(named.code, 0, named.stderr);
     assert.equal(readFileSync(join(root, '.vscode', 'settings.json'), 'utf8'), '{ "editor.tabSize": 2 }\n');
 
     const created = fenced('CREATE_FILE .vscode/tasks.json', '{ "version": "2.0.0", "tasks": [] }\n', 'json');
     server.enqueue(scripted.answer(created));
-    const refused = await scalpel(root, env, ['edit', 'src/shown.ts', '-m', 'add a task', '--no-plan']);
+    const refused = await scalpel(root, ['edit', 'src/shown.ts', '-m', 'add a task', '--no-plan'], { env });
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /\.vscode\/tasks\.json: it is protected.*--allow '\.vscode\/tasks\.json'/);
     server.enqueue(scripted.answer(created));
-    const allowed = await scalpel(root, env, [
-      'edit',
-      'src/shown.ts',
-      '-m',
-      'add a task',
-      '--no-plan',
-      '--allow',
-      '.vscode/*.json',
-    ]);
+    const allowed = await scalpel(
+      root,
+      ['edit', 'src/shown.ts', '-m', 'add a task', '--no-plan', '--allow', '.vscode/*.json'],
+      { env },
+    );
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.equal(readFileSync(join(root, '.vscode', 'tasks.json'), 'utf8'), '{ "version": "2.0.0", "tasks": [] }\n');
   });

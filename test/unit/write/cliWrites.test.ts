@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -13,39 +12,21 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
+import { scalpel, type CliRun } from '../cli/runScalpel';
 
-// Issue 17, write side, through the real built CLI (dist/cli.js): real files in temp folders, planted symlinks,
-// protected paths, modes, odd files and file system errors.
-
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const cli = join(repoRoot, 'dist', 'cli.js');
+// Issue 17, write side, through the CLI's entry `runCli` in this process: real files in temp folders, planted
+// symlinks, protected paths, modes, odd files and file system errors.
 
 const A_TS = 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n';
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /**
- * Runs `scalpel apply - --root <root> ...` with the answer on stdin. `beforeInput` runs once the process exists and
- * before it reads its answer, so a test can plant something at a name that depends on its pid.
+ * Runs `scalpel apply - --root <root> ...` with the answer on stdin. HOME is the temp folder above the workspace, so
+ * nothing the CLI keeps for itself lands in the workspace or the real home folder.
  */
-function apply(root: string, answer: string, args: readonly string[] = [], beforeInput?: (pid: number) => void) {
-  return new Promise<Run>((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'apply', '-', '--root', root, ...args], { cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    if (child.pid !== undefined) beforeInput?.(child.pid);
-    child.stdin.end(answer);
-  });
+function apply(root: string, answer: string, args: readonly string[] = []): Promise<CliRun> {
+  return scalpel(root, ['apply', '-', '--root', root, ...args], { stdin: answer, env: { HOME: dirname(root) } });
 }
 
 function op(header: string, content: string, lang = 'ts'): string {
@@ -64,7 +45,7 @@ function workspace(): { root: string; outside: string } {
 }
 
 /** A refusal: exit 1, one line on stderr naming the file, no stack trace, nothing written. */
-function assertRefused(run: Run, file: string, reason: RegExp): void {
+function assertRefused(run: CliRun, file: string, reason: RegExp): void {
   assert.equal(run.code, 1, `exit code, stderr: ${run.stderr}`);
   const lines = run.stderr.trim().split('\n');
   assert.equal(lines.length, 1, `one line: ${run.stderr}`);
@@ -84,10 +65,9 @@ function noTemporaryFiles(folder: string): void {
 void describe('scalpel apply: containment at write time', () => {
   void test('a symlink planted at the temporary name is never followed', async () => {
     const { root, outside } = workspace();
-    const run = await apply(root, op('REPLACE_FILE src/a.ts', 'export const replaced = true;\n'), [], (pid) => {
-      // The name the writer used to take; a random name cannot be planted at all.
-      symlinkSync(join(outside, 'secret.ts'), join(root, 'src', `a.ts.scalpel-${pid}.tmp`));
-    });
+    // The name the writer used to take (from the pid of the process that writes); a random name cannot be planted.
+    symlinkSync(join(outside, 'secret.ts'), join(root, 'src', `a.ts.scalpel-${process.pid}.tmp`));
+    const run = await apply(root, op('REPLACE_FILE src/a.ts', 'export const replaced = true;\n'));
     assert.equal(run.code, 0, run.stderr);
     assert.equal(readFileSync(join(outside, 'secret.ts'), 'utf8'), 'export const secret = 1;\n');
     assert.equal(readFileSync(join(root, 'src', 'a.ts'), 'utf8'), 'export const replaced = true;\n');
