@@ -15,6 +15,7 @@ import { editOptionsOf, editSettingsOf, type EditSettings } from './editSettings
 import { exclusionMessage, type ExclusionCheck } from './exclusion';
 import { modelCaller } from './modelCall';
 import { askForPlan, type Plan } from './planning';
+import { seenCodeStep } from './seenCodeStep';
 import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
 import { usageTotals, type UsageTotals } from './usage';
@@ -160,8 +161,13 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     plan: (request) => plan(request, log, record),
     context: (request) => contextOf(request),
     verify: ({ snapshot, operations, settings }) =>
-      verifyBatch(snapshot, operations, { strategy: editSettingsOf(settings).strategy }, deps.verificationSteps ?? []),
+      verifyBatch(snapshot, operations, { strategy: editSettingsOf(settings).strategy }, stepsOf(deps)),
   };
+}
+
+/** The seen-code rule runs first on every surface; the deps' steps (the type check) after it. */
+function stepsOf(deps: EditServiceDeps): VerificationStep[] {
+  return [seenCodeStep(), ...(deps.verificationSteps ?? [])];
 }
 
 function providerOf(provider: ChatProvider): ServiceEditResult['provider'] {
@@ -232,7 +238,7 @@ async function edit(
     provider: request.provider,
     counter: createTokenCounter(settings.tokenEncoding),
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
-    ...(deps.verificationSteps === undefined ? {} : { verificationSteps: deps.verificationSteps }),
+    verificationSteps: stepsOf(deps),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
     ...(request.onText === undefined ? {} : { onText: request.onText }),

@@ -4,7 +4,7 @@ import type { FailureKind } from '../edit/advice';
 import { contextFailureOf } from '../edit/contextFailure';
 import { modelCaller } from '../edit/modelCall';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
-import { shownByContext, shownByOutline, type ShownRequest } from '../edit/shownRecord';
+import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import type { EditOptions } from '../edit/editSettings';
 import { verifyBatch, type StepReport, type VerificationProblem, type VerificationStep } from '../edit/verification';
 import type { FileOutline } from '../elements/element';
@@ -136,6 +136,23 @@ export function fileViewsOf(
     });
   }
   return views;
+}
+
+/** The repair message showed some files or elements in full (the seen-code rule's problems): record them as seen. */
+function withShownInRepair(files: readonly ShownFile[], problems: readonly VerificationProblem[]): ShownFile[] {
+  const result = files.map((f) => ({ ...f, full: [...f.full] }));
+  for (const { shows } of problems) {
+    if (shows === undefined) continue;
+    let file = result.find((f) => f.path === shows.file);
+    if (file === undefined) {
+      file = { path: shows.file, whole: false, full: [], signature: [], stub: [] };
+      result.push(file);
+    }
+    const index = result.indexOf(file);
+    if (shows.path === undefined) result[index] = { ...file, whole: true };
+    else if (!file.full.includes(shows.path)) result[index] = { ...file, full: [...file.full, shows.path] };
+  }
+  return result;
 }
 
 /** The plan's elements become the focus of their files, the files it names become whole. */
@@ -281,6 +298,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
           visibleFiles: new Set(request.files.map((f) => f.path)),
         },
         request.verificationSteps ?? [],
+        shown,
       );
       apply = verified.apply;
       problems = verified.problems;
@@ -310,7 +328,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - context.tokens + context.wholeFileTokens);
-      shown.push({ phase: 'repair', files: shownContext });
+      shown.push({ phase: 'repair', files: withShownInRepair(shownContext, problems) });
     }
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
