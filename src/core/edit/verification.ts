@@ -30,6 +30,8 @@ export interface VerificationProblem {
 export interface VerificationStep {
   /** Names the step in the result and in the repair message (`types`, ...). */
   readonly name: string;
+  /** Its problems go back for repair, but when the repair rounds are spent they do not stop the batch. */
+  readonly mayRemain?: boolean;
   run(input: VerificationInput): readonly VerificationProblem[] | Promise<readonly VerificationProblem[]>;
 }
 

@@ -6,7 +6,13 @@ import { modelCaller } from '../edit/modelCall';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import type { EditOptions } from '../edit/editSettings';
-import { verifyBatch, type StepReport, type VerificationProblem, type VerificationStep } from '../edit/verification';
+import {
+  verifyBatch,
+  type StepReport,
+  type Verification,
+  type VerificationProblem,
+  type VerificationStep,
+} from '../edit/verification';
 import type { FileOutline } from '../elements/element';
 import { countLines, isOutlinable, outlineSource } from '../elements/outline';
 import { nullLogger } from '../logger';
@@ -136,6 +142,13 @@ export function fileViewsOf(
     });
   }
   return views;
+}
+
+/** The batch applied and its only problems come from steps that let them remain (--allow-new-errors). */
+function onlyMayRemain(verified: Verification, steps: readonly VerificationStep[] | undefined): boolean {
+  if (!verified.apply.ok) return false;
+  const lenient = new Set((steps ?? []).filter((s) => s.mayRemain === true).map((s) => s.name));
+  return verified.steps.every((report) => report.problems.length === 0 || lenient.has(report.step));
 }
 
 /** The repair message showed some files or elements in full (the seen-code rule's problems): record them as seen. */
@@ -304,6 +317,8 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       problems = verified.problems;
       verification = verified.steps;
       if (verified.ok && parseErrors.length === 0) break;
+      if (round >= repairRounds && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps))
+        break;
       if (round >= repairRounds) {
         const reason = describeFailure(apply, parseErrors, problems, operations.length);
         const last = requests[requests.length - 1];
