@@ -1,4 +1,5 @@
 import { createEditService } from '../../core/edit/editService';
+import { TYPES_STEP } from '../../core/edit/typeCheckStep';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import type { EditFileRequest } from '../../core/llm/pipeline';
@@ -35,6 +36,9 @@ Options:
   --full              send whole files
   --repair-rounds N   follow-ups for failed operations (default 2; 0 disables)
   --no-plan           never run the planning phase
+  --verify LEVEL      types (default): also refuse new TypeScript errors in the changed files and
+                      their importers (they go back to the model first); syntax: the parse alone
+  --allow-new-errors  write the edit even if new type errors remain after the repair rounds
   --dry-run           verify and print the diff, write nothing
   --allow GLOB        let the answer write protected files matching GLOB (repeatable; see docs/security.md)
   --json              print {ok, operations, results, files, usage} as JSON
@@ -55,6 +59,8 @@ Options:
       'repair-rounds': { type: 'string' },
       'no-plan': { type: 'boolean' },
       'dry-run': { type: 'boolean' },
+      verify: { type: 'string' },
+      'allow-new-errors': { type: 'boolean' },
       allow: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
@@ -71,6 +77,10 @@ Options:
     const budget = parsePositiveInteger('budget', values.budget) ?? 12000;
     const repairRounds =
       values['repair-rounds'] === '0' ? 0 : parsePositiveInteger('repair-rounds', values['repair-rounds']);
+
+    const verify = values.verify ?? 'types';
+    if (verify !== 'types' && verify !== 'syntax')
+      throw new UsageError(`--verify takes types or syntax, not "${verify}"\n\n${this.usage}`);
 
     const paths = positionals.map((file) => workspacePathOf(root, file));
     const snapshot = diskSnapshot(root);
@@ -98,6 +108,7 @@ Options:
     const metricsFile = metricsFilePath(io.env, io.cwd);
     const service = createEditService({
       logger,
+      workspaceRoot: root,
       recordMetrics: (requests) => {
         try {
           appendMetrics(metricsFile, requests);
@@ -115,6 +126,7 @@ Options:
       provider,
       settings: {
         tokenBudget: budget,
+        verify,
         ...(values['no-plan'] === true ? { planning: 'never' } : {}),
         ...(repairRounds === undefined ? {} : { repairRounds }),
       },
@@ -125,11 +137,16 @@ Options:
       // truncated rather than as broken JSON. --verbose shows the answer as it arrives.
       onText: values.verbose === true ? (delta) => io.stderr(delta) : () => undefined,
       command: 'cli.edit',
+      ...(values['allow-new-errors'] === true ? { allowNewErrors: true } : {}),
     });
     const { outcome, usage } = result;
     // A batch that verified but changes nothing is still a success, as it always was for the CLI.
     const ok = result.status === 'ready' || result.status === 'nothing';
     const written = ok && values['dry-run'] !== true;
+    // Only --allow-new-errors lets a batch with remaining type errors through: say what it adds.
+    const remaining = ok ? outcome.verification.flatMap((s) => (s.step === TYPES_STEP ? s.problems : [])) : [];
+    for (const problem of remaining)
+      io.stderr(`scalpel: new type errors allowed in ${problem.path}: ${problem.message}\n`);
     if (written)
       writeChanges(root, outcome.apply.changes, {
         allow: values.allow ?? [],

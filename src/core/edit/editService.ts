@@ -15,6 +15,11 @@ import { editOptionsOf, editSettingsOf, type EditSettings } from './editSettings
 import { exclusionMessage, type ExclusionCheck } from './exclusion';
 import { modelCaller } from './modelCall';
 import { askForPlan, type Plan } from './planning';
+import { TypeCheckService } from '../check/typeCheck';
+import { CodeGraph } from '../graph/codeGraph';
+import { nodeSourceFileSystem } from '../graph/sourceFiles';
+import { seenCodeStep } from './seenCodeStep';
+import { typeCheckStep } from './typeCheckStep';
 import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
 import { usageTotals, type UsageTotals } from './usage';
@@ -36,6 +41,11 @@ export interface EditServiceDeps {
   readonly verificationSteps?: readonly VerificationStep[];
   /** Where every model request goes for the token statistics. */
   readonly recordMetrics?: (requests: readonly RequestMetrics[]) => void;
+  /**
+   * The workspace root the surface works in: with it, and the setting `verify: types`, the TypeScript check runs
+   * (one checker kept warm across requests). Without it only the parse is checked.
+   */
+  readonly workspaceRoot?: string;
 }
 
 interface RequestBase {
@@ -62,6 +72,8 @@ export interface ServiceEditRequest extends RequestBase {
   readonly confirm?: (findings: readonly GateFinding[]) => Promise<boolean>;
   readonly conversation?: EditConversation;
   readonly onText?: (delta: string) => void;
+  /** New type errors that remain after the repair rounds do not stop the batch (the CLI's --allow-new-errors). */
+  readonly allowNewErrors?: boolean;
 }
 
 export type ServiceEditStatus = 'ready' | 'nothing' | 'conflict' | 'failed' | 'cancelled' | 'refused';
@@ -155,13 +167,30 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   const record = (requests: readonly RequestMetrics[]): void => {
     if (requests.length > 0) deps.recordMetrics?.(requests);
   };
+  let typeChecker: TypeCheckService | undefined;
+  const steps = (settings: EditSettings, allowNewErrors: boolean): VerificationStep[] => {
+    const all = stepsOf(deps);
+    if (settings.verify !== 'types' || deps.workspaceRoot === undefined) return all;
+    typeChecker ??= new TypeCheckService(new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot)));
+    return [...all, typeCheckStep(typeChecker, { mayRemain: allowNewErrors })];
+  };
   return {
-    edit: (request) => edit(request, deps, log, record),
+    edit: (request) => edit(request, deps, log, record, steps),
     plan: (request) => plan(request, log, record),
     context: (request) => contextOf(request),
     verify: ({ snapshot, operations, settings }) =>
-      verifyBatch(snapshot, operations, { strategy: editSettingsOf(settings).strategy }, deps.verificationSteps ?? []),
+      verifyBatch(
+        snapshot,
+        operations,
+        { strategy: editSettingsOf(settings).strategy },
+        steps(editSettingsOf(settings), false),
+      ),
   };
+}
+
+/** The seen-code rule runs first on every surface; the deps' steps (the type check) after it. */
+function stepsOf(deps: EditServiceDeps): VerificationStep[] {
+  return [seenCodeStep(), ...(deps.verificationSteps ?? [])];
 }
 
 function providerOf(provider: ChatProvider): ServiceEditResult['provider'] {
@@ -195,6 +224,7 @@ async function edit(
   deps: EditServiceDeps,
   log: Logger,
   record: (requests: readonly RequestMetrics[]) => void,
+  stepsFor: (settings: EditSettings, allowNewErrors: boolean) => VerificationStep[],
 ): Promise<ServiceEditResult> {
   const title = editTitleOf(request.instruction);
   const settings = editSettingsOf(request.settings);
@@ -232,7 +262,7 @@ async function edit(
     provider: request.provider,
     counter: createTokenCounter(settings.tokenEncoding),
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
-    ...(deps.verificationSteps === undefined ? {} : { verificationSteps: deps.verificationSteps }),
+    verificationSteps: stepsFor(settings, request.allowNewErrors === true),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
     ...(request.onText === undefined ? {} : { onText: request.onText }),

@@ -8,6 +8,9 @@ import type { TokenEncoding } from '../context/tokens';
 
 export type PlanningMode = 'auto' | 'always' | 'never';
 
+/** `types`: the TypeScript check of changed files and their importers after the parse; `syntax`: the parse alone. */
+export type VerifyLevel = 'types' | 'syntax';
+
 export interface EditSettings {
   readonly strategy: EditStrategy;
   readonly smallFileLines: number;
@@ -16,6 +19,7 @@ export interface EditSettings {
   readonly repairRounds: number;
   readonly planning: PlanningMode;
   readonly maxOutputTokens: number | undefined;
+  readonly verify: VerifyLevel;
 }
 
 export const DEFAULT_EDIT_SETTINGS: EditSettings = {
@@ -27,6 +31,7 @@ export const DEFAULT_EDIT_SETTINGS: EditSettings = {
   planning: 'auto',
   // The provider's own default applies.
   maxOutputTokens: undefined,
+  verify: 'types',
 };
 
 export interface EditOptions {

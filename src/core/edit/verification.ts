@@ -1,5 +1,6 @@
 import { applyOperations, type ApplyOptions, type ApplyResult, type SnapshotReader } from '../ops/apply';
 import type { Operation } from '../ops/operation';
+import type { ShownRequest } from './shownRecord';
 
 /**
  * Verification as a list of steps. The first is always the apply engine's own (every operation resolves, the result
@@ -12,6 +13,8 @@ export interface VerificationInput {
   readonly operations: readonly Operation[];
   /** The apply step's result: `changes` are what the batch would write. */
   readonly apply: ApplyResult;
+  /** What the model was shown in this request so far; absent for operations from elsewhere (pasted). */
+  readonly shown?: readonly ShownRequest[];
 }
 
 export interface VerificationProblem {
@@ -20,11 +23,15 @@ export interface VerificationProblem {
   readonly message: string;
   /** The operation of the batch it is blamed on, when the step knows; that operation goes back for repair. */
   readonly operationIndex?: number;
+  /** The message shows this file (or element, by canonical path) in full: the repair round counts it as seen. */
+  readonly shows?: { readonly file: string; readonly path?: string };
 }
 
 export interface VerificationStep {
   /** Names the step in the result and in the repair message (`types`, ...). */
   readonly name: string;
+  /** Its problems go back for repair, but when the repair rounds are spent they do not stop the batch. */
+  readonly mayRemain?: boolean;
   run(input: VerificationInput): readonly VerificationProblem[] | Promise<readonly VerificationProblem[]>;
 }
 
@@ -51,6 +58,7 @@ export async function verifyBatch(
   operations: readonly Operation[],
   options: ApplyOptions,
   steps: readonly VerificationStep[],
+  shown?: readonly ShownRequest[],
 ): Promise<Verification> {
   const apply = operations.length === 0 ? EMPTY_APPLY : applyOperations(snapshot, operations, options);
   const reports: StepReport[] = [
@@ -64,7 +72,7 @@ export async function verifyBatch(
   const problems: VerificationProblem[] = [];
   if (apply.ok) {
     for (const step of steps) {
-      const found = await step.run({ snapshot, operations, apply });
+      const found = await step.run({ snapshot, operations, apply, ...(shown === undefined ? {} : { shown }) });
       reports.push({ step: step.name, problems: found });
       problems.push(...found);
     }

@@ -4,9 +4,15 @@ import type { FailureKind } from '../edit/advice';
 import { contextFailureOf } from '../edit/contextFailure';
 import { modelCaller } from '../edit/modelCall';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
-import { shownByContext, shownByOutline, type ShownRequest } from '../edit/shownRecord';
+import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import type { EditOptions } from '../edit/editSettings';
-import { verifyBatch, type StepReport, type VerificationProblem, type VerificationStep } from '../edit/verification';
+import {
+  verifyBatch,
+  type StepReport,
+  type Verification,
+  type VerificationProblem,
+  type VerificationStep,
+} from '../edit/verification';
 import type { FileOutline } from '../elements/element';
 import { countLines, isOutlinable, outlineSource } from '../elements/outline';
 import { nullLogger } from '../logger';
@@ -136,6 +142,30 @@ export function fileViewsOf(
     });
   }
   return views;
+}
+
+/** The batch applied and its only problems come from steps that let them remain (--allow-new-errors). */
+function onlyMayRemain(verified: Verification, steps: readonly VerificationStep[] | undefined): boolean {
+  if (!verified.apply.ok) return false;
+  const lenient = new Set((steps ?? []).filter((s) => s.mayRemain === true).map((s) => s.name));
+  return verified.steps.every((report) => report.problems.length === 0 || lenient.has(report.step));
+}
+
+/** The repair message showed some files or elements in full (the seen-code rule's problems): record them as seen. */
+function withShownInRepair(files: readonly ShownFile[], problems: readonly VerificationProblem[]): ShownFile[] {
+  const result = files.map((f) => ({ ...f, full: [...f.full] }));
+  for (const { shows } of problems) {
+    if (shows === undefined) continue;
+    let file = result.find((f) => f.path === shows.file);
+    if (file === undefined) {
+      file = { path: shows.file, whole: false, full: [], signature: [], stub: [] };
+      result.push(file);
+    }
+    const index = result.indexOf(file);
+    if (shows.path === undefined) result[index] = { ...file, whole: true };
+    else if (!file.full.includes(shows.path)) result[index] = { ...file, full: [...file.full, shows.path] };
+  }
+  return result;
 }
 
 /** The plan's elements become the focus of their files, the files it names become whole. */
@@ -281,11 +311,14 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
           visibleFiles: new Set(request.files.map((f) => f.path)),
         },
         request.verificationSteps ?? [],
+        shown,
       );
       apply = verified.apply;
       problems = verified.problems;
       verification = verified.steps;
       if (verified.ok && parseErrors.length === 0) break;
+      if (round >= repairRounds && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps))
+        break;
       if (round >= repairRounds) {
         const reason = describeFailure(apply, parseErrors, problems, operations.length);
         const last = requests[requests.length - 1];
@@ -310,7 +343,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - context.tokens + context.wholeFileTokens);
-      shown.push({ phase: 'repair', files: shownContext });
+      shown.push({ phase: 'repair', files: withShownInRepair(shownContext, problems) });
     }
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };

@@ -12,6 +12,7 @@ import {
   NEW_DISPLAY_NAME,
   placeCursor,
   proposedDocument,
+  setSetting,
   useScriptedModel,
   typeAt,
 } from './editTestSupport';
@@ -32,6 +33,8 @@ describe('conflicts with what the user typed meanwhile', () => {
   async function editWhileTyping(
     meanwhile: (editor: vscode.TextEditor) => Promise<void>,
   ): Promise<{ editor: vscode.TextEditor; result: EditResult }> {
+    // The answer replaces displayName too: the seen-code rule (issue 18) wants it shown, so the file goes whole.
+    await setSetting('smallFileLines', 1000);
     model.server.enqueue(scripted.answer(TWO_CHANGES, { delayMs: 2500 }));
     const before = chatRequests(model.server);
     const editor = await openWorkspaceFile('src/user.ts');

@@ -11,6 +11,7 @@ import {
   NEW_DISPLAY_NAME,
   placeCursor,
   proposedDocument,
+  setSetting,
   proposedEditors,
   useScriptedModel,
 } from './editTestSupport';
@@ -83,6 +84,8 @@ describe('keyboard', () => {
   });
 
   it('Accept Change at Cursor takes the change under the cursor in the preview', async () => {
+    // The answer replaces displayName too: the seen-code rule (issue 18) wants it shown, so the file goes whole.
+    await setSetting('smallFileLines', 1000);
     model.server.enqueue(
       scripted.answer(
         fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT) +

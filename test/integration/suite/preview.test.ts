@@ -11,6 +11,7 @@ import {
   NEW_DISPLAY_NAME,
   placeCursor,
   proposedDocument,
+  setSetting,
   proposedEditors,
   useScriptedModel,
   typeAt,
@@ -26,6 +27,8 @@ describe('preview', () => {
   });
 
   async function previewTwoChanges(): Promise<{ editor: vscode.TextEditor; editId: string }> {
+    // The answer replaces displayName too: the seen-code rule (issue 18) wants it shown, so the file goes whole.
+    await setSetting('smallFileLines', 1000);
     model.server.enqueue(
       scripted.answer(
         fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT) +
