@@ -150,6 +150,7 @@ describe('edit commands', () => {
       assert.ok(editor.document.getText().includes("return this.role !== 'viewer';"));
     } finally {
       await setSetting('preview', 'always');
+      await setSetting('smallFileLines', 10);
     }
   });
 
