@@ -64,15 +64,8 @@ export interface TypeCheckOptions {
 
 export const DEFAULT_MAX_IMPORTERS = 60;
 
-interface FoundDiagnostic {
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly code: number;
-  readonly message: string;
-  readonly elementPath: string | undefined;
-  readonly lineText: string;
-}
+/** A diagnostic as found, before it is compared: the same fields as a new error. */
+type FoundDiagnostic = NewTypeError;
 
 interface CheckedDiagnostic extends FoundDiagnostic {
   /** Only says the environment lacks something, or follows from it. */

@@ -11,10 +11,11 @@ import type { ContainerInfo, ImportPlacement } from '../../../language/languageS
 import type { CreateElementOperation } from '../../operation';
 import type { Slot } from '../actions';
 import { blankLinesOf, childIndent, isBlock, memberSeparatorOf, trailingCommaOf } from '../containerLayout';
-import { describeElement, memberWords, parseHint } from '../contentChecks';
+import { describeElement } from '../contentChecks';
 import { normalizeContent, reindent } from '../reindent';
+import { parsedContent } from './parsedContent';
 import { changeImports, withoutLeadingImports } from './planImports';
-import { COMMA_FLAVORS, type Creation, type PlanState, segmentOf } from './planState';
+import { type Creation, type PlanState, segmentOf } from './planState';
 
 /**
  * CREATE_ELEMENT: new elements in a container (or the file), at FIRST_CHILD, LAST_CHILD, or BEFORE/AFTER a sibling,
@@ -91,20 +92,13 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   if (state.refusePlaceholder(index, label, content, undefined)) return;
   const { info } = container;
   const flavor = info.flavor;
-  const isComma = COMMA_FLAVORS.has(flavor);
   if (flavor === 'file' && placeImport(state, index, op, label, content, container.children)) return;
   const code = flavor === 'file' ? withoutLeadingImports(state, index, label, content) : content;
   if (code === undefined) return;
-  let body = isComma ? state.withoutTrailingComma(code) : code;
-  const shape = state.editor.shapeOf(body, flavor);
-  const problem = shape.syntaxErrors[0];
-  if (problem !== undefined) {
-    state.fail(index, {
-      message: `${label}: the content does not parse as ${memberWords(flavor)}: ${problem.message} (line ${problem.line} of the content)`,
-      hint: parseHint(flavor),
-    });
-    return;
-  }
+  const parsed = parsedContent(state, index, label, code, flavor);
+  if (parsed === undefined) return;
+  const { shape, isComma } = parsed;
+  let { body } = parsed;
   if (shape.elements.length === 0) {
     state.fail(index, {
       message: `${label}: the content declares no element`,

@@ -1,11 +1,12 @@
 import type { ElementNode } from '../../../elements/element';
 import type { ContainerFlavor } from '../../../language/languageSupport';
 import type { ReplaceElementOperation } from '../../operation';
-import { describeElement, memberWords, parseHint } from '../contentChecks';
+import { describeElement } from '../contentChecks';
 import { normalizeContent, reindentReplacing, withoutFirstIndent } from '../reindent';
 import { indentOfLine, toLf, withEol } from '../textStyle';
+import { parsedContent } from './parsedContent';
 import { withoutLeadingImports } from './planImports';
-import { COMMA_FLAVORS, type PlanState, type Target } from './planState';
+import type { PlanState, Target } from './planState';
 
 /** REPLACE_ELEMENT: the new text of an element, checked to declare the same element and laid out in its place. */
 
@@ -67,17 +68,10 @@ export function replacementText(
   oldText: string,
   element: ElementNode = node,
 ): string | undefined {
-  const isComma = COMMA_FLAVORS.has(flavor);
-  let body = isComma ? state.withoutTrailingComma(content) : content;
-  const shape = state.editor.shapeOf(body, flavor);
-  const problem = shape.syntaxErrors[0];
-  if (problem !== undefined) {
-    state.fail(index, {
-      message: `${label}: the content does not parse as ${memberWords(flavor)}: ${problem.message} (line ${problem.line} of the content)`,
-      hint: parseHint(flavor),
-    });
-    return undefined;
-  }
+  const parsed = parsedContent(state, index, label, content, flavor);
+  if (parsed === undefined) return undefined;
+  const { shape, isComma } = parsed;
+  let { body } = parsed;
   if (!state.checkDeclaresOrRename(index, label, shape.elements, element, node)) return undefined;
   if (!isComma && shape.statementLike && !shape.terminated) {
     const oldEnd = oldText.trimEnd();
