@@ -36,3 +36,5 @@ export { editTitleOf, undoLabelOf } from './core/edit/editTitle';
 export { exclusionMessage } from './core/edit/exclusion';
 export { describeConflicts, fileOfOperation, operationPath, resolveAgainstCurrent } from './core/edit/rebase';
 export { usageTotals } from './core/edit/usage';
+export { remainingTypeErrors } from './core/edit/typeCheckStep';
+export { describeTypeErrors } from './core/check/typeCheck';

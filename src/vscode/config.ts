@@ -10,6 +10,7 @@ export type StrategySetting = 'hybrid' | 'element' | 'file';
 export type PreviewSetting = 'always' | 'skipSmall' | 'never';
 export type PlanningSetting = 'auto' | 'always' | 'never';
 export type EncodingSetting = 'o200k_base' | 'cl100k_base';
+export type VerifySetting = 'types' | 'syntax';
 
 export interface ScalpelConfig {
   readonly provider: ProviderSetting;
@@ -23,6 +24,8 @@ export interface ScalpelConfig {
   readonly previewSmallBatchOperations: number;
   readonly repairRounds: number;
   readonly planning: PlanningSetting;
+  /** `types`: the TypeScript check after the parse (new errors go back to the model, then show in the preview). */
+  readonly verify: VerifySetting;
   readonly exclude: readonly string[];
   /** Protected files an answer may write without asking (user settings only: a repository cannot allow itself). */
   readonly allowWrite: readonly string[];
@@ -63,6 +66,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
     previewSmallBatchOperations: positive(c.get('previewSmallBatchOperations'), 1),
     repairRounds: nonNegative(c.get('repairRounds'), 2),
     planning: pick(c.get('planning'), ['auto', 'always', 'never'], 'auto'),
+    verify: pick(c.get('verify'), ['types', 'syntax'], 'types'),
     exclude: Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === 'string') : [],
     allowWrite: Array.isArray(allowWrite) ? allowWrite.filter((e): e is string => typeof e === 'string') : [],
     requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 600),

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { NewTypeError } from '../core/check/typeCheck';
 import type { FileChange } from '../core/ops/apply';
 import type { Operation, OperationResult } from '../core/ops/operation';
 
@@ -18,6 +19,11 @@ export interface PendingEdit {
   /** Workspace folder the paths are relative to. */
   readonly root: vscode.Uri;
   readonly createdAt: number;
+  /**
+   * TypeScript errors the edit adds that the model's repair rounds did not fix (`scalpel.verify: types`): the preview
+   * marks them and accepting says how many it adds.
+   */
+  readonly typeErrors?: readonly NewTypeError[];
   /** Token usage of the request(s) that produced it. */
   readonly usage?: {
     readonly inputTokens: number;

@@ -6,6 +6,7 @@ import { EditCodeLensProvider } from './edit/editCodeLens';
 import { EditService } from './edit/editService';
 import { EditSessions } from './preview/editSessions';
 import { PreviewEditors } from './preview/previewEditors';
+import { PreviewTypeErrorMarks } from './preview/typeErrorMarks';
 import { ScalpelStatusBar } from './statusBar';
 
 /**
@@ -33,6 +34,7 @@ export function createServices(ctx: Ctx): ScalpelServices {
     statusBar,
     sessions,
     preview,
+    new PreviewTypeErrorMarks(ctx, sessions),
     editLenses,
     vscode.languages.registerCodeLensProvider(
       supportedVscodeLanguageIds().map((language) => ({

@@ -1,5 +1,5 @@
 import { createEditService } from '../../core/edit/editService';
-import { TYPES_STEP } from '../../core/edit/typeCheckStep';
+import { remainingTypeErrors, TYPES_STEP } from '../../core/edit/typeCheckStep';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import type { EditFileRequest } from '../../core/llm/pipeline';
@@ -167,6 +167,7 @@ Options:
             parseErrors: outcome.parseErrors,
             files: ok ? outcome.apply.changes.map((c) => ({ path: c.path, created: c.created })) : [],
             usage,
+            ...(remaining.length === 0 ? {} : { newTypeErrors: remainingTypeErrors(outcome.verification) }),
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
           null,

@@ -160,6 +160,8 @@ export interface ServiceVerifyRequest {
   readonly snapshot: SnapshotReader;
   readonly operations: readonly Operation[];
   readonly settings?: Partial<EditSettings>;
+  /** New type errors are reported in the verification but do not fail it (the VS Code preview shows them). */
+  readonly allowNewErrors?: boolean;
 }
 
 export function createEditService(deps: EditServiceDeps = {}): EditService {
@@ -178,14 +180,22 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     edit: (request) => edit(request, deps, log, record, steps),
     plan: (request) => plan(request, log, record),
     context: (request) => contextOf(request),
-    verify: ({ snapshot, operations, settings }) =>
-      verifyBatch(
+    verify: ({ snapshot, operations, settings, allowNewErrors }) => {
+      const verified = verifyBatch(
         snapshot,
         operations,
         { strategy: editSettingsOf(settings).strategy },
-        steps(editSettingsOf(settings), false),
-      ),
+        steps(editSettingsOf(settings), allowNewErrors === true),
+      );
+      return allowNewErrors === true ? verified.then(acceptRemaining) : verified;
+    },
   };
+}
+
+/** A verification whose only problems are type errors the caller lets through counts as passed. */
+function acceptRemaining(verification: Verification): Verification {
+  const blocking = verification.problems.filter((problem) => problem.typeErrors === undefined);
+  return { ...verification, ok: verification.apply.ok && blocking.length === 0 };
 }
 
 /** The seen-code rule runs first on every surface; the deps' steps (the type check) after it. */

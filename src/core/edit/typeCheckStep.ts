@@ -1,5 +1,6 @@
 import { describeTypeErrors, type TypeCheckService } from '../check/typeCheck';
-import type { VerificationProblem, VerificationStep } from './verification';
+import type { NewTypeError } from '../check/typeCheck';
+import type { StepReport, VerificationProblem, VerificationStep } from './verification';
 
 /**
  * Issue 18's type check as a verification step: the TypeScript errors the batch adds in the changed files and their
@@ -24,7 +25,18 @@ export function typeCheckStep(service: TypeCheckService, { mayRemain = false } =
         message:
           `the batch adds ${errors.length} TypeScript error${errors.length === 1 ? '' : 's'} here; ` +
           `fix them (callers included) with further operations:\n${describeTypeErrors(errors)}`,
+        typeErrors: errors,
       }));
     },
   };
+}
+
+/**
+ * The new type errors a verification left (a batch let through with them: the CLI's --allow-new-errors, the VS Code
+ * preview), file by file in the order the check found them.
+ */
+export function remainingTypeErrors(verification: readonly StepReport[]): NewTypeError[] {
+  return verification.flatMap((report) =>
+    report.step === TYPES_STEP ? report.problems.flatMap((problem) => problem.typeErrors ?? []) : [],
+  );
 }

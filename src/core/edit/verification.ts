@@ -1,5 +1,6 @@
 import { applyOperations, type ApplyOptions, type ApplyResult, type SnapshotReader } from '../ops/apply';
 import type { Operation } from '../ops/operation';
+import type { NewTypeError } from '../check/typeCheck';
 import type { ShownRequest } from './shownRecord';
 
 /**
@@ -25,6 +26,8 @@ export interface VerificationProblem {
   readonly operationIndex?: number;
   /** The message shows this file (or element, by canonical path) in full: the repair round counts it as seen. */
   readonly shows?: { readonly file: string; readonly path?: string };
+  /** The type check's errors behind the message, for surfaces that mark them where they are (the preview). */
+  readonly typeErrors?: readonly NewTypeError[];
 }
 
 export interface VerificationStep {

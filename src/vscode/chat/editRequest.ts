@@ -70,6 +70,7 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     `chat edit ${pending.id}: ${result.outcome.apply.changes.map((c) => c.path).join(', ')} (${result.usage.inputTokens} in, ${result.usage.outputTokens} out)`,
   );
   reportChanges(ctx, stream, result, focus);
+  reportTypeErrors(ctx, stream, result);
   reportTokens(stream, result);
   actionLinks(stream, [
     { command: 'scalpel.previewEdit', title: 'Preview', arguments: [pending.id] },
@@ -93,6 +94,16 @@ function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, result: Serv
     if (item.renamedTo !== undefined) stream.markdown(`, renamed to ${inlineCode(item.renamedTo)}`);
     stream.markdown('\n');
   }
+}
+
+/** New type errors the repair rounds left: listed before the user applies, never hidden behind the Apply link. */
+function reportTypeErrors(ctx: Ctx, stream: vscode.ChatResponseStream, result: ServiceEditResult): void {
+  const errors = ctx.engine().remainingTypeErrors(result.outcome.verification);
+  if (errors.length === 0) return;
+  stream.markdown(
+    `\n**Type check:** this edit adds ${plural(errors.length, 'TypeScript error')} the model did not fix. Apply takes it anyway; the preview marks them.\n\n`,
+  );
+  stream.markdown(`${codeBlock(ctx.engine().describeTypeErrors(errors))}\n`);
 }
 
 function reportTokens(stream: vscode.ChatResponseStream, result: ServiceEditResult): void {

@@ -268,5 +268,6 @@ export async function applyOperationsFromText(
     operations: parsed.operations,
     results: result.results,
     changes: result.changes,
+    ...edits.typeErrorsOf(verification.steps),
   });
 }

@@ -8,8 +8,9 @@ import type {
   ServiceEditResult,
   ServicePlanResult,
 } from '../../core/edit/editService';
+import type { NewTypeError } from '../../core/check/typeCheck';
 import type { Conflict } from '../../core/edit/rebase';
-import type { Verification } from '../../core/edit/verification';
+import type { StepReport, Verification } from '../../core/edit/verification';
 import type { UsageTotals } from '../../core/edit/usage';
 import type { EditFileRequest, EditProgress } from '../../core/llm/pipeline';
 import type { ChatProvider } from '../../core/llm/provider';
@@ -60,6 +61,8 @@ export interface EditCommandResult {
   readonly operations?: string;
   readonly advice?: Advice;
   readonly undoLabel?: string;
+  /** How many new TypeScript errors the edit was shown (or applied) with. */
+  readonly typeErrors?: number;
 }
 
 /** What a surface gathered for one edit request. */
@@ -101,6 +104,8 @@ export interface VerifiedBatch {
   readonly results: readonly OperationResult[];
   readonly changes: readonly FileChange[];
   readonly usage?: LastUsage;
+  /** New TypeScript errors the batch was let through with; the preview marks them. */
+  readonly typeErrors?: readonly NewTypeError[];
 }
 
 /** A text the user may want to read after a failure: the model's answer, the result of every operation. */
@@ -112,7 +117,8 @@ interface Report {
 export class EditService {
   private running: AbortController | undefined;
   private lastReport: Report | undefined;
-  private core: CoreEditService | undefined;
+  /** One core service per workspace folder: its type checker reads that folder's tsconfig and files. */
+  private readonly cores = new Map<string, CoreEditService>();
   private readonly conversations = new Map<string, EditConversation>();
 
   constructor(
@@ -123,13 +129,20 @@ export class EditService {
     private readonly documents: ContextDocumentProvider,
   ) {}
 
-  /** The core service, built on first use: activation never loads the engine. */
-  private service(): CoreEditService {
-    this.core ??= this.ctx.engine().createEditService({
-      logger: this.ctx.log,
-      recordMetrics: (requests) => recordMetrics(this.ctx, requests),
-    });
-    return this.core;
+  /** The core service of a workspace folder, built on first use: activation never loads the engine. */
+  private service(root: vscode.Uri): CoreEditService {
+    const key = root.toString();
+    let core = this.cores.get(key);
+    if (core === undefined) {
+      core = this.ctx.engine().createEditService({
+        logger: this.ctx.log,
+        recordMetrics: (requests) => recordMetrics(this.ctx, requests),
+        // The type check reads the folder's files from disk; only local folders have a path it can read.
+        ...(root.scheme === 'file' ? { workspaceRoot: root.fsPath } : {}),
+      });
+      this.cores.set(key, core);
+    }
+    return core;
   }
 
   /** The conversation of a surface (`palette`, a chat session), where per-conversation baselines live. */
@@ -177,7 +190,7 @@ export class EditService {
     const scope = this.scopeOf(input.root, input.files);
     const config = this.ctx.config(scope);
     const provider = input.provider ?? (await chooseProvider(this.ctx, input.model));
-    const result = await this.service().edit({
+    const result = await this.service(input.root).edit({
       instruction: input.instruction,
       files: input.files,
       snapshot: input.snapshot,
@@ -186,6 +199,8 @@ export class EditService {
       settings: config,
       exclusions: exclusionCheckOf(input.root, config.exclude),
       command: input.command,
+      // Type errors the repair rounds leave are shown in the preview and chat for the user to judge, not refused.
+      allowNewErrors: true,
       ...(input.full === true ? { full: true } : {}),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }),
@@ -207,7 +222,7 @@ export class EditService {
     const scope = this.scopeOf(input.root, input.files);
     const config = this.ctx.config(scope);
     const provider = input.provider ?? (await chooseProvider(this.ctx, input.model));
-    return this.service().plan({
+    return this.service(input.root).plan({
       instruction: input.instruction,
       files: input.files,
       snapshot: input.snapshot,
@@ -222,10 +237,11 @@ export class EditService {
 
   /** Operations pasted from another chat, through the same verification steps as a model's answer. */
   verify(root: vscode.Uri, operations: readonly Operation[]): Promise<Verification> {
-    return this.service().verify({
+    return this.service(root).verify({
       snapshot: new WorkspaceSnapshot(root),
       operations,
       settings: this.ctx.config(root),
+      allowNewErrors: true,
     });
   }
 
@@ -234,7 +250,8 @@ export class EditService {
    * unknown element) as an error.
    */
   contextOrThrow(scope: vscode.Uri, request: ServiceContextRequest): Extract<ServiceContextResult, { ok: true }> {
-    const result = this.service().context({ ...request, settings: this.ctx.config(scope) });
+    const folder = vscode.workspace.getWorkspaceFolder(scope)?.uri ?? scope;
+    const result = this.service(folder).context({ ...request, settings: this.ctx.config(scope) });
     if (!result.ok) throw new UserFacingError(failureMessage(result), adviceButtons(result.advice));
     return result;
   }
@@ -255,7 +272,14 @@ export class EditService {
       changes: result.outcome.apply.changes,
       root,
       usage: result.usage,
+      ...this.typeErrorsOf(result.outcome.verification),
     });
+  }
+
+  /** The new type errors a verified result was let through with, as the pending edit's optional field. */
+  typeErrorsOf(verification: readonly StepReport[]): { typeErrors?: readonly NewTypeError[] } {
+    const errors = this.ctx.engine().remainingTypeErrors(verification);
+    return errors.length === 0 ? {} : { typeErrors: errors };
   }
 
   /** The palette's edit: progress with Cancel, the status bar, then the preview (or a direct write). */
@@ -336,6 +360,7 @@ export class EditService {
           results: result.outcome.apply.results,
           changes: result.outcome.apply.changes,
           usage,
+          ...this.typeErrorsOf(result.outcome.verification),
         });
         return { ...common, ...delivered };
       }
@@ -374,6 +399,7 @@ export class EditService {
       changes: batch.changes,
       root: batch.root,
       ...(batch.usage === undefined ? {} : { usage: batch.usage }),
+      ...(batch.typeErrors === undefined ? {} : { typeErrors: batch.typeErrors }),
     });
     const session = this.sessions.sessionOrThrow(pending.id);
     const { conflicts, applied } = session.resolution;
@@ -394,6 +420,7 @@ export class EditService {
       };
     }
     if (conflicts.length > 0) this.warnConflicts(conflicts, 'were left out of the edit');
+    const typeErrors = batch.typeErrors === undefined ? {} : { typeErrors: batch.typeErrors.length };
     const config = this.ctx.config(batch.root);
     const direct =
       config.preview === 'never' ||
@@ -409,8 +436,10 @@ export class EditService {
         files: result.files,
         conflicts: conflictReports(this.ctx, [...conflicts, ...result.conflicts]),
         ...usage,
+        ...typeErrors,
       };
     }
+    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors, 'proposes');
     await this.preview.open(pending.id);
     return {
       status: 'preview',
@@ -418,17 +447,36 @@ export class EditService {
       files: session.resolution.changes.map((c) => c.path),
       conflicts: conflictReports(this.ctx, conflicts),
       ...usage,
+      ...typeErrors,
     };
   }
 
   async accept(editId: string, indices?: readonly number[]): Promise<AcceptResult> {
+    const typeErrors = this.ctx.pendingEdits.get(editId)?.typeErrors;
     const result = await this.sessions.accept(editId, indices);
+    if (typeErrors !== undefined && result.applied.length > 0) this.warnTypeErrors(typeErrors, 'applied');
     if (result.conflicts.length > 0)
       this.warnConflicts(
         result.conflicts,
         result.applied.length > 0 ? 'were left out; the rest was applied' : 'were not applied',
       );
     return result;
+  }
+
+  /** What the user should know before (the preview) or after (accept) taking an edit the checker objects to. */
+  private warnTypeErrors(errors: readonly NewTypeError[], when: 'proposes' | 'applied'): void {
+    const count = `${errors.length} TypeScript error${errors.length === 1 ? '' : 's'}`;
+    const [first] = errors;
+    const where =
+      first === undefined
+        ? ''
+        : ` First: ${first.elementPath ?? first.file}: TS${first.code} ${first.message.split('\n')[0] ?? ''}`;
+    const message =
+      when === 'proposes'
+        ? `Scalpel: this edit adds ${count} the model did not fix; they are marked in the preview. Accept applies it anyway.${where}`
+        : `Scalpel: the applied edit adds ${count} (see the Problems view; Undo reverts it).${where}`;
+    this.ctx.log.warn(message);
+    void vscode.window.showWarningMessage(message);
   }
 
   private warnConflicts(conflicts: readonly Conflict[], consequence: string): void {

@@ -39,6 +39,7 @@ const SETTINGS = [
   'smallFileLines',
   'exclude',
   'strategy',
+  'verify',
 ] as const;
 
 export async function setSetting(name: string, value: unknown, section = 'scalpel'): Promise<void> {

@@ -89,6 +89,21 @@ void describe('scalpel edit: the type check', () => {
     assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), GREETED);
   });
 
+  void test('--json lists the new errors it was let through with, where they are', async () => {
+    const root = workspace();
+    server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
+    const run = await scalpel(root, [...args, '--allow-new-errors', '--json'], { env });
+
+    assert.equal(run.code, 0, run.stderr);
+    const json = JSON.parse(run.stdout) as {
+      newTypeErrors?: { file: string; line: number; code: number; elementPath?: string }[];
+    };
+    assert.deepEqual(
+      json.newTypeErrors?.map((e) => [e.file, e.line, e.code, e.elementPath]),
+      [['src/app.ts', 4, 2554, 'src/app.ts/function[main]']],
+    );
+  });
+
   void test('--verify syntax checks the parse alone', async () => {
     const root = workspace();
     server.enqueue(scripted.answer(ANSWER));

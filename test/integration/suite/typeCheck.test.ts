@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { scripted } from '../../support/llmServer';
+import { ask, markdownOf, MODEL_ID } from './chatTestSupport';
+import {
+  type AcceptResult,
+  CAN_EDIT,
+  chatRequests,
+  DISPLAY_NAME,
+  type EditResult,
+  fenced,
+  NEW_DISPLAY_NAME,
+  placeCursor,
+  proposedDocument,
+  sentUserText,
+  setSetting,
+  useScriptedModel,
+} from './editTestSupport';
+import { openWorkspaceFile, readWorkspaceFileFromDisk, waitFor, workspaceUri } from './helpers';
+
+// Issue 18 in the real host: what an edit breaks is checked before it is shown (the TypeScript checker over the
+// playground's tsconfig, the changed file and its importers), and what the model saw decides what it may replace.
+
+type TypedResult = EditResult & { readonly typeErrors?: number };
+
+const FIND_BY_EMAIL = 'src/user.ts/function[findByEmail]';
+/** A required parameter: `editorFor` in src/index.ts calls findByEmail with two arguments. */
+const STRICT_FIND = `export function findByEmail(users: readonly User[], email: string, exact: boolean): User | undefined {
+  const wanted = exact ? email : email.toLowerCase();
+  return users.find((user) => (exact ? user.email : user.email.toLowerCase()) === wanted);
+}`;
+const BROKEN_CAN_EDIT = `canEdit(): boolean {
+  return this.rol === 'admin';
+}`;
+
+function scalpelDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Scalpel');
+}
+
+describe('type check and seen-code rule in the host', () => {
+  const model = useScriptedModel();
+
+  before(async () => {
+    await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'scalpel', id: MODEL_ID })).length > 0, {
+      description: "Scalpel's model for the scripted server",
+    });
+  });
+
+  afterEach(async () => {
+    // useScriptedModel's defaults: no repair round, the default verification.
+    await setSetting('repairRounds', 0);
+    await setSetting('verify', undefined);
+  });
+
+  async function editFindByEmail(): Promise<TypedResult> {
+    placeCursor(await openWorkspaceFile('src/user.ts'), 'const wanted = email.toLowerCase();');
+    return (await vscode.commands.executeCommand(
+      'scalpel.editElementAtCursor',
+      'match the address exactly when asked',
+    )) as TypedResult;
+  }
+
+  it('a signature change that breaks a caller goes back to the model, then shows on the caller until rejected', async () => {
+    await setSetting('repairRounds', 1);
+    const answer = fenced(`REPLACE_ELEMENT ${FIND_BY_EMAIL}`, STRICT_FIND);
+    model.server.enqueue(scripted.answer(answer), scripted.answer(answer));
+    const sent = chatRequests(model.server);
+    const result = await editFindByEmail();
+
+    assert.equal(chatRequests(model.server), sent + 2, 'one repair round');
+    const repair = sentUserText(model.server);
+    assert.match(repair, /src\/index\.ts\/function\[editorFor\]: TS2554 Expected 3 arguments, but got 2/);
+    assert.equal(result.status, 'preview', result.message);
+    assert.equal(result.typeErrors, 1);
+    const index = workspaceUri('src/index.ts');
+    const [marked] = await waitFor(
+      () => (scalpelDiagnostics(index).length > 0 ? scalpelDiagnostics(index) : undefined),
+      {
+        description: 'the caller marked',
+      },
+    );
+    assert.match(marked?.message ?? '', /^Expected 3 arguments, but got 2 \(if you accept the pending Scalpel edit/);
+    assert.equal(marked?.range.start.line, 16, 'the line of the call in editorFor');
+
+    await vscode.commands.executeCommand('scalpel.rejectEdit', result.editId);
+    await waitFor(() => scalpelDiagnostics(index).length === 0, { description: 'the mark gone with the edit' });
+    assert.doesNotMatch(await readWorkspaceFileFromDisk('src/user.ts'), /exact: boolean/);
+  });
+
+  it('an error inside the changed element is marked on the proposed side, and Accept still applies it', async () => {
+    placeCursor(await openWorkspaceFile('src/user.ts'), "return this.role === 'admin' || this.role === 'editor';");
+    model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, BROKEN_CAN_EDIT)));
+    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'admins only')) as TypedResult;
+    assert.equal(result.status, 'preview', result.message);
+    assert.equal(result.typeErrors, 1);
+
+    const proposed = await proposedDocument('src/user.ts');
+    const [marked] = await waitFor(
+      () => (scalpelDiagnostics(proposed.uri).length > 0 ? scalpelDiagnostics(proposed.uri) : undefined),
+      { description: 'the proposed side marked' },
+    );
+    assert.equal(proposed.lineAt(marked?.range.start.line ?? 0).text.trim(), "return this.rol === 'admin';");
+    assert.equal(marked?.code, 'TS2551');
+
+    const accepted = (await vscode.commands.executeCommand('scalpel.acceptEdit', result.editId)) as AcceptResult;
+    assert.equal(accepted.applied.length, 1);
+    assert.match((await openWorkspaceFile('src/user.ts')).document.getText(), /this\.rol === 'admin'/);
+  });
+
+  it('chat lists the errors beside the Apply link', async () => {
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    placeCursor(await openWorkspaceFile('src/user.ts'), 'const wanted = email.toLowerCase();');
+    model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${FIND_BY_EMAIL}`, STRICT_FIND)));
+    const transcript = await ask('@scalpel /edit match the address exactly when asked');
+    const markdown = markdownOf(transcript);
+    assert.match(markdown, /\*\*Type check:\*\* this edit adds 1 TypeScript error the model did not fix/);
+    assert.match(markdown, /src\/index\.ts\/function\[editorFor\]: TS2554/);
+    await vscode.commands.executeCommand('workbench.action.chat.newChat');
+    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+  });
+
+  it('scalpel.verify: syntax checks the parse alone', async () => {
+    await setSetting('verify', 'syntax');
+    model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${FIND_BY_EMAIL}`, STRICT_FIND)));
+    const result = await editFindByEmail();
+    assert.equal(result.status, 'preview', result.message);
+    assert.equal(result.typeErrors, undefined);
+  });
+
+  it('a replace of an element the model saw only as a signature is refused, then applies once it is shown', async () => {
+    await setSetting('repairRounds', 1);
+    placeCursor(await openWorkspaceFile('src/user.ts'), "return this.role === 'admin' || this.role === 'editor';");
+    const blind = scripted.answer(fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME));
+    model.server.enqueue(blind, scripted.answer(fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME)));
+    const first = sentUserText(model.server, -1);
+    const result = (await vscode.commands.executeCommand(
+      'scalpel.editElementAtCursor',
+      'square brackets',
+    )) as TypedResult;
+    const prompt = sentUserText(model.server, -2);
+    const repair = sentUserText(model.server, -1);
+    assert.notEqual(prompt, first);
+    assert.doesNotMatch(prompt, /\(admin\)`/, 'displayName went as a signature');
+    assert.match(repair, /displayName/);
+    assert.match(repair, /\(admin\)`/, 'the repair round shows it in full');
+    assert.equal(result.status, 'preview', result.message);
+  });
+
+  it('without a repair round, the blind replace writes nothing', async () => {
+    const before = (await openWorkspaceFile('src/user.ts')).document.getText();
+    placeCursor(await openWorkspaceFile('src/user.ts'), "return this.role === 'admin' || this.role === 'editor';");
+    model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME)));
+    const result = (await vscode.commands.executeCommand(
+      'scalpel.editElementAtCursor',
+      'square brackets',
+    )) as TypedResult;
+    assert.equal(result.status, 'failed');
+    assert.match(result.message ?? '', /displayName/);
+    assert.equal((await openWorkspaceFile('src/user.ts')).document.getText(), before);
+    assert.equal(await readWorkspaceFileFromDisk('src/user.ts'), before);
+  });
+});
