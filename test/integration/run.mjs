@@ -4,7 +4,7 @@
 // Exits with the suite's exit code.
 import { runTests } from '@vscode/test-electron';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,10 @@ for (const built of [join(repoRoot, 'dist/extension.js'), extensionTestsPath]) {
 const runDir = mkdtempSync(join(tmpdir(), 'scalpel-it-'));
 const workspace = join(runDir, 'workspace');
 cpSync(join(repoRoot, 'playground'), workspace, { recursive: true });
+// The host saves dirty files a second after an edit (auto-save after a delay); tests leave edits unsaved and put them
+// back after each test, so a save landing in between would carry one test's edit into the next.
+mkdirSync(join(workspace, '.vscode'), { recursive: true });
+writeFileSync(join(workspace, '.vscode', 'settings.json'), `${JSON.stringify({ 'files.autoSave': 'off' }, null, 2)}\n`);
 
 let exitCode;
 try {
