@@ -11,6 +11,7 @@ export type PreviewSetting = 'always' | 'skipSmall' | 'never';
 export type PlanningSetting = 'auto' | 'always' | 'never';
 export type EncodingSetting = 'o200k_base' | 'cl100k_base';
 export type VerifySetting = 'types' | 'syntax';
+export type ConflictPolicySetting = 'user_wins' | 'agent_wins' | 'ask';
 
 export interface ScalpelConfig {
   readonly provider: ProviderSetting;
@@ -31,6 +32,8 @@ export interface ScalpelConfig {
   readonly allowWrite: readonly string[];
   readonly requestTimeoutSeconds: number;
   readonly maxOutputTokens: number;
+  /** Who wins when the user and the model changed the same element (issue 11). */
+  readonly conflictPolicy: ConflictPolicySetting;
 }
 
 export const CONFIG_SECTION = 'scalpel';
@@ -71,5 +74,6 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
     allowWrite: Array.isArray(allowWrite) ? allowWrite.filter((e): e is string => typeof e === 'string') : [],
     requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 600),
     maxOutputTokens: positive(w.get('maxOutputTokens'), 8192),
+    conflictPolicy: pick(c.get('conflictPolicy'), ['user_wins', 'agent_wins', 'ask'], 'user_wins'),
   };
 }

@@ -22,6 +22,7 @@ import { seenCodeStep } from './seenCodeStep';
 import { typeCheckStep } from './typeCheckStep';
 import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
+import { CHANGES_SECTION_MAX_TOKENS, CHANGES_SECTION_SHARE, changesSection, type ChangesSection } from '../sync/sync';
 import { usageTotals, type UsageTotals } from './usage';
 import { verifyBatch, type Verification, type VerificationStep } from './verification';
 
@@ -101,6 +102,8 @@ export interface ServiceEditResult {
   readonly changeSet: readonly PendingChange[];
   /** The batch resolved against the current text, when a file changed while the model worked. */
   readonly resolution?: Resolution;
+  /** What the user changed since the model last saw the files (sent to the model as its own section). */
+  readonly userChanges?: ChangesSection;
   readonly usage: UsageTotals;
   readonly provider: { readonly id: string; readonly model: string; readonly endpoint: string };
   readonly gateFindings: readonly GateFinding[];
@@ -238,7 +241,11 @@ async function edit(
 ): Promise<ServiceEditResult> {
   const title = editTitleOf(request.instruction);
   const settings = editSettingsOf(request.settings);
-  const base = { title, undoLabel: undoLabelOf(title), provider: providerOf(request.provider) };
+  const base: Pick<ServiceEditResult, 'title' | 'undoLabel' | 'provider'> & { userChanges?: ChangesSection } = {
+    title,
+    undoLabel: undoLabelOf(title),
+    provider: providerOf(request.provider),
+  };
   const stop = (
     status: ServiceEditStatus,
     outcome: EditOutcome,
@@ -265,12 +272,22 @@ async function edit(
   );
   if (unsendable !== undefined) return stop('refused', NO_OUTCOME, unsendable, { kind: 'excluded' });
 
+  const counter = createTokenCounter(settings.tokenEncoding);
+  const userChanges = changesSection(
+    request.conversation,
+    request.files.map((f) => f.path),
+    (path) => request.snapshot.read(path),
+    counter,
+    Math.min(CHANGES_SECTION_MAX_TOKENS, Math.floor(settings.tokenBudget * CHANGES_SECTION_SHARE)),
+  );
+  if (userChanges !== undefined) base.userChanges = userChanges;
   const outcome = await runEdit({
     instruction: request.instruction,
+    ...(userChanges === undefined ? {} : { userChanges: userChanges.text }),
     files: request.files,
     snapshot: request.snapshot,
     provider: request.provider,
-    counter: createTokenCounter(settings.tokenEncoding),
+    counter,
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
     verificationSteps: stepsFor(settings, request.allowNewErrors === true),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -325,6 +342,7 @@ async function edit(
   }
 
   const changeSet = changeSetOf(outcome, changes);
+  for (const change of changes) request.conversation?.recordProposed(change.path, change.after);
   const resolution = request.current === undefined ? undefined : rebase(outcome, changes, request.current, settings);
   const ready: ServiceEditResult = {
     ...base,
@@ -335,7 +353,9 @@ async function edit(
     gateFindings,
     ...(resolution === undefined ? {} : { resolution }),
   };
-  if (resolution !== undefined && resolution.applied.length === 0 && resolution.conflicts.length > 0) {
+  // Under `ask` a conflict waits for the user's pick: the batch stays ready so the surface can show both versions.
+  const pending = resolution?.conflicts.some((c) => c.decision === 'pending') === true;
+  if (resolution !== undefined && resolution.applied.length === 0 && resolution.conflicts.length > 0 && !pending) {
     return {
       ...ready,
       status: 'conflict',
@@ -366,11 +386,13 @@ function rebase(
   const baseline = new Map(changes.map((c) => [c.path, c.before] as const));
   const moved = [...baseline].some(([path, before]) => current.read(path) !== before);
   if (!moved) return undefined;
+  const proposed = new Map(changes.map((c) => [c.path, c.after] as const));
   return resolveAgainstCurrent(
     outcome.operations.map((operation, index) => ({ index, operation })),
     baseline,
     current,
     settings.strategy,
+    { policy: settings.conflictPolicy, proposed: { read: (path) => proposed.get(path) } },
   );
 }
 

@@ -1,5 +1,6 @@
 import type { EditStrategy } from '../ops/apply';
 import type { TokenEncoding } from '../context/tokens';
+import type { ConflictPolicy } from './rebase';
 
 /**
  * The settings an edit reads, as plain data: the VS Code config module (read for the file's folder) and the CLI's
@@ -20,6 +21,8 @@ export interface EditSettings {
   readonly planning: PlanningMode;
   readonly maxOutputTokens: number | undefined;
   readonly verify: VerifyLevel;
+  /** Who wins when the user and the model changed the same element (issue 11). */
+  readonly conflictPolicy: ConflictPolicy;
 }
 
 export const DEFAULT_EDIT_SETTINGS: EditSettings = {
@@ -32,6 +35,7 @@ export const DEFAULT_EDIT_SETTINGS: EditSettings = {
   // The provider's own default applies.
   maxOutputTokens: undefined,
   verify: 'types',
+  conflictPolicy: 'user_wins',
 };
 
 export interface EditOptions {

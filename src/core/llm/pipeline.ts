@@ -66,6 +66,8 @@ export interface EditRequest {
   readonly logger?: Logger;
   /** Names the surface in the metrics (`cli.edit`, `vscode.editElement`, ...). */
   readonly command?: string;
+  /** The section "changed by the user since you last saw it" (src/core/sync), sent after the context. */
+  readonly userChanges?: string;
 }
 
 /** One coding answer (the first or a repair): what it asked for beyond operations. */
@@ -269,13 +271,16 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       ...(options.full === true ? { full: true } : {}),
     });
     const shownContext = shownByContext(context);
-    const fixedTokens = counter.count(CODING_SYSTEM_PROMPT) + counter.count(request.instruction);
+    const fixedTokens =
+      counter.count(CODING_SYSTEM_PROMPT) +
+      counter.count(request.instruction) +
+      counter.count(request.userChanges ?? '');
     const wholeFileRequestTokens = fixedTokens + context.wholeFileTokens;
 
     // 3. Code, verify, repair.
     const messages: ChatMessage[] = [
       { role: 'system', content: CODING_SYSTEM_PROMPT },
-      { role: 'user', content: codingUserMessage(context.text, request.instruction) },
+      { role: 'user', content: codingUserMessage(context.text, request.instruction, request.userChanges) },
     ];
     progress(
       'code',

@@ -16,8 +16,10 @@ ${OPERATION_FORMAT_PROMPT}
 The context shows each file as a focused view. ${CONTEXT_LEGEND}
 Answer with the operations only: no explanation is needed.`;
 
-export function codingUserMessage(contextText: string, instruction: string): string {
-  return `${contextText}\nTask: ${instruction.trim()}\n`;
+/** The focused context, the user's changes since the model last saw the files (issue 11), then the task. */
+export function codingUserMessage(contextText: string, instruction: string, userChanges?: string): string {
+  const changes = userChanges === undefined || userChanges === '' ? '' : `\n${userChanges}\n`;
+  return `${contextText}${changes}\nTask: ${instruction.trim()}\n`;
 }
 
 export const PLANNING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor. Before editing, you choose which program elements you need to see in full.

@@ -404,7 +404,8 @@ export class EditService {
     const session = this.sessions.sessionOrThrow(pending.id);
     const { conflicts, applied } = session.resolution;
     const usage = batch.usage === undefined ? {} : { usage: batch.usage };
-    if (applied.length === 0) {
+    const waiting = conflicts.some((c) => c.decision === 'pending');
+    if (applied.length === 0 && !waiting) {
       this.sessions.reject(pending.id);
       const message =
         conflicts.length > 0
@@ -419,7 +420,8 @@ export class EditService {
         ...usage,
       };
     }
-    if (conflicts.length > 0) this.warnConflicts(conflicts, 'were left out of the edit');
+    const decided = conflicts.filter((c) => c.decision !== 'pending');
+    if (decided.length > 0) this.warnConflicts(decided, 'were left out of the edit');
     const typeErrors = batch.typeErrors === undefined ? {} : { typeErrors: batch.typeErrors.length };
     const config = this.ctx.config(batch.root);
     const direct =

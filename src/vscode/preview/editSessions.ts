@@ -4,7 +4,8 @@ import type { Operation } from '../../core/ops/operation';
 import { describeOperation } from '../../core/edit/changeLabel';
 import type { Ctx } from '../ctx';
 import { applyChanges, StaleChangeError } from '../edit/applyChanges';
-import type { Conflict, IndexedOperation, Resolution } from '../../core/edit/rebase';
+import type { Conflict, ConflictChoice, IndexedOperation, Resolution } from '../../core/edit/rebase';
+import { askConflictChoices } from './conflictChoice';
 import { liveSnapshot } from '../edit/workspaceSnapshot';
 import type { PendingEdit } from '../pendingEdits';
 import { UserFacingError } from '../userError';
@@ -28,6 +29,8 @@ export interface EditSession {
   resolution: Resolution;
   /** Bumped on every recomputation; CodeLenses cache per version. */
   version: number;
+  /** Under the `ask` conflict policy: the version the user picked per conflicting operation. */
+  readonly choices: Map<number, ConflictChoice>;
 }
 
 export interface AcceptResult {
@@ -82,6 +85,7 @@ export class EditSessions implements vscode.Disposable {
       accepted: new Set(),
       resolution: { changes: [], applied: [], conflicts: [] },
       version: 0,
+      choices: new Map(),
     };
     this.sessions.set(editId, session);
     this.recompute(session);
@@ -104,10 +108,15 @@ export class EditSessions implements vscode.Disposable {
         return operation === undefined ? [] : [{ index, operation }];
       });
     if (operations.length === 0) return { changes: [], applied: [], conflicts: [] };
-    const strategy = this.ctx.config(session.edit.root).strategy;
+    const { strategy, conflictPolicy } = this.ctx.config(session.edit.root);
+    const proposed = new Map(session.edit.changes.map((c) => [c.path, c.after] as const));
     return this.ctx
       .engine()
-      .resolveAgainstCurrent(operations, session.baseline, liveSnapshot(session.edit.root), strategy);
+      .resolveAgainstCurrent(operations, session.baseline, liveSnapshot(session.edit.root), strategy, {
+        policy: conflictPolicy,
+        choices: session.choices,
+        proposed: { read: (path) => proposed.get(path) },
+      });
   }
 
   /** Files the session touches, in batch order. */
@@ -158,6 +167,12 @@ export class EditSessions implements vscode.Disposable {
     const wanted = (indices ?? [...session.included]).filter((i) => session.included.has(i));
     const all = indices === undefined;
     let resolution = this.resolve(session, wanted);
+    // `ask`: both versions of each element both sides changed, one pick each, before anything is written.
+    const waiting = resolution.conflicts.filter((c) => c.decision === 'pending');
+    if (waiting.length > 0) {
+      for (const [index, choice] of await askConflictChoices(waiting)) session.choices.set(index, choice);
+      resolution = this.resolve(session, wanted);
+    }
     if (resolution.applied.length > 0) {
       try {
         await applyChanges(session.edit.root, resolution.changes, session.edit.undoLabel, this.ctx.engine());
