@@ -289,7 +289,7 @@ function textOf(text: string, element: ElementNode): string {
  * Blank lines go too: adding or removing a member changes the blank lines between members, which is no change of
  * the container itself.
  */
-function skeletonOf(text: string, element: ElementNode): string {
+export function skeletonOf(text: string, element: ElementNode): string {
   let result = '';
   let at = element.range.start;
   for (const child of element.children) {
