@@ -9,10 +9,39 @@ import { splitLines, userChangesOf, type FileChanges } from './userChanges';
  * it, for the next request's context, `scalpel changes`, the chat's `/changes` and the `get_changes` tool.
  */
 
-/** Changed lines between two texts: how the conversation picks the closer of two candidate baselines. */
-export function changedLineCount(a: string, b: string): number {
+/**
+ * How far apart two texts are, in characters of changed lines: how the conversation picks the closer of two candidate
+ * baselines. A removed line and the added line in its place count only their differing middle, so a small edit of a
+ * line the model also changed still counts as small.
+ */
+export function changeDistance(a: string, b: string): number {
   const diff = lineDiff(splitLines(a), splitLines(b), { context: 0, firstLine: 1 });
-  return diff.added + diff.removed;
+  let distance = 0;
+  let removed: string[] = [];
+  let added: string[] = [];
+  const flush = (): void => {
+    for (let i = 0; i < Math.max(removed.length, added.length); i++)
+      distance += middleLength(removed[i] ?? '', added[i] ?? '');
+    removed = [];
+    added = [];
+  };
+  for (const line of diff.lines) {
+    if (line.sign === '-') removed.push(line.text);
+    else if (line.sign === '+') added.push(line.text);
+    else flush();
+  }
+  flush();
+  return distance;
+}
+
+/** Characters of `a` and `b` outside their common head and tail. */
+function middleLength(a: string, b: string): number {
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail])
+    tail += 1;
+  return a.length + b.length - 2 * (head + tail);
 }
 
 /** The user's changes to `path` since the conversation's baseline; undefined when the model never saw the file. */
@@ -21,7 +50,7 @@ export function changesSinceBaseline(
   path: string,
   current: string | undefined,
 ): FileChanges | undefined {
-  const baseline = conversation.baselineFor(path, current, changedLineCount);
+  const baseline = conversation.baselineFor(path, current, changeDistance);
   if (baseline === undefined) return undefined;
   return userChangesOf(path, baseline, current);
 }
