@@ -11,6 +11,8 @@ import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { diskSnapshot, writeChanges } from '../writeChanges';
 import { focusByFileOrThrow, workspacePathOf, workspaceRoot } from '../workspaceFiles';
 import type { Logger } from '../../core/logger';
+import { isConflictPolicy, type Conflict } from '../../core/edit/rebase';
+import { conversationIdOrThrow, loadConversation, saveConversation } from '../conversationFile';
 
 export const editCommand: CliCommand = {
   name: 'edit',
@@ -41,7 +43,13 @@ Options:
   --allow-new-errors  write the edit even if new type errors remain after the repair rounds
   --dry-run           verify and print the diff, write nothing
   --allow GLOB        let the answer write protected files matching GLOB (repeatable; see docs/security.md)
-  --json              print {ok, operations, results, files, usage} as JSON
+  --conversation ID   the conversation whose baselines (what the model last saw of each file) this edit
+                      uses and updates; the next request sends what you changed since (default: default)
+  --on-conflict POLICY  when you changed an element the model changes too, while it worked:
+                      user_wins (default) keeps yours and reports the operation; agent_wins writes the
+                      model's version and prints yours; ask writes the rest, prints both versions of each
+                      such element and exits 3 (run again with user_wins or agent_wins to decide)
+  --json              print {ok, operations, results, files, usage, conflicts} as JSON
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
                       (default: the current directory)`,
@@ -64,6 +72,8 @@ Options:
       allow: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
+      conversation: { type: 'string' },
+      'on-conflict': { type: 'string' },
     });
     if (values.help === true) {
       io.stdout(`${this.usage}\n`);
@@ -81,6 +91,13 @@ Options:
     const verify = values.verify ?? 'types';
     if (verify !== 'types' && verify !== 'syntax')
       throw new UsageError(`--verify takes types or syntax, not "${verify}"\n\n${this.usage}`);
+
+    const conflictPolicy = values['on-conflict'] ?? 'user_wins';
+    if (!isConflictPolicy(conflictPolicy))
+      throw new UsageError(
+        `--on-conflict takes user_wins, agent_wins or ask, not "${conflictPolicy}"\n\n${this.usage}`,
+      );
+    const conversationId = conversationIdOrThrow(values.conversation);
 
     const paths = positionals.map((file) => workspacePathOf(root, file));
     const snapshot = diskSnapshot(root);
@@ -119,14 +136,20 @@ Options:
         }
       },
     });
+    const conversation = loadConversation(io.env, root, conversationId);
+    // Read when the model is done: a file you saved meanwhile is merged per element, not overwritten.
+    const current = diskSnapshot(root);
     const result = await service.edit({
       instruction,
       files,
       snapshot,
+      current,
+      conversation,
       provider,
       settings: {
         tokenBudget: budget,
         verify,
+        conflictPolicy,
         ...(values['no-plan'] === true ? { planning: 'never' } : {}),
         ...(repairRounds === undefined ? {} : { repairRounds }),
       },
@@ -139,7 +162,7 @@ Options:
       command: 'cli.edit',
       ...(values['allow-new-errors'] === true ? { allowNewErrors: true } : {}),
     });
-    const { outcome, usage } = result;
+    const { outcome, usage, resolution } = result;
     // A batch that verified but changes nothing is still a success, as it always was for the CLI.
     const ok = result.status === 'ready' || result.status === 'nothing';
     const written = ok && values['dry-run'] !== true;
@@ -147,12 +170,23 @@ Options:
     const remaining = ok ? outcome.verification.flatMap((s) => (s.step === TYPES_STEP ? s.problems : [])) : [];
     for (const problem of remaining)
       io.stderr(`scalpel: new type errors allowed in ${problem.path}: ${problem.message}\n`);
-    if (written)
-      writeChanges(root, outcome.apply.changes, {
+    const changes = resolution?.changes ?? outcome.apply.changes;
+    const conflicts = resolution?.conflicts ?? [];
+    const pending = conflicts.filter((c) => c.decision === 'pending');
+    if (written && changes.length > 0) {
+      writeChanges(root, changes, {
         allow: values.allow ?? [],
         userNamed: new Set(paths),
-        baselines: snapshot.fingerprints,
+        baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
       });
+      // What was written is what the model last saw of those files now.
+      for (const change of changes) conversation.recordShown(change.path, change.after);
+    }
+    saveConversationQuietly(io.env, root, conversation, logger);
+    if (values.json !== true) {
+      for (const conflict of conflicts) io.stderr(describeConflict(conflict));
+      for (const conflict of resolution?.overridden ?? []) io.stderr(describeConflict(conflict));
+    }
     if (values.json === true) {
       io.stdout(
         `${JSON.stringify(
@@ -165,7 +199,10 @@ Options:
             operations: serializeOperations(outcome.operations),
             results: resultsAsJson(outcome.apply),
             parseErrors: outcome.parseErrors,
-            files: ok ? outcome.apply.changes.map((c) => ({ path: c.path, created: c.created })) : [],
+            files: ok ? changes.map((c) => ({ path: c.path, created: c.created })) : [],
+            conflicts: conflicts.map(conflictAsJson),
+            overridden: (resolution?.overridden ?? []).map(conflictAsJson),
+            ...(result.userChanges === undefined ? {} : { userChanges: result.userChanges.files }),
             usage,
             ...(remaining.length === 0 ? {} : { newTypeErrors: remainingTypeErrors(outcome.verification) }),
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
@@ -175,9 +212,9 @@ Options:
         )}\n`,
       );
     } else if (ok) {
-      io.stdout(unifiedDiff(outcome.apply.changes));
+      io.stdout(unifiedDiff(changes));
       progress(
-        `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length} operation(s) in ${outcome.apply.changes.length} file(s); ` +
+        `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
       );
     } else {
@@ -186,9 +223,62 @@ Options:
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
     }
     if (!ok) throw new CliError(result.failure ?? 'the edit did not apply', result.status === 'cancelled' ? 130 : 1);
+    if (pending.length > 0) {
+      io.stderr(
+        `scalpel: ${pending.length} element(s) changed by you and by the model were not written (--on-conflict ask); ` +
+          'run again with --on-conflict user_wins or agent_wins to decide\n',
+      );
+      return ASK_EXIT_CODE;
+    }
     return 0;
   },
 };
+
+/** `--on-conflict ask` left elements for the user to decide: the rest was written. */
+export const ASK_EXIT_CODE = 3;
+
+function conflictAsJson(conflict: Conflict): object {
+  return {
+    index: conflict.index,
+    type: conflict.operation.type,
+    path: conflict.path,
+    ...(conflict.element === undefined ? {} : { element: conflict.element }),
+    ...(conflict.kind === undefined ? {} : { kind: conflict.kind }),
+    ...(conflict.decision === undefined ? {} : { decision: conflict.decision }),
+    reason: conflict.reason,
+    ...(conflict.userText === undefined ? {} : { yours: conflict.userText }),
+    ...(conflict.modelText === undefined ? {} : { model: conflict.modelText }),
+  };
+}
+
+/** One conflict for the terminal; under ask and agent_wins with both versions, so nothing of yours is lost from view. */
+function describeConflict(conflict: Conflict): string {
+  const name = conflict.element ?? conflict.path;
+  const head =
+    conflict.decision === 'agent'
+      ? `scalpel: wrote the model's version of ${name} over yours (${conflict.reason}); yours was:`
+      : conflict.decision === 'pending'
+        ? `scalpel: not written, you decide: ${name} (${conflict.reason})`
+        : `scalpel: kept yours, dropped ${conflict.operation.type} ${name} (${conflict.reason})`;
+  const lines = [head];
+  if (conflict.decision !== 'kept-user' && conflict.userText !== undefined)
+    lines.push(`--- yours: ${name}`, conflict.userText);
+  if (conflict.decision === 'pending') lines.push(`--- the model's: ${name}`, conflict.modelText ?? '(deleted)');
+  return `${lines.join('\n')}\n`;
+}
+
+function saveConversationQuietly(
+  env: NodeJS.ProcessEnv,
+  root: string,
+  conversation: Parameters<typeof saveConversation>[2],
+  logger: Logger,
+): void {
+  try {
+    saveConversation(env, root, conversation);
+  } catch (error) {
+    logger.warn(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 
 function stderrLogger(write: (text: string) => void, verbose: boolean): Logger {
   const line = (level: string) => (message: string | Error) =>

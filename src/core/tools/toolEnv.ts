@@ -1,4 +1,5 @@
 import type { TokenCounter } from '../context/tokens';
+import { EditConversation } from '../edit/conversation';
 import type { Logger } from '../logger';
 import type { CodeGraph } from './graph/codeGraph';
 import { TsMorphGraph } from './graph/tsMorphGraph';
@@ -11,6 +12,7 @@ export function createToolEnv(
   writer: BatchWriter,
   counter: TokenCounter,
   logger: Logger,
+  conversation: EditConversation = new EditConversation('tools'),
 ): ToolEnv {
   const outlines = new OutlineCache(workspace);
   let graph: CodeGraph | undefined;
@@ -22,5 +24,6 @@ export function createToolEnv(
     writer,
     counter,
     logger,
+    conversation,
   };
 }

@@ -5,15 +5,13 @@ import { findPathTool } from './definitions/findPath';
 import { findSymbolsTool } from './definitions/findSymbols';
 import { outlineTool } from './definitions/outline';
 import { referencesTool } from './definitions/references';
+import { getChangesTool, syncStateTool } from './definitions/sync';
 import type { Tool, ToolSpec } from './types';
 import { validateInput } from './validateInput';
 
 /**
  * Every agent tool, in the order clients list them. Both shells (MCP, VS Code language-model tools) register exactly
  * this table; package.json's `languageModelTools` must agree with it (test/unit/tools/toolTable.test.ts checks).
- *
- * The sync tools of issue #11 go here when they land: `get_changes` (the user's edits since the agent last saw a
- * file, per element) and `sync_state` (take the current text as the new baseline). They are not built yet.
  */
 export const TOOLS: readonly Tool[] = [
   defineTool(outlineTool),
@@ -23,6 +21,8 @@ export const TOOLS: readonly Tool[] = [
   defineTool(findPathTool),
   defineTool(applyTool),
   defineTool(diagnosticsTool),
+  defineTool(getChangesTool),
+  defineTool(syncStateTool),
 ];
 
 export function defineTool<I>(spec: ToolSpec<I>): Tool {

@@ -1,4 +1,5 @@
 import type { TokenCounter } from '../context/tokens';
+import type { EditConversation } from '../edit/conversation';
 import type { Logger } from '../logger';
 import type { FileChange, SnapshotReader } from '../ops/apply';
 import type { Operation, OperationResult } from '../ops/operation';
@@ -90,6 +91,11 @@ export interface ToolEnv {
   graphReady(): boolean;
   /** Tells the caller what a long call is doing; set per call by runTool. */
   readonly progress?: (message: string) => Promise<void>;
+  /**
+   * The tool client's conversation (issue 11): what the agent last saw of each file (the context tool records it),
+   * for get_changes, sync_state and the apply tool's merge with the user's edits.
+   */
+  readonly conversation: EditConversation;
 }
 
 /** What a handler gives back: text already shaped by the tool's renderer, fitted to the budget by runTool. */

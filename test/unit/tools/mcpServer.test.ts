@@ -61,7 +61,17 @@ void describe('scalpel mcp over stdio, on a copy of rxjs', () => {
     const { tools } = await client.listTools();
     assert.deepEqual(
       tools.map((t) => t.name),
-      ['outline', 'context', 'find_symbols', 'references', 'find_path', 'apply', 'diagnostics'],
+      [
+        'outline',
+        'context',
+        'find_symbols',
+        'references',
+        'find_path',
+        'apply',
+        'diagnostics',
+        'get_changes',
+        'sync_state',
+      ],
     );
     const apply = tools.find((t) => t.name === 'apply');
     assert.deepEqual(apply?.inputSchema.required, ['operations']);

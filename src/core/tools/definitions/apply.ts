@@ -1,5 +1,12 @@
 import { createTwoFilesPatch } from 'diff';
-import { applyOperations, type FileChange } from '../../ops/apply';
+import {
+  fileOfOperation,
+  isConflictPolicy,
+  resolveAgainstCurrent,
+  type ConflictPolicy,
+  type Resolution,
+} from '../../edit/rebase';
+import { applyOperations, type ApplyResult, type FileChange, type SnapshotReader } from '../../ops/apply';
 import { parseOperations } from '../../ops/format';
 import type { OperationResult } from '../../ops/operation';
 import { compactTable, count, type TableSpec } from '../table';
@@ -10,6 +17,7 @@ interface ApplyInput {
   readonly operations: string;
   readonly dryRun: boolean;
   readonly partial: boolean;
+  readonly onConflict: ConflictPolicy;
 }
 
 export const resultTable: TableSpec<OperationResult> = {
@@ -79,6 +87,14 @@ export const applyTool: ToolSpec<ApplyInput> = {
         type: 'boolean',
         description: 'Write the operations that verified even if others failed (default false: all or nothing).',
       },
+      onConflict: {
+        type: 'string',
+        enum: ['user_wins', 'agent_wins', 'ask'],
+        description:
+          'When the user changed an element since you last saw its file and you change it too: user_wins (default) ' +
+          'keeps theirs and reports your operation; agent_wins writes yours and reports theirs; ask writes the rest ' +
+          'and answers with both versions for the user to decide.',
+      },
     },
     required: ['operations'],
     additionalProperties: false,
@@ -87,7 +103,9 @@ export const applyTool: ToolSpec<ApplyInput> = {
   parse: (input) => {
     const operations = stringArg(input, 'operations') ?? '';
     if (operations.trim() === '') throw new ToolInputError('"operations" is empty');
-    return { operations, dryRun: input['dryRun'] === true, partial: input['partial'] === true };
+    const onConflict = typeof input['onConflict'] === 'string' ? input['onConflict'] : 'user_wins';
+    if (!isConflictPolicy(onConflict)) throw new ToolInputError('"onConflict" is user_wins, agent_wins or ask');
+    return { operations, dryRun: input['dryRun'] === true, partial: input['partial'] === true, onConflict };
   },
   describe: (input) => {
     const parsed = parseOperations(input.operations);
@@ -102,7 +120,25 @@ export const applyTool: ToolSpec<ApplyInput> = {
       );
       return { text: ['no operations could be read; nothing was written', ...reasons].join('\n'), isError: true };
     }
-    const result = applyOperations(env.writer.snapshot(), parsed.operations, input.partial ? { partial: true } : {});
+    const current = env.writer.snapshot();
+    // Files the user changed since the agent last saw them: the batch is verified against what the agent saw, then
+    // merged per element into the text as it is now (issue 11).
+    const moved = new Map<string, string>();
+    for (const [path, seen] of env.conversation.baselines) {
+      const touched = parsed.operations.some((o) => fileOfOperation(o, [path]) !== undefined);
+      if (touched && current.read(path) !== seen) moved.set(path, seen);
+    }
+    const seen: SnapshotReader = { read: (path) => moved.get(path) ?? current.read(path) };
+    let result: ApplyResult = applyOperations(
+      moved.size === 0 ? current : seen,
+      parsed.operations,
+      input.partial ? { partial: true } : {},
+    );
+    let resolution: Resolution | undefined;
+    if (moved.size > 0 && result.changes.length > 0) {
+      resolution = mergeWithUser(result, moved, current, input.onConflict);
+      result = { ...result, changes: resolution.changes };
+    }
     const lines: string[] = [];
     const unreadable = parsed.errors.map(
       (e) => `unreadable line ${e.line}: ${e.message}${e.expected === undefined ? '' : ` (expected ${e.expected})`}`,
@@ -118,9 +154,14 @@ export const applyTool: ToolSpec<ApplyInput> = {
     );
     lines.push(...unreadable);
     lines.push(compactTable(resultTable, result.results));
+    if (resolution !== undefined) lines.push(...describeMerge(resolution, [...moved.keys()]));
     if (!writable) {
       lines.push('nothing was written; fix the failed operations and send the whole batch again');
       return { text: lines.join('\n'), isError: true };
+    }
+    if (resolution !== undefined && result.changes.length === 0) {
+      lines.push("nothing was written: every change conflicts with the user's edits (see above)");
+      return { text: lines.join('\n') };
     }
     if (input.dryRun) {
       const diff = diffOf(result.changes).split('\n');
@@ -145,8 +186,47 @@ export const applyTool: ToolSpec<ApplyInput> = {
       changes: result.changes,
     });
     lines.push(`${outcome.status}: ${outcome.message}`);
+    // What the agent wrote is what it has seen of those files now.
+    if (outcome.status === 'written' || outcome.status === 'applied')
+      for (const change of result.changes) env.conversation.recordShown(change.path, change.after);
     if (outcome.status === 'written' || outcome.status === 'applied')
       lines.push('check types with the diagnostics tool on the changed files');
     return { text: lines.join('\n'), isError: !['written', 'applied', 'preview'].includes(outcome.status) };
   },
 };
+
+/** The verified batch (against what the agent saw) merged per element into the current text. */
+function mergeWithUser(
+  verified: ApplyResult,
+  moved: ReadonlyMap<string, string>,
+  current: SnapshotReader,
+  policy: ConflictPolicy,
+): Resolution {
+  const baseline = new Map(verified.changes.map((c) => [c.path, moved.get(c.path) ?? c.before] as const));
+  const proposed = new Map(verified.changes.map((c) => [c.path, c.after] as const));
+  const operations = verified.results
+    .filter((r) => r.status === 'ok')
+    .map((r) => ({ index: r.index, operation: r.operation }));
+  return resolveAgainstCurrent(operations, baseline, current, 'hybrid', {
+    policy,
+    proposed: { read: (path) => proposed.get(path) },
+  });
+}
+
+function describeMerge(resolution: Resolution, files: readonly string[]): string[] {
+  const lines = [`the user changed ${files.join(', ')} since you last saw it: merged per element`];
+  for (const c of resolution.conflicts) {
+    const name = c.element ?? c.path;
+    if (c.decision === 'pending') {
+      lines.push(`#${c.index + 1} not written, the user decides: ${name} (${c.reason})`);
+      if (c.userText !== undefined) lines.push("the user's version:", c.userText);
+      lines.push('your version:', c.modelText ?? '(deleted)');
+    } else lines.push(`#${c.index + 1} dropped, the user's text kept: ${name} (${c.reason})`);
+  }
+  for (const c of resolution.overridden ?? [])
+    lines.push(
+      `#${c.index + 1} written over the user's change to ${c.element ?? c.path}; theirs was:`,
+      c.userText ?? '',
+    );
+  return lines;
+}

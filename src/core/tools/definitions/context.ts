@@ -85,6 +85,8 @@ export const contextTool: ToolSpec<ContextInput> = {
         oversized.push({ path, element, text: outline.text });
       } else paths.push(path);
     }
+    // What the agent sees now is its baseline: get_changes reports the user's edits since, apply merges with them.
+    for (const file of byFile.keys()) env.conversation.recordShown(file, env.outlines.getOrThrow(file).text);
     const key = queryKey({ ...input });
     const offset = decodeCursorOrThrow(input.cursor, key);
     const sections: string[] = [];
