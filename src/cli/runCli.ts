@@ -2,6 +2,7 @@ import { version } from '../../package.json';
 import { CliError } from './cliError';
 import type { CliCommand, CliIo } from './command';
 import { applyCommand } from './commands/apply';
+import { changesCommand, syncCommand } from './commands/changes';
 import { contextCommand } from './commands/context';
 import { diffCommand } from './commands/diff';
 import { editCommand } from './commands/edit';
@@ -17,6 +18,8 @@ const COMMANDS: readonly CliCommand[] = [
   editCommand,
   applyCommand,
   diffCommand,
+  changesCommand,
+  syncCommand,
   statsCommand,
   mcpCommand,
 ];
