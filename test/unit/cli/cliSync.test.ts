@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -49,7 +49,7 @@ void describe('scalpel sync, changes and edit with a conversation', () => {
     await server.close();
   });
 
-  test('changes after sync shows the element-level summary; the state file stays out of the workspace', async () => {
+  void test('changes after sync shows the element-level summary; the state file stays out of the workspace', async () => {
     const { root, state } = workspace();
     const withState = { ...env, SCALPEL_STATE_DIR: state };
     const unseen = await scalpel(root, ['changes', FILE], { env: withState });
@@ -85,7 +85,7 @@ void describe('scalpel sync, changes and edit with a conversation', () => {
     assert.equal((await scalpel(root, ['changes', FILE, '--conversation', '../x'], { env: withState })).code, 2);
   });
 
-  test('the next edit of the conversation sends the change summary to the model', async () => {
+  void test('the next edit of the conversation sends the change summary to the model', async () => {
     const { root, state } = workspace();
     const withState = { ...env, SCALPEL_STATE_DIR: state };
     await scalpel(root, ['sync', FILE], { env: withState });
@@ -112,7 +112,7 @@ void describe('scalpel sync, changes and edit with a conversation', () => {
   });
 
   for (const policy of ['user_wins', 'agent_wins', 'ask'] as const) {
-    test(`--on-conflict ${policy}: the user saved the element the model changes while it worked`, async () => {
+    void test(`--on-conflict ${policy}: the user saved the element the model changes while it worked`, async () => {
       const { root, state } = workspace();
       const disk = join(root, FILE);
       server.enqueue(scripted.answer(ANSWER, { delayMs: 150 }));

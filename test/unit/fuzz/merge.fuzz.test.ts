@@ -151,7 +151,7 @@ const modelEdit = fc.record({
   n: fc.integer({ min: 1, max: 99 }),
 });
 
-test('merge per element: the user keeps what they touched, and one undo restores their text, under every policy', () => {
+void test('merge per element: the user keeps what they touched, and one undo restores their text, under every policy', () => {
   checkProperty(
     'merge',
     fuzzRun('merge', 150),

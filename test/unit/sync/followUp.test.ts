@@ -22,7 +22,7 @@ void describe('a follow-up request carries the user changes since the model last
     await server.close();
   });
 
-  test('the second prompt has the section with the changed elements, not the whole changed getter', async () => {
+  void test('the second prompt has the section with the changed elements, not the whole changed getter', async () => {
     const service = createEditService();
     const conversation = new EditConversation('chat');
     const provider = scriptedOpenAi(server);

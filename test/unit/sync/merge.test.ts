@@ -47,7 +47,7 @@ function merge(options: MergeOptions) {
 }
 
 void describe('the 3-way merge per element', () => {
-  test('user_wins: only the model-only element changes; both-changed and delete-changed are reported', () => {
+  void test('user_wins: only the model-only element changes; both-changed and delete-changed are reported', () => {
     const { resolution, text } = merge({ policy: 'user_wins' });
     assert.deepEqual(resolution.applied, [1]);
     assert.match(text, /return x \+ 100; \/\/ mine/);
@@ -66,7 +66,7 @@ void describe('the 3-way merge per element', () => {
     );
   });
 
-  test("agent_wins: the model's version replaces the user's, whose version is kept in the result; no delete of the user's work", () => {
+  void test("agent_wins: the model's version replaces the user's, whose version is kept in the result; no delete of the user's work", () => {
     const { resolution, text } = merge({ policy: 'agent_wins' });
     assert.deepEqual(resolution.applied, [0, 1]);
     assert.match(text, /return x \* 10;/);
@@ -80,7 +80,7 @@ void describe('the 3-way merge per element', () => {
     );
   });
 
-  test('ask: both versions wait for a pick; the picks then apply', () => {
+  void test('ask: both versions wait for a pick; the picks then apply', () => {
     const asked = merge({ policy: 'ask' });
     assert.deepEqual(asked.resolution.applied, [1]);
     const pending = asked.resolution.conflicts.filter((c) => c.decision === 'pending');

@@ -32,13 +32,13 @@ const legacy = 1;
 const counter = createTokenCounter();
 
 void describe('the user changes since a baseline', () => {
-  test('no change is no change', () => {
+  void test('no change is no change', () => {
     const changes = userChangesOf(FILE, BASE, BASE);
     assert.equal(changes.status, 'unchanged');
     assert.deepEqual(changes.changes, []);
   });
 
-  test('a modified method shows a compact diff scoped to it, with the current line numbers', () => {
+  void test('a modified method shows a compact diff scoped to it, with the current line numbers', () => {
     const now = BASE.replace(
       'if (input.length === 0) return false;',
       "if (input.trim() === '') throw new Error('empty');",
@@ -61,7 +61,7 @@ void describe('the user changes since a baseline', () => {
     assert.match(changes.summary, /the user modified class\[User\]\/method\[validate\] \(\+1 -1\)/);
   });
 
-  test('added, deleted, renamed and moved elements are named as such', () => {
+  void test('added, deleted, renamed and moved elements are named as such', () => {
     const now = BASE.replace('const legacy = 1;\n', '')
       .replace('export function helper(x: number)', 'export function compute(x: number)')
       .replace('  save(): void {', '  load(): void {}\n\n  save(): void {');
@@ -77,7 +77,7 @@ void describe('the user changes since a baseline', () => {
     assert.match(changes.summary, /renamed function\[helper\] to function\[compute\]/);
   });
 
-  test('a method moved to another place in its class is a move, not a delete and an add', () => {
+  void test('a method moved to another place in its class is a move, not a delete and an add', () => {
     const save = "  save(): void {\n    console.log('save');\n  }\n";
     const now = BASE.replace(`\n${save}`, '').replace("  name = '';\n", `  name = '';\n\n${save}`);
     const changes = userChangesOf(FILE, BASE, now);
@@ -87,13 +87,13 @@ void describe('the user changes since a baseline', () => {
     );
   });
 
-  test('a file that no longer parses falls back to a line diff of the file', () => {
+  void test('a file that no longer parses falls back to a line diff of the file', () => {
     const changes = userChangesOf(FILE, BASE, BASE.replace('return true;', 'return true'.concat(' {{')));
     assert.equal(changes.elementLevel, false);
     assert.ok(changes.fileDiff?.some((l) => l.startsWith('+') && l.includes('{{')));
   });
 
-  test('the rendering stays under its budget: big diffs collapse to signatures and counts, with a note', () => {
+  void test('the rendering stays under its budget: big diffs collapse to signatures and counts, with a note', () => {
     const big = Array.from({ length: 40 }, (_, i) => `  method${i}(): number {\n    return ${i};\n  }\n`).join('\n');
     const base = `export class Big {\n${big}}\n`;
     const now = base.replace(/return (\d+);/g, 'return $1 + 1;');

@@ -10,7 +10,7 @@ import { call, shopWorkspace, toolEnv } from './toolSupport';
 const FILE = 'src/price.ts';
 
 void describe('get_changes, sync_state and the merge of apply', () => {
-  test('the agent learns the user changes per element, and apply merges with them under the policy', async () => {
+  void test('the agent learns the user changes per element, and apply merges with them under the policy', async () => {
     const root = shopWorkspace();
     const env = toolEnv(root);
     const unseen = await call(env, 'get_changes', { paths: [FILE] });
