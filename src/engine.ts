@@ -38,3 +38,5 @@ export { describeConflicts, fileOfOperation, operationPath, resolveAgainstCurren
 export { usageTotals } from './core/edit/usage';
 export { remainingTypeErrors } from './core/edit/typeCheckStep';
 export { describeTypeErrors } from './core/check/typeCheck';
+export { changesSinceBaseline } from './core/sync/sync';
+export { renderChanges } from './core/sync/renderChanges';

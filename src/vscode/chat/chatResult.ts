@@ -2,7 +2,7 @@ import type * as vscode from 'vscode';
 import type { Advice } from '../../core/edit/advice';
 import type { KnownFocus } from './chatFocus';
 
-export type ScalpelChatCommand = 'edit' | 'context' | 'plan';
+export type ScalpelChatCommand = 'edit' | 'context' | 'plan' | 'changes';
 
 /** What a `@scalpel` answer remembers for follow-ups and later turns (JSON: the chat stores it with the history). */
 export interface ScalpelChatMetadata {

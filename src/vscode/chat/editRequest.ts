@@ -3,6 +3,7 @@ import type { ServiceEditResult } from '../../core/edit/editService';
 import type { Ctx } from '../ctx';
 import { adviceCommands } from '../edit/advicePresentation';
 import { changedElements } from './changeSummary';
+import { CHAT_CONVERSATION } from './chatConversation';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
 import { chatResult, focusFromHistory, type ScalpelChatMetadata } from './chatResult';
 import type { ChatDocuments } from './chatDocuments';
@@ -36,7 +37,7 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     model: request.model,
     signal: abortSignalOf(token),
     onProgress: progressOf(stream),
-    conversation: services.edits.conversation('chat'),
+    conversation: services.edits.conversation(CHAT_CONVERSATION),
   });
   const metadata = {
     command: 'edit',

@@ -5,6 +5,8 @@ import { UserFacingError } from '../userError';
 import { chatResult, metadataOf, type ScalpelChatCommand, type ScalpelChatMetadata } from './chatResult';
 import { CHAT_DOCUMENT_SCHEME, ChatDocuments } from './chatDocuments';
 import { ChatTranscripts } from './chatTranscripts';
+import { handleChanges } from './changesRequest';
+import { CHAT_CONVERSATION } from './chatConversation';
 import { handleContext } from './contextRequest';
 import { handleEdit } from './editRequest';
 import { handlePlan } from './planRequest';
@@ -71,7 +73,11 @@ async function answer(
   token: vscode.CancellationToken,
 ): Promise<vscode.ChatResult> {
   const command: ScalpelChatCommand =
-    request.command === 'context' || request.command === 'plan' ? request.command : 'edit';
+    request.command === 'context' || request.command === 'plan' || request.command === 'changes'
+      ? request.command
+      : 'edit';
+  // A chat without history is a new session: the baselines of the last one end with it.
+  if (chatContext.history.length === 0) services.edits.endConversation(CHAT_CONVERSATION);
   const instruction = instructionOf(request);
   const turn: ChatTurn = { ctx, services, documents, request, chatContext, stream, token, instruction };
   try {
@@ -80,6 +86,8 @@ async function answer(
         return await handleContext(turn);
       case 'plan':
         return await handlePlan(turn);
+      case 'changes':
+        return await handleChanges(turn);
       case 'edit':
         return await handleEdit(turn);
     }
@@ -119,5 +127,7 @@ function followupsFor(metadata: ScalpelChatMetadata): vscode.ChatFollowup[] {
         : [];
     case 'context':
       return [{ prompt: instruction, command: 'edit', label: 'Make this edit' }];
+    case 'changes':
+      return [];
   }
 }

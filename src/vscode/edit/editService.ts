@@ -155,6 +155,11 @@ export class EditService {
     return conversation;
   }
 
+  /** A conversation ended (a new chat session): its baselines are dropped. */
+  endConversation(id: string): void {
+    this.conversations.delete(id);
+  }
+
   get isRunning(): boolean {
     return this.running !== undefined;
   }
