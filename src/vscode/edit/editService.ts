@@ -114,6 +114,8 @@ interface Report {
   readonly text: string;
 }
 
+const MAX_CONVERSATIONS = 20;
+
 export class EditService {
   private running: AbortController | undefined;
   private lastReport: Report | undefined;
@@ -151,6 +153,11 @@ export class EditService {
     if (conversation === undefined) {
       conversation = new (this.ctx.engine().EditConversation)(id);
       this.conversations.set(id, conversation);
+      // Bounded like the core's ConversationStore: the conversation created longest ago goes first.
+      if (this.conversations.size > MAX_CONVERSATIONS) {
+        const oldest = this.conversations.keys().next().value;
+        if (oldest !== undefined) this.conversations.delete(oldest);
+      }
     }
     return conversation;
   }
