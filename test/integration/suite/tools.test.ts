@@ -13,6 +13,8 @@ const TOOL_NAMES = [
   'scalpel_find_path',
   'scalpel_apply',
   'scalpel_diagnostics',
+  'scalpel_get_changes',
+  'scalpel_sync_state',
 ];
 
 async function invoke(name: string, input: object, tokenBudget?: number): Promise<string> {
