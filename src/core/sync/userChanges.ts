@@ -213,9 +213,13 @@ function comparePair(
     return;
   }
   const diff = lineDiff(splitLines(textB), splitLines(textA), { context: CONTEXT_LINES, firstLine: a.startLine });
-  out.push(
-    elementChange(change ?? (relocated ? 'moved' : 'modified'), a, b, diff.added, diff.removed, diffLinesOf(diff)),
-  );
+  const lines = diffLinesOf(diff);
+  // A rewrite: more lines removed and added than the element has now, so its current text alone says more for less
+  // (on the corpus the section's p90 was twice the changed elements before this). Short elements keep their diff.
+  const nowLines = splitLines(textA);
+  const rewritten = nowLines.length >= 4 && diff.added + diff.removed > nowLines.length;
+  const shown = rewritten ? [`@@ ${a.startLine} rewritten, now:`, ...nowLines.map((l) => `+${l}`)] : lines;
+  out.push(elementChange(change ?? (relocated ? 'moved' : 'modified'), a, b, diff.added, diff.removed, shown));
 }
 
 function diffLinesOf(diff: ReturnType<typeof lineDiff>): string[] {

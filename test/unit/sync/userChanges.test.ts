@@ -87,6 +87,21 @@ void describe('the user changes since a baseline', () => {
     );
   });
 
+  void test('an element rewritten through and through shows its current text once, not old and new lines', () => {
+    const rewritten =
+      'export function helper(x: number): number {\n  if (x < 0) throw new Error();\n  const y = x ** 2;\n  return Math.sqrt(y) + 1;\n}';
+    const old = BASE.slice(BASE.indexOf('export function helper'), BASE.indexOf('\n\nconst legacy'));
+    const changes = userChangesOf(FILE, BASE, BASE.replace(old, rewritten));
+    const [change] = changes.changes;
+    assert.equal(change?.change, 'modified');
+    assert.equal(change?.diff[0], `@@ ${change?.startLine} rewritten, now:`);
+    assert.deepEqual(
+      change?.diff.slice(1),
+      rewritten.split('\n').map((l) => `+${l}`),
+    );
+    assert.ok((change?.removed ?? 0) > 0, 'the counts still say what was removed');
+  });
+
   void test('a file that no longer parses falls back to a line diff of the file', () => {
     const changes = userChangesOf(FILE, BASE, BASE.replace('return true;', 'return true'.concat(' {{')));
     assert.equal(changes.elementLevel, false);
