@@ -164,7 +164,10 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     declared,
     group,
   };
-  const block = shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
+  // A directive prologue ('use client', 'use strict') is set apart from the code after it by a blank line, as
+  // frameworks write it; a one-line statement would otherwise sit flush against the first import.
+  const directive = container.element === undefined && isDirectiveContent(itemText);
+  const block = directive || shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
   const item = { ops: [index], text: itemText, block, creation };
   if (located.joins !== undefined) {
     const at = group.items.findIndex((i) => i.creation === located.joins);
@@ -191,6 +194,18 @@ export function slotFor(
   const position = op.position;
   if (position.kind === 'FIRST_CHILD') {
     if (container.element !== undefined) return { slot: { kind: 'first' }, key: 'first', neighbour: children[0] };
+    if (isDirectiveContent(normalizeContent(op.content))) {
+      // A directive works only in the file's prologue: it goes after the directives there, else at the very top
+      // (above a header comment; after a `#!` line).
+      const directives = children.slice(0, Math.max(0, children.findIndex((c) => !isDirective(state, c))));
+      const last = children.every((c) => isDirective(state, c)) ? children.at(-1) : directives.at(-1);
+      if (last !== undefined) {
+        const anchor = state.anchorRange(last);
+        return { slot: { kind: 'after', anchor }, key: `after:${anchor.start}`, neighbour: last };
+      }
+      const top = state.text.startsWith('#!') ? state.text.indexOf('\n') + 1 || state.text.length : 0;
+      return { slot: { kind: 'line', offset: top }, key: 'prologue', neighbour: children[0] };
+    }
     const firstCode = children.find((c) => c.kind !== 'import' && !isDirective(state, c));
     if (firstCode !== undefined) {
       const anchor = state.anchorRange(firstCode);
@@ -313,4 +328,9 @@ function kindFits(wanted: ElementKind, element: ElementNode): boolean {
   const wantsFunction = wanted === 'function' || wanted === 'method';
   const isValue = element.kind === 'property' || element.kind === 'variable';
   return !(wantsFunction && isValue && element.bodyRange === undefined);
+}
+
+/** Whether content is a directive of the file's prologue: a lone string literal such as `'use client'`. */
+export function isDirectiveContent(content: string): boolean {
+  return /^(['"])use [^'"\n]*\1;?$/.test(content.trim());
 }
