@@ -407,9 +407,13 @@ export class DiffPlanner {
           specs.push({ type: 'ADD_IMPORT', content: this.contentOf(element), created });
         } else {
           const content = this.contentOf(element);
-          // A directive at the top of the file ('use client') is placed as the file's first child, which the apply
-          // engine puts above a header comment too; BEFORE the first element would put it under that comment.
-          const first = container === undefined && previous === undefined && isDirectiveContent(content);
+          // A directive at the top of the file ('use client') set apart by a blank line is the file's first child,
+          // which the apply engine puts above a header comment too; one flush against the next line goes BEFORE it.
+          const first =
+            container === undefined &&
+            previous === undefined &&
+            isDirectiveContent(content) &&
+            /^[ \t]*;?[ \t]*\r?\n[ \t]*\r?\n/.test(this.afterText.slice(element.range.end));
           specs.push({
             type: 'CREATE_ELEMENT',
             created,

@@ -280,8 +280,8 @@ void describe('CREATE_ELEMENT at the top level', () => {
     ]);
     assert.equal(
       withStrict.after('src/legacy.ts'),
-      edited(legacy, "'use strict';\n", "'use strict';\n\n'use server';\n"),
-      'after the directives already there, set apart like a block',
+      edited(legacy, "'use strict';\n", "'use strict';\n'use server';\n"),
+      'after the directives already there',
     );
   });
 

@@ -251,6 +251,14 @@ void describe('diffElements: element operations for a change', () => {
     });
   });
 
+  void test("'use client' flush against the first import is created BEFORE it", () => {
+    const operations = diffRoundTrip(userService, `'use client';\n${userService}`, 'src/user.tsx');
+    assert.deepEqual(operations[0]?.type === 'CREATE_ELEMENT' ? operations[0].position : undefined, {
+      kind: 'BEFORE',
+      sibling: 'import[./repository]',
+    });
+  });
+
   void test("'use client' above a header comment, with an import added and a member changed, needs no REPLACE_FILE", () => {
     const before = `// Header of the file.\n\n${userService}`;
     const after = `'use client';\n\n// Header of the file.\n\n${userService}`

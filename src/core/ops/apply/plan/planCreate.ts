@@ -152,6 +152,10 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
       neighbourBlock: located.neighbour !== undefined && isBlock(located.neighbour),
       blankLines: blankLinesOf(state.text, container.children, flavor),
       trailingComma: trailingCommaOf(state.text, container.children, info),
+      // A directive put at FIRST_CHILD ('use client', 'use strict') opens the file's prologue and is set apart from
+      // the code after it by one blank line, as frameworks write it; placed BEFORE a sibling it sits flush against
+      // it, like any one-line statement, so both layouts can be written.
+      ...(located.prologue === true ? { blankAfter: 1 } : {}),
     };
     state.groups.push(group);
   }
@@ -164,10 +168,8 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     declared,
     group,
   };
-  // A directive prologue ('use client', 'use strict') is set apart from the code after it by a blank line, as
-  // frameworks write it; a one-line statement would otherwise sit flush against the first import.
-  const directive = container.element === undefined && isDirectiveContent(itemText);
-  const block = directive || shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
+
+  const block = shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
   const item = { ops: [index], text: itemText, block, creation };
   if (located.joins !== undefined) {
     const at = group.items.findIndex((i) => i.creation === located.joins);
@@ -189,7 +191,9 @@ export function slotFor(
     children: readonly ElementNode[];
   },
   label: string,
-): { slot: Slot; key: string; neighbour: ElementNode | undefined; joins?: Creation; before?: boolean } | undefined {
+):
+  | { slot: Slot; key: string; neighbour: ElementNode | undefined; joins?: Creation; before?: boolean; prologue?: true }
+  | undefined {
   const { children } = container;
   const position = op.position;
   if (position.kind === 'FIRST_CHILD') {
@@ -201,10 +205,10 @@ export function slotFor(
       const last = children.every((c) => isDirective(state, c)) ? children.at(-1) : directives.at(-1);
       if (last !== undefined) {
         const anchor = state.anchorRange(last);
-        return { slot: { kind: 'after', anchor }, key: `after:${anchor.start}`, neighbour: last };
+        return { slot: { kind: 'after', anchor }, key: 'prologue', neighbour: last, prologue: true };
       }
       const top = state.text.startsWith('#!') ? state.text.indexOf('\n') + 1 || state.text.length : 0;
-      return { slot: { kind: 'line', offset: top }, key: 'prologue', neighbour: children[0] };
+      return { slot: { kind: 'line', offset: top }, key: 'prologue', neighbour: children[0], prologue: true };
     }
     const firstCode = children.find((c) => c.kind !== 'import' && !isDirective(state, c));
     if (firstCode !== undefined) {
