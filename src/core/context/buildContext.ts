@@ -82,14 +82,16 @@ export const DEFAULT_SMALL_FILE_LINES = 50;
 
 export const CONTEXT_LEGEND =
   'Lines `// @ <path>` label the element that follows with its element path; a label without a file part is ' +
-  'relative to the enclosing labelled element. `{ … }` marks a body that is not shown; `// @ … (lines a-b)` is an ' +
-  'element shown only by name. A file sent whole is preceded by `Elements:`, its element paths relative to the file ' +
+  'relative to the enclosing labelled element. `{ … }` marks a body that is not shown; `// @ a, b, … (lines x-y)` ' +
+  'names elements not shown (in file order; focus or NEED a path to read one). A file sent whole is preceded by `Elements:`, its element paths relative to the file ' +
   'with their lines (members in parentheses, relative to their element). Only elements shown in full may be ' +
   'replaced as a whole.';
 
 /** A piece of the rendered context; degradable pieces carry their alternatives. */
 interface Piece {
   readonly element?: ElementNode;
+  /** Further elements the piece names, on one line with `element` (a run of elements shown by name only). */
+  readonly more?: readonly ElementNode[];
   /** Set on the piece that closes a file's section: where the note about dropped elements goes. */
   readonly closesFile?: string;
   /** Lines from the nearest focused element, for degrading farthest first. */
@@ -164,9 +166,9 @@ export function buildContext(
   }
 
   const text = pieces.map((p) => p.texts[p.level] ?? '').join('');
-  const elements = pieces
-    .filter((p): p is Piece & { element: ElementNode } => p.element !== undefined)
-    .map((p) => ({ path: p.element.path, level: p.level }));
+  const elements = pieces.flatMap((p) =>
+    p.element === undefined ? [] : [p.element, ...(p.more ?? [])].map((e) => ({ path: e.path, level: p.level })),
+  );
   return {
     text,
     tokens: counter.count(text),
@@ -278,7 +280,7 @@ class FocusedFileRenderer {
     const { outline } = this;
     const fence = fenceFor(outline.text);
     this.push(
-      `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or stubs)\n${fence}${languageTag(outline)}\n`,
+      `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or by name)\n${fence}${languageTag(outline)}\n`,
     );
     const imports = outline.elements.filter((e) => e.kind === 'import');
     let previous: ElementNode | undefined;
@@ -301,30 +303,96 @@ class FocusedFileRenderer {
   }
 
   /**
-   * Renders one level of siblings. `onFocusPath` is true when this level holds a focused element or a container of
-   * one: its other members are neighbours (signatures); elsewhere they are the rest of the file (stubs).
+   * Renders one level of siblings. A level that holds a focused element shows its nearest siblings as signatures
+   * (where an edit lands, and what it sits between); everything farther, and every member of a level that only holds a
+   * container of the focus, is named only, in runs of labels on as few lines as fit: the model can still address and
+   * NEED any of them, but their signatures would cost most of the view in a long module.
    */
   private renderLevel(elements: readonly ElementNode[], parent: ElementNode | undefined, isTopLevel: boolean): void {
-    // Neighbours of a focused element are shown as signatures; the members of a level that only holds a container
-    // of the focus are the rest of the file, shown as stubs.
-    const levelHasFocus = elements.some((e) => this.focused.has(e.path));
+    const neighbours = this.neighboursIn(elements);
+    const showSignatures = isTopLevel && this.focused.size === 0;
     let previous: ElementNode | undefined;
+    let run: ElementNode[] = [];
+    let runBlank = '';
+    const flush = (): void => {
+      if (run.length > 0) this.pieces.push(...this.nameRun(run, parent, runBlank));
+      run = [];
+    };
     for (const element of elements) {
-      const label = this.labelFor(element, parent);
       const blank = this.blankLineBefore(element, previous);
       previous = element;
       if (this.focused.has(element.path)) {
+        flush();
         this.pieces.push(
           fixed(`${blank}${this.indentOf(element)}// @ ${element.path}\n${this.verbatim(element)}\n`, element, 'full'),
         );
       } else if (this.containers.has(element.path)) {
+        flush();
         this.renderContainer(element, blank);
-      } else if (levelHasFocus || (isTopLevel && this.focused.size === 0)) {
-        this.pieces.push(this.degradable(element, label, 'signature', blank));
+      } else if (neighbours.has(element) || showSignatures) {
+        flush();
+        this.pieces.push(this.degradable(element, this.labelFor(element, parent), 'signature', blank));
       } else {
-        this.pieces.push(this.degradable(element, label, 'stub', blank));
+        if (run.length === 0) runBlank = blank;
+        run.push(element);
       }
     }
+    flush();
+  }
+
+  /** The siblings within {@link NEIGHBOURS} places of a focused element of this level. */
+  private neighboursIn(elements: readonly ElementNode[]): ReadonlySet<ElementNode> {
+    const neighbours = new Set<ElementNode>();
+    elements.forEach((element, index) => {
+      if (!this.focused.has(element.path)) return;
+      for (let at = Math.max(0, index - NEIGHBOURS); at <= Math.min(elements.length - 1, index + NEIGHBOURS); at++) {
+        const sibling = elements[at];
+        if (sibling !== undefined) neighbours.add(sibling);
+      }
+    });
+    return neighbours;
+  }
+
+  /**
+   * Consecutive elements shown by name only: `// @ label, label, … (lines a-b)`, wrapped so that no line runs much
+   * past {@link NAME_LINE_WIDTH} characters. Each line is one piece, so a budget drops the farthest lines first.
+   */
+  private nameRun(run: readonly ElementNode[], parent: ElementNode | undefined, blank: string): Piece[] {
+    const first = run[0];
+    if (first === undefined) return [];
+    const indent = this.indentOf(first);
+    const lines: ElementNode[][] = [];
+    let line: ElementNode[] = [];
+    let width = 0;
+    for (const element of run) {
+      const label = this.labelFor(element, parent);
+      if (line.length > 0 && width + label.length > NAME_LINE_WIDTH) {
+        lines.push(line);
+        line = [];
+        width = 0;
+      }
+      line.push(element);
+      width += label.length + 2;
+    }
+    lines.push(line);
+    return lines.map((members, index) => {
+      const [head, ...more] = members as [ElementNode, ...ElementNode[]];
+      const last = members[members.length - 1] ?? head;
+      const span =
+        head.startLine === last.endLine ? `line ${head.startLine}` : `lines ${head.startLine}-${last.endLine}`;
+      const labels = members.map((e) => this.labelFor(e, parent)).join(', ');
+      const stub = `${index === 0 ? blank : ''}${indent}// @ ${labels} (${span})\n`;
+      const distance = Math.min(...members.map((e) => this.distanceOf(e)));
+      return {
+        element: head,
+        ...(more.length > 0 ? { more } : {}),
+        distance,
+        tier: 1,
+        level: 'stub' as const,
+        texts: { stub, dropped: '' },
+        tokens: { dropped: 0 },
+      };
+    });
   }
 
   /** A blank line where the file has one between two siblings, so groups read as in the file. */
@@ -400,6 +468,12 @@ class FocusedFileRenderer {
   }
 }
 
+/** How many siblings on each side of a focused element are shown as signatures. */
+const NEIGHBOURS = 2;
+
+/** A line of element names (a run shown by name only) wraps after about this many characters. */
+const NAME_LINE_WIDTH = 160;
+
 /** Lowers detail, farthest from the focus first: signatures become stubs, then stubs are dropped. */
 function degradeToBudget(
   pieces: Piece[],
@@ -429,7 +503,7 @@ function degradeToBudget(
     if (to === 'stub') {
       degraded.push(path);
     } else {
-      dropped.push(path);
+      dropped.push(path, ...(piece.more ?? []).map((e) => e.path));
       const at = degraded.indexOf(path);
       if (at >= 0) degraded.splice(at, 1);
     }

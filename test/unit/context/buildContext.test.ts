@@ -28,19 +28,24 @@ void describe('focused context', () => {
     assert.equal(levelOf(result, VALIDATE), 'full');
   });
 
-  void test('shows the imports, the container header, the siblings as signatures and the rest as stubs', () => {
+  void test('shows the imports, the container header, the nearest siblings as signatures and the rest by name', () => {
     assert.ok(result.text.includes("import * as path from 'node:path';\n"));
     assert.ok(
       result.text.includes(
         '// @ src/hard.ts/class[UserService]\n/** The service. */\n@Injectable()\nexport class UserService extends Base implements Named {\n',
       ),
     );
-    assert.ok(result.text.includes('  constructor(private readonly root: string) { … } // @ constructor\n'));
+    assert.ok(result.text.includes('  set name(value: string) { … } // @ setter[name]\n'));
     assert.ok(result.text.includes('  find(id: string): number | undefined { … } // @ method[find]\n'));
-    assert.ok(result.text.includes('// @ interface[Shape] (lines 57-62)\n'));
+    // Farther members and the rest of the file are named only, in runs on one line with the lines they span.
+    assert.ok(result.text.includes('  // @ property[instances], property[cache], '), result.text);
+    assert.ok(result.text.includes(', constructor, getter[name] (lines 21-41)\n'), result.text);
+    assert.ok(result.text.includes('// @ interface[Shape], type[Point], type[Id], enum[Color], '), result.text);
     assert.ok(!result.text.includes('Math.PI'), 'bodies outside the focus are not sent');
+    assert.ok(!result.text.includes('constructor(private readonly root'), 'far members show no signature');
     assert.equal(levelOf(result, 'src/hard.ts/class[UserService]'), 'container');
-    assert.equal(levelOf(result, 'src/hard.ts/class[UserService]/getter[name]'), 'signature');
+    assert.equal(levelOf(result, 'src/hard.ts/class[UserService]/setter[name]'), 'signature');
+    assert.equal(levelOf(result, 'src/hard.ts/class[UserService]/getter[name]'), 'stub');
     assert.equal(levelOf(result, 'src/hard.ts/enum[Color]'), 'stub');
   });
 
@@ -89,15 +94,14 @@ void describe('focused context', () => {
   });
 
   void test('a focused view that would cost as much as the file is replaced by the file itself', () => {
-    const barrel = Array.from({ length: 80 }, (_, i) => `export { helper${i} } from './helpers/helper${i}';`).join(
-      '\n',
-    );
-    const text = `${barrel}\nexport const version = '1.0.0';\n`;
+    // The focus covers almost all of the file: its labels and the header would cost more than the rest saves.
+    const lines = Array.from({ length: 80 }, (_, i) => `  const value${i} = input * ${i};`).join('\n');
+    const text = `export const version = '1.0.0';\nexport function compute(input: number): number {\n${lines}\n  return input;\n}\n`;
     const outline = outlineSource('src/index.ts', text);
-    const result = buildContext([{ outline, focus: ['src/index.ts/variable[version]'] }], counter);
+    const result = buildContext([{ outline, focus: ['src/index.ts/function[compute]'] }], counter);
     assert.equal(result.files[0]?.mode, 'whole');
     assert.ok(result.text.includes(text));
-    assert.ok(result.tokens <= result.wholeFileTokens + 30, `${result.tokens} vs ${result.wholeFileTokens}`);
+    assert.ok(result.tokens <= result.wholeFileTokens + 40, `${result.tokens} vs ${result.wholeFileTokens}`);
   });
 
   void test('several files and several focus elements per file', () => {
@@ -254,5 +258,50 @@ void describe('appendix', () => {
     const result = buildContext([{ outline: hard, focus: [VALIDATE], appendix }], counter);
     assert.ok(result.text.endsWith(`\`\`\`\n${appendix}\n`), result.text.slice(-300));
     assert.equal(result.tokens, counter.count(result.text));
+  });
+});
+
+void describe('far elements by name', () => {
+  const names = Array.from({ length: 20 }, (_, i) => `f${i + 1}`);
+  const text = names.map((n) => `export function ${n}(a: number): number {\n  return a + 1;\n}\n`).join('\n');
+  const outline = outlineSource('src/many.ts', text);
+  const focus = 'src/many.ts/function[f10]';
+  const result = buildContext([{ outline, focus: [focus] }], counter);
+
+  void test('the two siblings on each side are signatures, the others are named in runs with their lines', () => {
+    for (const n of ['f8', 'f9', 'f11', 'f12']) {
+      assert.ok(result.text.includes(`export function ${n}(a: number): number { … } // @ function[${n}]\n`), n);
+      assert.equal(levelOf(result, `src/many.ts/function[${n}]`), 'signature');
+    }
+    assert.ok(
+      result.text.includes(
+        '// @ function[f1], function[f2], function[f3], function[f4], function[f5], function[f6], function[f7] (lines 1-27)\n',
+      ),
+      result.text,
+    );
+    assert.ok(result.text.includes('// @ function[f13], function[f14], '), result.text);
+    assert.ok(!result.text.includes('function f3('), 'no signature of a far element');
+  });
+
+  void test('every element is accounted for, and every named label resolves as a path', () => {
+    assert.deepEqual(
+      result.elements.map((e) => e.path),
+      names.map((n) => `src/many.ts/function[${n}]`),
+    );
+    for (const n of ['f1', 'f7', 'f13', 'f20']) {
+      const shown = buildContext([{ outline, focus: [`src/many.ts/function[${n}]`] }], counter);
+      assert.equal(shown.elements.find((e) => e.path === `src/many.ts/function[${n}]`)?.level, 'full');
+    }
+  });
+
+  void test('a budget drops whole runs, farthest first, and lists every element it dropped', () => {
+    // More than the four signatures save as stubs: a run must go.
+    const budget = result.tokens - 60;
+    const tight = buildContext([{ outline, focus: [focus] }], counter, { budget });
+    assert.ok(tight.tokens <= budget);
+    assert.ok(tight.dropped.includes('src/many.ts/function[f1]'), tight.text);
+    assert.ok(tight.dropped.includes('src/many.ts/function[f7]'), 'the whole run goes');
+    for (const path of tight.dropped) assert.equal(levelOf(tight, path), 'dropped');
+    assert.ok(tight.text.includes('return a + 1;'));
   });
 });

@@ -1,6 +1,7 @@
 import type { TokenCounter } from '../../context/tokens';
 import type { ElementNode, FileOutline } from '../../elements/element';
 import type { LanguageSupport } from '../../language/languageSupport';
+import { isDirectiveContent } from '../apply/plan/planCreate';
 import type { Operation } from '../operation';
 import { serializeOperations } from '../format/serializeOperations';
 import { alignElements, type AnchorPair } from './alignElements';
@@ -157,12 +158,14 @@ export class DiffPlanner {
    * run of imports and removes and adds back every import after it, in order.
    */
   private descendWithImportBlock(region: Region): DescendResult | undefined {
-    const leadingImports = (elements: readonly ElementNode[]): number => {
-      const count = elements.findIndex((e) => e.kind !== 'import');
+    // Directives ('use client') come before the imports and belong to the block: one added there is a change of
+    // the block, not of the code after it.
+    const leadingImports = (elements: readonly ElementNode[], text: string): number => {
+      const count = elements.findIndex((e) => e.kind !== 'import' && !isDirectiveElement(e, text));
       return count < 0 ? elements.length : count;
     };
-    const beforeCount = leadingImports(this.before.elements);
-    const afterCount = leadingImports(this.after.elements);
+    const beforeCount = leadingImports(this.before.elements, this.beforeText);
+    const afterCount = leadingImports(this.after.elements, this.afterText);
     const lastBefore = this.before.elements[beforeCount - 1];
     const lastAfter = this.after.elements[afterCount - 1];
     if (lastBefore === undefined || lastAfter === undefined) return undefined;
@@ -205,6 +208,9 @@ export class DiffPlanner {
         candidates.push(this.leaf('structure', [...deletions, ...rest]));
       }
     }
+    const directives = (elements: readonly ElementNode[], text: string): string[] =>
+      elements.filter((e) => isDirectiveElement(e, text)).map((e) => text.slice(e.range.start, e.range.end));
+    const beforeDirectives = directives(beforeImports, this.beforeText);
     let kept = 0;
     while (
       kept < beforeImports.length &&
@@ -225,7 +231,11 @@ export class DiffPlanner {
         .slice(kept)
         .map((element): OpSpec => ({ type: 'ADD_IMPORT', content: this.contentOf(element), created: undefined })),
     ];
-    candidates.push(this.leaf('imports', rebuild));
+    // Removing and adding back imports cannot move a directive: offered only when the directives stay as they are.
+    const sameDirectives =
+      beforeDirectives.join('\n') === directives(afterImports, this.afterText).join('\n') &&
+      [...beforeImports.slice(kept), ...afterImports.slice(kept)].every((e) => e.kind === 'import');
+    if (sameDirectives) candidates.push(this.leaf('imports', rebuild));
     const block: Unit = {
       path: `${this.tree.file} imports`,
       region: blockRegion,
@@ -396,12 +406,21 @@ export class DiffPlanner {
         if (importsAsImportOps && element.kind === 'import') {
           specs.push({ type: 'ADD_IMPORT', content: this.contentOf(element), created });
         } else {
+          const content = this.contentOf(element);
+          // A directive at the top of the file ('use client') set apart by a blank line is the file's first child,
+          // which the apply engine puts above a header comment too; one flush against the next line goes BEFORE it.
+          const first =
+            container === undefined &&
+            previous === undefined &&
+            isDirectiveContent(content) &&
+            /^[ \t]*;?[ \t]*\r?\n[ \t]*\r?\n/.test(this.afterText.slice(element.range.end));
           specs.push({
             type: 'CREATE_ELEMENT',
             created,
             previous,
             next: neighbours.next,
-            content: this.contentOf(element),
+            content,
+            ...(first ? { first } : {}),
           });
         }
         previous = created;
@@ -584,4 +603,8 @@ function sortCandidates(candidates: readonly Candidate[], descendFirst = false):
   return [...candidates].sort(
     (a, b) => weighted(a) - weighted(b) || LABEL_ORDER.indexOf(a.label) - LABEL_ORDER.indexOf(b.label),
   );
+}
+
+function isDirectiveElement(element: ElementNode, text: string): boolean {
+  return element.kind === 'statement' && isDirectiveContent(text.slice(element.range.start, element.range.end));
 }

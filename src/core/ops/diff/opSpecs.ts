@@ -13,6 +13,8 @@ export type OpSpec =
       readonly previous: TrackedElement | undefined;
       readonly next: TrackedElement | undefined;
       readonly content: string;
+      /** FIRST_CHILD of the file: a directive, which the apply engine puts at the top of the file. */
+      readonly first?: boolean;
     }
   | { readonly type: 'ADD_IMPORT'; readonly content: string; readonly created: TrackedElement | undefined }
   | { readonly type: 'REMOVE_IMPORT'; readonly content: string; readonly removed: TrackedElement | undefined }
@@ -32,7 +34,9 @@ export function writeOperations(tree: TrackedTree, specs: readonly OpSpec[]): Op
       case 'CREATE_ELEMENT': {
         const path = state.pathOf(spec.created.parent);
         const position =
-          spec.previous !== undefined
+          spec.first === true
+            ? ({ kind: 'FIRST_CHILD' } as const)
+            : spec.previous !== undefined
             ? ({ kind: 'AFTER', sibling: state.segmentOf(spec.previous) } as const)
             : spec.next !== undefined
               ? ({ kind: 'BEFORE', sibling: state.segmentOf(spec.next) } as const)

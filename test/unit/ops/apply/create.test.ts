@@ -271,6 +271,20 @@ void describe('CREATE_ELEMENT at the top level', () => {
     );
   });
 
+  void test('a directive at FIRST_CHILD goes into the prologue: the top of the file, a blank line after it', () => {
+    const { after } = applyOk(files, [create(SERVICE, { kind: 'FIRST_CHILD' }, "'use client'")]);
+    assert.equal(after(SERVICE), `'use client';\n\n${service}`);
+    const legacy = fixture('legacy.ts');
+    const withStrict = applyOk({ 'src/legacy.ts': legacy }, [
+      create('src/legacy.ts', { kind: 'FIRST_CHILD' }, "'use server';"),
+    ]);
+    assert.equal(
+      withStrict.after('src/legacy.ts'),
+      edited(legacy, "'use strict';\n", "'use strict';\n'use server';\n"),
+      'after the directives already there',
+    );
+  });
+
   void test('LAST_CHILD in a file without a final newline keeps it without one', () => {
     const text = 'export const a = 1;\n\nexport function b(): void {}';
     const { after } = applyOk({ 'src/n.ts': text }, [

@@ -242,6 +242,34 @@ void describe('diffElements: element operations for a change', () => {
     assert.ok(!JSON.stringify(operations).includes('\\r'));
   });
 
+  void test("'use client' added above the imports, a blank line after it, is one CREATE_ELEMENT FIRST_CHILD", () => {
+    const after = `'use client';\n\n${userService}`;
+    const operations = diffRoundTrip(userService, after, 'src/user.tsx');
+    assert.deepEqual(summary(operations), ['CREATE_ELEMENT src/user.tsx']);
+    assert.deepEqual(operations[0]?.type === 'CREATE_ELEMENT' ? operations[0].position : undefined, {
+      kind: 'FIRST_CHILD',
+    });
+  });
+
+  void test("'use client' flush against the first import is created BEFORE it", () => {
+    const operations = diffRoundTrip(userService, `'use client';\n${userService}`, 'src/user.tsx');
+    assert.deepEqual(operations[0]?.type === 'CREATE_ELEMENT' ? operations[0].position : undefined, {
+      kind: 'BEFORE',
+      sibling: 'import[./repository]',
+    });
+  });
+
+  void test("'use client' above a header comment, with an import added and a member changed, needs no REPLACE_FILE", () => {
+    const before = `// Header of the file.\n\n${userService}`;
+    const after = `'use client';\n\n// Header of the file.\n\n${userService}`
+      .replace("import { hash } from './crypto';\n", "import { hash } from './crypto';\nimport { log } from './log';\n")
+      .replace('return name.length > 0;', 'log(name);\n    return name.length > 0;');
+    const diff = diffElementsInDetail('src/user.tsx', before, after);
+    assert.equal(applyToFile('src/user.tsx', before, diff.operations), after);
+    assert.ok(!diff.operations.some((o) => o.type === 'REPLACE_FILE'), summary(diff.operations).join('\n'));
+    assert.deepEqual(diff.fallbacks, []);
+  });
+
   void test('a changed comment between top-level elements falls back to REPLACE_FILE', () => {
     const before = `${userService}\n// Helpers below.\n\nexport const x = 1;\n`;
     const after = `${userService}\n// More helpers below.\n\nexport const x = 1;\n`;

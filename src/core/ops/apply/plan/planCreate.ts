@@ -152,6 +152,10 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
       neighbourBlock: located.neighbour !== undefined && isBlock(located.neighbour),
       blankLines: blankLinesOf(state.text, container.children, flavor),
       trailingComma: trailingCommaOf(state.text, container.children, info),
+      // A directive put at FIRST_CHILD ('use client', 'use strict') opens the file's prologue and is set apart from
+      // the code after it by one blank line, as frameworks write it; placed BEFORE a sibling it sits flush against
+      // it, like any one-line statement, so both layouts can be written.
+      ...(located.prologue === true ? { blankAfter: 1 } : {}),
     };
     state.groups.push(group);
   }
@@ -164,6 +168,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     declared,
     group,
   };
+
   const block = shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
   const item = { ops: [index], text: itemText, block, creation };
   if (located.joins !== undefined) {
@@ -186,11 +191,25 @@ export function slotFor(
     children: readonly ElementNode[];
   },
   label: string,
-): { slot: Slot; key: string; neighbour: ElementNode | undefined; joins?: Creation; before?: boolean } | undefined {
+):
+  | { slot: Slot; key: string; neighbour: ElementNode | undefined; joins?: Creation; before?: boolean; prologue?: true }
+  | undefined {
   const { children } = container;
   const position = op.position;
   if (position.kind === 'FIRST_CHILD') {
     if (container.element !== undefined) return { slot: { kind: 'first' }, key: 'first', neighbour: children[0] };
+    if (isDirectiveContent(normalizeContent(op.content))) {
+      // A directive works only in the file's prologue: it goes after the directives there, else at the very top
+      // (above a header comment; after a `#!` line).
+      const directives = children.slice(0, Math.max(0, children.findIndex((c) => !isDirective(state, c))));
+      const last = children.every((c) => isDirective(state, c)) ? children.at(-1) : directives.at(-1);
+      if (last !== undefined) {
+        const anchor = state.anchorRange(last);
+        return { slot: { kind: 'after', anchor }, key: 'prologue', neighbour: last, prologue: true };
+      }
+      const top = state.text.startsWith('#!') ? state.text.indexOf('\n') + 1 || state.text.length : 0;
+      return { slot: { kind: 'line', offset: top }, key: 'prologue', neighbour: children[0], prologue: true };
+    }
     const firstCode = children.find((c) => c.kind !== 'import' && !isDirective(state, c));
     if (firstCode !== undefined) {
       const anchor = state.anchorRange(firstCode);
@@ -313,4 +332,9 @@ function kindFits(wanted: ElementKind, element: ElementNode): boolean {
   const wantsFunction = wanted === 'function' || wanted === 'method';
   const isValue = element.kind === 'property' || element.kind === 'variable';
   return !(wantsFunction && isValue && element.bodyRange === undefined);
+}
+
+/** Whether content is a directive of the file's prologue: a lone string literal such as `'use client'`. */
+export function isDirectiveContent(content: string): boolean {
+  return /^(['"])use [^'"\n]*\1;?$/.test(content.trim());
 }

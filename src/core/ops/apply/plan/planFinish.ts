@@ -28,6 +28,7 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
       blankLines: group.blankLines,
       neighbourBlock: group.neighbourBlock,
       trailingComma: group.trailingComma,
+      ...(group.blankAfter === undefined ? {} : { blankAfter: group.blankAfter }),
     };
     actions.push(action);
     for (const item of items) {

@@ -66,6 +66,8 @@ export interface Group {
   readonly neighbourBlock: boolean;
   readonly blankLines: { block: number; line: number };
   readonly trailingComma: boolean;
+  /** Fixed blank lines after the group (a directive opening the file's prologue). */
+  readonly blankAfter?: number;
 }
 
 export interface Creation {
