@@ -454,6 +454,7 @@ async function plan(
       provider: request.provider,
       command: request.command,
       logger: log,
+      counter,
       ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     },

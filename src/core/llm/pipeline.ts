@@ -204,6 +204,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       provider,
       command: request.command ?? 'edit',
       logger: log,
+      counter,
       ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
