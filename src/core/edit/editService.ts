@@ -461,7 +461,7 @@ async function plan(
     requests,
   );
   try {
-    const planned = await askForPlan(call, files, request.instruction);
+    const planned = await askForPlan(call, files, request.instruction, counter);
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
     record(requests);

@@ -9,6 +9,7 @@ import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
 import { contextFailureOf } from '../edit/contextFailure';
 import { modelCaller } from '../edit/modelCall';
+import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import type { EditOptions } from '../edit/editSettings';
@@ -252,13 +253,25 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
   try {
     // 1. Planning, when some file has no known focus and would not be sent whole.
     const smallFileLines = options.smallFileLines ?? 50;
+    const planning = options.planning ?? 'auto';
+    if (planning === 'auto' && options.full !== true) {
+      for (const view of views) {
+        if (view.whole || view.focus.length > 0 || view.outline.lineCount <= smallFileLines) continue;
+        const cost = wholeOrPlanned(view, request.instruction, counter, options.budget);
+        if (!cost.whole) continue;
+        // Cheaper whole than planned: no planning round for this file (issue 18's cost rule).
+        view.whole = true;
+        log.debug(
+          `${view.path}: sent whole (${cost.wholeTokens} tokens) instead of planned (at least ${cost.plannedTokens})`,
+        );
+      }
+    }
     const needsPlan = views.some(
       (v) => !v.whole && v.focus.length === 0 && v.outline.lineCount > smallFileLines && options.full !== true,
     );
-    const planning = options.planning ?? 'auto';
     if (views.length > 0 && (planning === 'always' || (planning === 'auto' && needsPlan))) {
       progress('plan', 'asking the model which elements it needs');
-      const planned = await askForPlan(call, views, request.instruction);
+      const planned = await askForPlan(call, views, request.instruction, counter);
       shown.push({ phase: 'plan', files: shownByOutline(views) });
       for (const { path, reason } of planned.unresolved) log.warn(`plan: ignoring "${path}": ${reason}`);
       applyPlan(views, planned);
