@@ -31,6 +31,11 @@ export const DEFAULT_REFERENCES_BUDGET = 1_200;
 const BUDGET_SHARE = 0.1;
 /** The most sites listed per element, whatever the budget. */
 const MAX_SITES = 12;
+/**
+ * Files searched per element besides its own, direct importers first: the compiler checks each one it searches, and
+ * on the corpus a search of hundreds of files took tens of seconds. The type check still sees every caller.
+ */
+export const CONTEXT_MAX_FILES = 20;
 
 export interface ContextReferencesOptions {
   /** The context's token budget; the appendices take at most a tenth of it. */
@@ -84,8 +89,18 @@ export function contextReferences(
   for (const request of requests) {
     for (const element of lookedUp(request)) {
       try {
-        const references = finder.referencesOf(request.outline.file, element.path, { texts });
-        const sites = references.sites.filter((s) => !insideShown(s.file, s.elementPath));
+        const references = finder.referencesOf(request.outline.file, element.path, {
+          texts,
+          maxFiles: CONTEXT_MAX_FILES,
+        });
+        const seenLines = new Set<string>();
+        // One line per use: `f(a) && f(b)` is one place to change.
+        const sites = references.sites.filter((s) => {
+          const key = `${s.file}:${s.line}`;
+          if (insideShown(s.file, s.elementPath) || seenLines.has(key)) return false;
+          seenLines.add(key);
+          return true;
+        });
         found.push({ file: request.outline.file, references: { ...references, sites } });
       } catch (error) {
         // The references are an aid: a file the compiler cannot read costs the model the list, never the edit.
@@ -117,7 +132,7 @@ export function contextReferences(
 
 /** The element's sites as the model reads them, as many as fit `budget` tokens; undefined when not even the header does. */
 function describeWithin(references: ElementReferences, budget: number, counter: TokenCounter): string | undefined {
-  if (references.sites.length === 0) {
+  if (references.sites.length === 0 && references.unsearched === undefined) {
     const text = `No uses of ${references.target} outside what is shown in full.`;
     return counter.count(text) <= budget ? text : undefined;
   }

@@ -30,6 +30,8 @@ export interface ElementReferences {
   readonly target: string;
   /** Every reference: other files first (by path), then the declaring file, each in line order. */
   readonly sites: readonly ReferenceSite[];
+  /** Files that mention the name but were not searched (over `maxFiles`); absent when none. */
+  readonly unsearched?: number;
 }
 
 export interface ReferencesOptions {
@@ -78,10 +80,14 @@ export class ReferenceFinder {
 
     const topLevel = outline.elements.includes(element);
     const visible = topLevel ? new Set([file, ...imports.dependentsOf([file]).files]) : undefined;
-    const candidates = imports
+    const direct = new Set(imports.importersOf(file));
+    const mentioning = imports
       .filesMentioning(element.name)
-      .filter((f) => f !== file && (visible === undefined || visible.has(f)))
-      .slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
+      .filter((f) => f !== file && (visible === undefined || visible.has(f)));
+    // Direct importers first: under the limit, the files most likely to hold real uses are the ones searched.
+    const ordered = [...mentioning.filter((f) => direct.has(f)), ...mentioning.filter((f) => !direct.has(f))];
+    const candidates = ordered.slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
+    const unsearched = ordered.length - candidates.length;
     const sites = semantics
       .references(file, element, candidates, texts)
       .map((hit) => this.site(hit))
@@ -94,7 +100,7 @@ export class ReferenceFinder {
         a.line - b.line ||
         a.column - b.column,
     );
-    return { target: element.path, sites };
+    return { target: element.path, sites, ...(unsearched > 0 ? { unsearched } : {}) };
   }
 
   private site(hit: ReferenceHit): ReferenceSite | undefined {
@@ -128,7 +134,12 @@ export interface DescribeReferencesOptions {
  */
 export function describeReferences(references: ElementReferences, options: DescribeReferencesOptions = {}): string {
   const { sites, target } = references;
-  if (sites.length === 0) return `No references to ${target} in the workspace.`;
+  const unsearched =
+    references.unsearched === undefined
+      ? ''
+      : `\n- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`;
+  if (sites.length === 0)
+    return `No references to ${target} in the ${unsearched === '' ? 'workspace' : 'files searched'}.${unsearched}`;
   const limit = options.limit ?? 12;
   const files = new Set(sites.map((s) => s.file));
   const header = `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}):`;
@@ -144,7 +155,7 @@ export function describeReferences(references: ElementReferences, options: Descr
       `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`,
     );
   }
-  return lines.join('\n');
+  return `${lines.join('\n')}${unsearched}`;
 }
 
 function clip(text: string): string {

@@ -109,6 +109,23 @@ void describe('references in the focused context', () => {
     assert.equal(forClass.appendices.size, 0, 'a class is not looked up: its members are');
   });
 
+  void test('a workspace that lies under a node_modules folder is still searched (a package checked in place)', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'scalpel-context-references-nm-'));
+    const inside = join(parent, 'node_modules', 'pkg');
+    for (const [file, text] of Object.entries(FILES)) {
+      mkdirSync(dirname(join(inside, file)), { recursive: true });
+      writeFileSync(join(inside, file), text);
+    }
+    const nested = new CodeGraph(nodeSourceFileSystem(inside));
+    try {
+      const found = contextReferences(new ReferenceFinder(nested), [{ outline, focus: [GREET_PATH] }], counter);
+      assert.match(found.appendices.get('src/greet.ts') ?? '', /\(33 in 3 files\)/);
+    } finally {
+      nested.dispose();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
   void test('the edit service sends the callers with the focused function, and `verify: syntax` leaves them out', async () => {
     const text = readFileSync(join(root, 'src/greet.ts'), 'utf8');
     const snapshot = { read: (path: string) => (path === 'src/greet.ts' ? text : undefined) };

@@ -85,6 +85,17 @@ class TsWorkspace {
     return normalized.startsWith(`${this.root}/`) ? normalized.slice(this.root.length + 1) : undefined;
   }
 
+  /**
+   * An installed dependency: a file under a `node_modules` folder. Inside the workspace only the part below the root
+   * counts, so a workspace that itself lies under a `node_modules` folder (a package's sources checked in place, the
+   * bench's corpus) is still the workspace, not a dependency.
+   */
+  isDependency(absolutePath: string): boolean {
+    const file = this.relative(absolutePath);
+    if (file === undefined) return absolutePath.includes('/node_modules/');
+    return file.startsWith('node_modules/') || file.includes('/node_modules/');
+  }
+
   /** Replaces the overlay: these workspace-relative files read as given until the next call. */
   setOverlay(texts: ReadonlyMap<string, OverlayText>): void {
     const next = new Map<string, { text: OverlayText; version: string }>();
@@ -138,7 +149,7 @@ class TsWorkspace {
     if (overlaid !== undefined) return overlaid.version;
     if (absolutePath.startsWith(`${libFolderInMemoryPath}/`)) return 'lib';
     // Installed dependencies are taken as fixed while Scalpel runs; stat-ing hundreds of .d.ts per request is waste.
-    if (absolutePath.includes('/node_modules/')) return 'dependency';
+    if (this.isDependency(absolutePath)) return 'dependency';
     const file = this.relative(absolutePath);
     if (file !== undefined) return this.fileSystem.versionOf(file) ?? 'missing';
     return ts.sys.getModifiedTime?.(absolutePath)?.getTime().toString() ?? 'outside';
@@ -149,7 +160,7 @@ class TsWorkspace {
     if (overlaid !== undefined) return overlaid.text;
     if (absolutePath.startsWith(`${libFolderInMemoryPath}/`)) return this.libText(absolutePath);
     const file = this.relative(absolutePath);
-    if (file === undefined || absolutePath.includes('/node_modules/')) return ts.sys.readFile(absolutePath);
+    if (file === undefined || this.isDependency(absolutePath)) return ts.sys.readFile(absolutePath);
     const version = this.fileSystem.versionOf(file);
     if (version === undefined) return undefined;
     const cached = this.diskTexts.get(absolutePath);
@@ -416,7 +427,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       const seen = new Set<string>();
       for (const symbol of service.findReferences(workspace.absolute(file), position) ?? []) {
         for (const reference of symbol.references) {
-          if (reference.isDefinition === true || reference.fileName.includes('/node_modules/')) continue;
+          if (reference.isDefinition === true || workspace.isDependency(reference.fileName)) continue;
           const siteFile = workspace.relative(reference.fileName);
           const sourceFile = program.getSourceFile(reference.fileName);
           if (siteFile === undefined || sourceFile === undefined) continue;
