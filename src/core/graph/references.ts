@@ -23,6 +23,8 @@ export interface ReferenceSite {
   readonly lineText: string;
   /** The reference is a write (`x = …`), as the compiler tells. */
   readonly isWrite: boolean;
+  /** The reference calls it (or constructs it, or renders it as a JSX tag). */
+  readonly isCall: boolean;
 }
 
 export interface ElementReferences {
@@ -88,9 +90,10 @@ export class ReferenceFinder {
     const ordered = [...mentioning.filter((f) => direct.has(f)), ...mentioning.filter((f) => !direct.has(f))];
     const candidates = ordered.slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
     const unsearched = ordered.length - candidates.length;
+    const lineStarts = new Map<string, number[]>();
     const sites = semantics
       .references(file, element, candidates, texts)
-      .map((hit) => this.site(hit))
+      .map((hit) => this.site(hit, lineStarts))
       // An import or re-export names the element without using it; the uses that follow are what matter.
       .filter((site): site is ReferenceSite => site !== undefined);
     sites.sort(
@@ -103,13 +106,26 @@ export class ReferenceFinder {
     return { target: element.path, sites, ...(unsearched > 0 ? { unsearched } : {}) };
   }
 
-  private site(hit: ReferenceHit): ReferenceSite | undefined {
+  /** `lineStarts` caches each file's line starts for the sites of one search: a file can hold thousands. */
+  private site(hit: ReferenceHit, lineStarts: Map<string, number[]>): ReferenceSite | undefined {
     const { file, start, text } = hit;
     const lineStart = text.lastIndexOf('\n', start - 1) + 1;
     const newline = text.indexOf('\n', start);
     const lineText = text.slice(lineStart, newline < 0 ? text.length : newline).trim();
-    let line = 1;
-    for (let i = text.indexOf('\n'); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) line += 1;
+    let starts = lineStarts.get(file);
+    if (starts === undefined) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      lineStarts.set(file, starts);
+    }
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= start) low = mid;
+      else high = mid - 1;
+    }
+    const line = low + 1;
     const holder = elementsAtOffset(this.graph.outlineOf(file, text), start).at(-1);
     if (holder !== undefined && (holder.kind === 'import' || holder.kind === 'export')) return undefined;
     return {
@@ -119,6 +135,7 @@ export class ReferenceFinder {
       elementPath: holder?.path,
       lineText,
       isWrite: hit.isWrite,
+      isCall: hit.isCall,
     };
   }
 }

@@ -1,7 +1,7 @@
 import type { TokenCounter } from '../context/tokens';
 import type { Logger } from '../logger';
 import type { CodeGraph } from './graph/codeGraph';
-import { TsMorphGraph } from './graph/tsMorphGraph';
+import { WorkspaceGraph } from './graph/workspaceGraph';
 import { OutlineCache } from './outlineCache';
 import type { BatchWriter, ToolEnv, ToolWorkspace } from './types';
 
@@ -17,7 +17,7 @@ export function createToolEnv(
   return {
     workspace,
     outlines,
-    graph: () => (graph ??= new TsMorphGraph(workspace, outlines)),
+    graph: () => (graph ??= new WorkspaceGraph(workspace, outlines)),
     graphReady: () => graph !== undefined,
     writer,
     counter,
