@@ -1,5 +1,14 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createTokenCounter } from '../src/core/context/tokens';
@@ -142,7 +151,16 @@ function main(): void {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     endPhase();
-    if (compile.status !== 0) log(`  could not measure the type check: exit ${String(compile.status ?? compile.signal)}`);
+    if (compile.status !== 0)
+      log(`  could not measure the type check: exit ${String(compile.status ?? compile.signal)}`);
+    startPhase('context cost', 'references, cost rule, instruction tokens (bench/contextCost.ts)');
+    const contextCost = spawnSync(process.execPath, [join(root, 'out', 'bench', 'contextCostRun.js')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    endPhase();
+    if (contextCost.status !== 0)
+      log(`  could not measure the context cost: exit ${String(contextCost.status ?? contextCost.signal)}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -193,7 +193,7 @@ async function measurePackage(
   }
   for (const file of sample(files, SAMPLES)) {
     await measureCall(env, 'diagnostics', 'diagnostics', { paths: [file] });
-    layout('diagnostics', diagnosticTable, graph.diagnostics([file]));
+    layout('diagnostics', diagnosticTable, await graph.diagnostics([file]));
   }
   for (const { element, file } of sample(callables, SAMPLES)) {
     const outline = env.outlines.get(file);

@@ -38,7 +38,7 @@ export function tokenStatistics(ctx: Ctx): TokenStatistics {
   const header =
     `Scalpel token statistics\n` +
     `${summary.requests} model request${summary.requests === 1 ? '' : 's'} recorded in ${file}\n` +
-    'Columns: mean/p95/max tokens per request; "whole-file input" is what the same request would have cost with every file sent whole.\n\n';
+    'Columns: mean/p95/max tokens per request; "instructions + code" splits the mean input into the fixed instructions (the system prompt) and the rest (code, task, repair messages); "whole-file input" is what the same request would have cost with every file sent whole.\n\n';
   return {
     file,
     requests: summary.requests,

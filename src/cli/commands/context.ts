@@ -1,6 +1,11 @@
-import { buildContext, type ContextFileRequest } from '../../core/context/buildContext';
+import type { ContextFileRequest } from '../../core/context/buildContext';
 import { createTokenCounter, isTokenEncoding, TOKEN_ENCODINGS } from '../../core/context/tokens';
 import { contextFailureOf } from '../../core/edit/contextFailure';
+import { CodeGraph } from '../../core/graph/codeGraph';
+import { contextReferences } from '../../core/graph/contextReferences';
+import { ReferenceFinder } from '../../core/graph/references';
+import { nodeSourceFileSystem } from '../../core/graph/sourceFiles';
+import { buildContextWithReferences } from '../../core/llm/pipeline';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { focusByFileOrThrow, outlineWorkspaceFile, readWorkspaceFile, workspaceRoot } from '../workspaceFiles';
@@ -19,6 +24,8 @@ Options:
                            part may be left out: --focus class[User]/method[validate]
   --budget N               token budget; detail degrades from the outside in to fit
   --full                   send every file whole
+  --no-references          leave out where the focused functions, methods and properties
+                           are used across the workspace (listed after each file by default)
   --small-file-lines N     files up to N lines are sent whole (default 50)
   --encoding NAME          ${TOKEN_ENCODINGS.join(' | ')} (default o200k_base)
   --root DIR               workspace root; relative <file>s are relative to it, like after
@@ -30,6 +37,7 @@ Options:
       focus: { type: 'string', multiple: true },
       budget: { type: 'string' },
       full: { type: 'boolean' },
+      'no-references': { type: 'boolean' },
       'small-file-lines': { type: 'string' },
       encoding: { type: 'string' },
       json: { type: 'boolean' },
@@ -54,12 +62,30 @@ Options:
       outline,
       focus: focusByFile.get(outline.file) ?? [],
     }));
+    const counter = createTokenCounter(encoding);
+    let graph: CodeGraph | undefined;
     try {
-      const result = buildContext(requests, createTokenCounter(encoding), {
-        ...(budget === undefined ? {} : { budget }),
-        ...(smallFileLines === undefined ? {} : { smallFileLines }),
-        ...(values.full === true ? { full: true } : {}),
-      });
+      const result = buildContextWithReferences(
+        {
+          counter,
+          ...(values['no-references'] === true
+            ? {}
+            : {
+                references: (focused, contextBudget) => {
+                  graph = new CodeGraph(nodeSourceFileSystem(root));
+                  return contextReferences(new ReferenceFinder(graph), focused, counter, {
+                    ...(contextBudget === undefined ? {} : { contextBudget }),
+                  }).appendices;
+                },
+              }),
+        },
+        requests,
+        {
+          ...(budget === undefined ? {} : { budget }),
+          ...(smallFileLines === undefined ? {} : { smallFileLines }),
+          ...(values.full === true ? { full: true } : {}),
+        },
+      );
       if (values.json === true) io.stdout(`${JSON.stringify(result, null, 2)}\n`);
       else io.stdout(result.text);
       return 0;
@@ -67,6 +93,8 @@ Options:
       const failure = contextFailureOf(error);
       if (failure !== undefined) throw new CliError(failure.failure);
       throw error;
+    } finally {
+      graph?.dispose();
     }
   },
 };

@@ -1,8 +1,16 @@
-import { buildContext, type ContextFileRequest, type ContextResult } from '../context/buildContext';
+import type { ContextFileRequest, ContextResult } from '../context/buildContext';
 import { createTokenCounter, type TokenCounter } from '../context/tokens';
 import { isLlmError, type LlmError } from '../llm/errors';
 import type { RequestMetrics } from '../llm/metrics';
-import { fileViewsOf, runEdit, type EditFileRequest, type EditOutcome, type EditProgress } from '../llm/pipeline';
+import {
+  buildContextWithReferences,
+  fileViewsOf,
+  runEdit,
+  type EditFileRequest,
+  type EditOutcome,
+  type EditProgress,
+  type EditRequest,
+} from '../llm/pipeline';
 import type { ChatProvider } from '../llm/provider';
 import { nullLogger, type Logger } from '../logger';
 import type { FileChange, SnapshotReader } from '../ops/apply';
@@ -17,6 +25,8 @@ import { modelCaller } from './modelCall';
 import { askForPlan, type Plan } from './planning';
 import { TypeCheckService } from '../check/typeCheck';
 import { CodeGraph } from '../graph/codeGraph';
+import { contextReferences } from '../graph/contextReferences';
+import { ReferenceFinder } from '../graph/references';
 import { nodeSourceFileSystem } from '../graph/sourceFiles';
 import { seenCodeStep } from './seenCodeStep';
 import { typeCheckStep } from './typeCheckStep';
@@ -172,17 +182,34 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   const record = (requests: readonly RequestMetrics[]): void => {
     if (requests.length > 0) deps.recordMetrics?.(requests);
   };
+  // One code graph per service: the type check and the references in the context share its warm checker.
+  let graph: CodeGraph | undefined;
+  const graphOf = (root: string): CodeGraph => (graph ??= new CodeGraph(nodeSourceFileSystem(root)));
   let typeChecker: TypeCheckService | undefined;
+  let finder: ReferenceFinder | undefined;
   const steps = (settings: EditSettings, allowNewErrors: boolean): VerificationStep[] => {
     const all = stepsOf(deps);
     if (settings.verify !== 'types' || deps.workspaceRoot === undefined) return all;
-    typeChecker ??= new TypeCheckService(new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot)));
+    typeChecker ??= new TypeCheckService(graphOf(deps.workspaceRoot));
     return [...all, typeCheckStep(typeChecker, { mayRemain: allowNewErrors })];
   };
+  /** The references appendices, with the checker the type check uses: `verify: syntax` turns both off. */
+  const references = (settings: EditSettings): ReferencesOfContext | undefined => {
+    if (settings.verify !== 'types' || deps.workspaceRoot === undefined) return undefined;
+    const counter = createTokenCounter(settings.tokenEncoding);
+    const root = deps.workspaceRoot;
+    return (requests, budget) => {
+      finder ??= new ReferenceFinder(graphOf(root));
+      return contextReferences(finder, requests, counter, {
+        ...(budget === undefined ? {} : { contextBudget: budget }),
+        logger: log,
+      }).appendices;
+    };
+  };
   return {
-    edit: (request) => edit(request, deps, log, record, steps),
+    edit: (request) => edit(request, deps, log, record, steps, references),
     plan: (request) => plan(request, log, record),
-    context: (request) => contextOf(request),
+    context: (request) => contextOf(request, references, log),
     verify: ({ snapshot, operations, settings, allowNewErrors }) => {
       const verified = verifyBatch(
         snapshot,
@@ -238,6 +265,7 @@ async function edit(
   log: Logger,
   record: (requests: readonly RequestMetrics[]) => void,
   stepsFor: (settings: EditSettings, allowNewErrors: boolean) => VerificationStep[],
+  referencesFor: (settings: EditSettings) => ReferencesOfContext | undefined,
 ): Promise<ServiceEditResult> {
   const title = editTitleOf(request.instruction);
   const settings = editSettingsOf(request.settings);
@@ -290,6 +318,7 @@ async function edit(
     counter,
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
     verificationSteps: stepsFor(settings, request.allowNewErrors === true),
+    ...withReferences(referencesFor(settings)),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
     ...(request.onText === undefined ? {} : { onText: request.onText }),
@@ -447,13 +476,14 @@ async function plan(
       provider: request.provider,
       command: request.command,
       logger: log,
+      counter,
       ...(settings.maxOutputTokens === undefined ? {} : { maxOutputTokens: settings.maxOutputTokens }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     },
     requests,
   );
   try {
-    const planned = await askForPlan(call, files, request.instruction);
+    const planned = await askForPlan(call, files, request.instruction, counter);
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
     record(requests);
@@ -473,7 +503,17 @@ async function plan(
   }
 }
 
-function contextOf(request: ServiceContextRequest): ServiceContextResult {
+type ReferencesOfContext = NonNullable<EditRequest['references']>;
+
+function withReferences(references: ReferencesOfContext | undefined): Pick<EditRequest, 'references'> {
+  return references === undefined ? {} : { references };
+}
+
+function contextOf(
+  request: ServiceContextRequest,
+  referencesFor: (settings: EditSettings) => ReferencesOfContext | undefined,
+  log: Logger,
+): ServiceContextResult {
   const settings = editSettingsOf(request.settings);
   const counter = createTokenCounter(settings.tokenEncoding);
   const requests =
@@ -485,11 +525,15 @@ function contextOf(request: ServiceContextRequest): ServiceContextResult {
           whole: v.whole,
         }));
   try {
-    const context = buildContext(requests, counter, {
-      budget: settings.tokenBudget,
-      smallFileLines: settings.smallFileLines,
-      ...(request.full === true ? { full: true } : {}),
-    });
+    const context = buildContextWithReferences(
+      { counter, logger: log, ...withReferences(referencesFor(settings)) },
+      requests,
+      {
+        budget: settings.tokenBudget,
+        smallFileLines: settings.smallFileLines,
+        ...(request.full === true ? { full: true } : {}),
+      },
+    );
     return { ok: true, context, counter };
   } catch (error) {
     const failure = contextFailureOf(error);

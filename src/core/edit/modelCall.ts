@@ -1,3 +1,4 @@
+import type { TokenCounter } from '../context/tokens';
 import type { Logger } from '../logger';
 import type { RequestMetrics } from '../llm/metrics';
 import type { ChatMessage, ChatProvider, ChatResponse } from '../llm/provider';
@@ -18,6 +19,8 @@ export interface ModelCallOptions {
   readonly signal?: AbortSignal;
   readonly onText?: (delta: string) => void;
   readonly logger: Logger;
+  /** Counts the fixed instructions (system messages) of each request for the statistics. */
+  readonly counter?: TokenCounter;
 }
 
 export type ModelCall = (
@@ -54,6 +57,7 @@ export function modelCaller(options: ModelCallOptions, requests: RequestMetrics[
       outputTokens: response.usage.outputTokens,
       usageSource: response.usage.source,
       wholeFileInputTokens,
+      ...(options.counter === undefined ? {} : { instructionTokens: instructionTokensOf(messages, options.counter) }),
       operations: phase === 'plan' ? {} : operationCounts(parseOperations(response.text).operations),
       durationMs: Date.now() - started,
     });
@@ -62,4 +66,12 @@ export function modelCaller(options: ModelCallOptions, requests: RequestMetrics[
     );
     return response;
   };
+}
+
+/**
+ * Tokens of the fixed instructions a request carries (its system messages: the operation format, the rules), counted
+ * apart from the code and the task so the statistics show what the instructions cost per request.
+ */
+export function instructionTokensOf(messages: readonly ChatMessage[], counter: TokenCounter): number {
+  return messages.filter((m) => m.role === 'system').reduce((sum, m) => sum + counter.count(m.content), 0);
 }

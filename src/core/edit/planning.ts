@@ -2,7 +2,9 @@ import type { ElementNode, FileOutline } from '../elements/element';
 import { parseElementPath } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
 import { parsePlan, PLANNING_SYSTEM_PROMPT, planningOutline, planningUserMessage } from '../llm/prompts';
+import type { TokenCounter } from '../context/tokens';
 import type { ModelCall } from './modelCall';
+import { usageNotes } from './planningUsage';
 
 /**
  * The planning phase, once for every surface: the model sees the outline of each file (paths and signatures, no
@@ -34,19 +36,44 @@ export interface Plan {
   readonly accepted: readonly string[];
 }
 
-/** The outline text the model plans from. */
-export function planningOutlineOf(file: PlanFile): string {
-  return file.outlinable
-    ? planningOutline(file.outline)
-    : `File ${file.path} (${file.outline.lineCount} lines, read whole)`;
+export interface PlanningOutlineContext {
+  /** Counts the outline's tokens against its budget (the request's encoding). */
+  readonly counter?: TokenCounter;
+  /** The task: the outline keeps what it names, and says which members mention its words. */
+  readonly instruction?: string;
 }
 
-export async function askForPlan(call: ModelCall, files: readonly PlanFile[], instruction: string): Promise<Plan> {
+/** The outline text the model plans from. */
+export function planningOutlineOf(file: PlanFile, context: PlanningOutlineContext = {}): string {
+  if (!file.outlinable) return `File ${file.path} (${file.outline.lineCount} lines, read whole)`;
+  const instruction = context.instruction ?? '';
+  const { notes, relevant } = usageNotes(file.outline, instruction);
+  return planningOutline(file.outline, {
+    ...(context.counter === undefined ? {} : { counter: context.counter }),
+    instruction,
+    notes,
+    relevant,
+  });
+}
+
+export async function askForPlan(
+  call: ModelCall,
+  files: readonly PlanFile[],
+  instruction: string,
+  counter?: TokenCounter,
+): Promise<Plan> {
+  const outlineContext = { instruction, ...(counter === undefined ? {} : { counter }) };
   const answer = await call(
     'plan',
     [
       { role: 'system', content: PLANNING_SYSTEM_PROMPT },
-      { role: 'user', content: planningUserMessage(files.map(planningOutlineOf), instruction) },
+      {
+        role: 'user',
+        content: planningUserMessage(
+          files.map((file) => planningOutlineOf(file, outlineContext)),
+          instruction,
+        ),
+      },
     ],
     // A plan has no whole-file counterpart: a whole-file request would not plan.
     0,

@@ -23,6 +23,8 @@ export interface ReferenceSite {
   readonly lineText: string;
   /** The reference is a write (`x = …`), as the compiler tells. */
   readonly isWrite: boolean;
+  /** The reference calls it (or constructs it, or renders it as a JSX tag). */
+  readonly isCall: boolean;
 }
 
 export interface ElementReferences {
@@ -30,6 +32,8 @@ export interface ElementReferences {
   readonly target: string;
   /** Every reference: other files first (by path), then the declaring file, each in line order. */
   readonly sites: readonly ReferenceSite[];
+  /** Files that mention the name but were not searched (over `maxFiles`); absent when none. */
+  readonly unsearched?: number;
 }
 
 export interface ReferencesOptions {
@@ -78,13 +82,18 @@ export class ReferenceFinder {
 
     const topLevel = outline.elements.includes(element);
     const visible = topLevel ? new Set([file, ...imports.dependentsOf([file]).files]) : undefined;
-    const candidates = imports
+    const direct = new Set(imports.importersOf(file));
+    const mentioning = imports
       .filesMentioning(element.name)
-      .filter((f) => f !== file && (visible === undefined || visible.has(f)))
-      .slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
+      .filter((f) => f !== file && (visible === undefined || visible.has(f)));
+    // Direct importers first: under the limit, the files most likely to hold real uses are the ones searched.
+    const ordered = [...mentioning.filter((f) => direct.has(f)), ...mentioning.filter((f) => !direct.has(f))];
+    const candidates = ordered.slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
+    const unsearched = ordered.length - candidates.length;
+    const lineStarts = new Map<string, number[]>();
     const sites = semantics
       .references(file, element, candidates, texts)
-      .map((hit) => this.site(hit))
+      .map((hit) => this.site(hit, lineStarts))
       // An import or re-export names the element without using it; the uses that follow are what matter.
       .filter((site): site is ReferenceSite => site !== undefined);
     sites.sort(
@@ -94,16 +103,29 @@ export class ReferenceFinder {
         a.line - b.line ||
         a.column - b.column,
     );
-    return { target: element.path, sites };
+    return { target: element.path, sites, ...(unsearched > 0 ? { unsearched } : {}) };
   }
 
-  private site(hit: ReferenceHit): ReferenceSite | undefined {
+  /** `lineStarts` caches each file's line starts for the sites of one search: a file can hold thousands. */
+  private site(hit: ReferenceHit, lineStarts: Map<string, number[]>): ReferenceSite | undefined {
     const { file, start, text } = hit;
     const lineStart = text.lastIndexOf('\n', start - 1) + 1;
     const newline = text.indexOf('\n', start);
     const lineText = text.slice(lineStart, newline < 0 ? text.length : newline).trim();
-    let line = 1;
-    for (let i = text.indexOf('\n'); i >= 0 && i < start; i = text.indexOf('\n', i + 1)) line += 1;
+    let starts = lineStarts.get(file);
+    if (starts === undefined) {
+      starts = [0];
+      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+      lineStarts.set(file, starts);
+    }
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= start) low = mid;
+      else high = mid - 1;
+    }
+    const line = low + 1;
     const holder = elementsAtOffset(this.graph.outlineOf(file, text), start).at(-1);
     if (holder !== undefined && (holder.kind === 'import' || holder.kind === 'export')) return undefined;
     return {
@@ -113,6 +135,7 @@ export class ReferenceFinder {
       elementPath: holder?.path,
       lineText,
       isWrite: hit.isWrite,
+      isCall: hit.isCall,
     };
   }
 }
@@ -128,7 +151,12 @@ export interface DescribeReferencesOptions {
  */
 export function describeReferences(references: ElementReferences, options: DescribeReferencesOptions = {}): string {
   const { sites, target } = references;
-  if (sites.length === 0) return `No references to ${target} in the workspace.`;
+  const unsearched =
+    references.unsearched === undefined
+      ? ''
+      : `\n- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`;
+  if (sites.length === 0)
+    return `No references to ${target} in the ${unsearched === '' ? 'workspace' : 'files searched'}.${unsearched}`;
   const limit = options.limit ?? 12;
   const files = new Set(sites.map((s) => s.file));
   const header = `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}):`;
@@ -144,7 +172,7 @@ export function describeReferences(references: ElementReferences, options: Descr
       `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`,
     );
   }
-  return lines.join('\n');
+  return `${lines.join('\n')}${unsearched}`;
 }
 
 function clip(text: string): string {

@@ -26,6 +26,8 @@ export interface LanguageError {
   /** The language's error code (TypeScript: 2554 for TS2554). */
   readonly code: number;
   readonly message: string;
+  /** Set when warnings and suggestions were asked for too (`ErrorsOptions.allCategories`). */
+  readonly category?: 'error' | 'warning' | 'suggestion';
 }
 
 export interface FileErrors {
@@ -45,6 +47,8 @@ export interface ErrorsOptions {
    * changes types wherever it is, so both sides of a comparison need the same ones.
    */
   readonly roots?: readonly string[];
+  /** Warnings and suggestions too, each with its category (the agent tools' diagnostics). */
+  readonly allCategories?: boolean;
 }
 
 export interface ReferenceHit {
@@ -55,6 +59,20 @@ export interface ReferenceHit {
   /** The file's text the offset is into. */
   readonly text: string;
   readonly isWrite: boolean;
+  /** The use calls the declaration (or constructs it, tags a template with it, renders it as a JSX tag). */
+  readonly isCall: boolean;
+}
+
+/** A name used inside an element's own code, and the workspace declaration it resolves to. */
+export interface UseHit {
+  /** Offset of the use in the element's file. */
+  readonly start: number;
+  readonly isCall: boolean;
+  /** Workspace-relative file of the declaration. */
+  readonly declarationFile: string;
+  /** Offset of the declaration in `declarationText`. */
+  readonly declarationStart: number;
+  readonly declarationText: string;
 }
 
 export interface WorkspaceSemantics {
@@ -88,6 +106,11 @@ export interface WorkspaceSemantics {
     candidates: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
   ): ReferenceHit[];
+  /**
+   * The workspace declarations the element's own code uses (its members' code excluded, its own parameters and
+   * locals excluded), one hit per use, with `texts` in place.
+   */
+  uses(file: string, element: ElementNode, texts: ReadonlyMap<string, OverlayText>): UseHit[];
   /**
    * Whether an error only says that the environment lacks something (a package that is not installed, type
    * definitions for the runtime): such errors never block an edit.

@@ -19,6 +19,11 @@ export interface RequestMetrics {
   readonly usageSource: 'provider' | 'estimated';
   /** Input tokens the same request would have cost with every file sent whole. */
   readonly wholeFileInputTokens: number;
+  /**
+   * Tokens of the fixed instructions (the system prompt) among the input, counted with Scalpel's tokenizer; absent
+   * in records written before they were counted.
+   */
+  readonly instructionTokens?: number;
   /** Operations the answer held, by type. */
   readonly operations: Readonly<Record<string, number>>;
   /** Whether the edit this request belongs to ended applied (set on the last request of an edit). */
@@ -128,6 +133,8 @@ export interface MetricsGroup {
   readonly inputTokens: Distribution;
   readonly outputTokens: Distribution;
   readonly wholeFileInputTokens: Distribution;
+  /** The fixed instructions per request, over the requests that recorded them. */
+  readonly instructionTokens: Distribution;
   /** Input tokens saved against whole-file requests, as a fraction of the whole-file total. */
   readonly inputSavings: number;
 }
@@ -175,6 +182,9 @@ function group(key: string, records: readonly RequestMetrics[]): MetricsGroup {
     inputTokens: input,
     outputTokens: distribution(records.map((r) => r.outputTokens)),
     wholeFileInputTokens: whole,
+    instructionTokens: distribution(
+      records.flatMap((r) => (r.instructionTokens === undefined ? [] : [r.instructionTokens])),
+    ),
     inputSavings: whole.total === 0 ? 0 : 1 - input.total / whole.total,
   };
 }
@@ -214,7 +224,17 @@ export function summarizeMetrics(all: readonly MetricsRecord[]): MetricsSummary 
 
 function row(g: MetricsGroup): string {
   const f = (d: Distribution): string => `${Math.round(d.mean)}/${Math.round(d.p95)}/${d.max}`;
-  return `${g.key.padEnd(22)} ${String(g.requests).padStart(6)}  ${f(g.inputTokens).padStart(18)}  ${f(g.outputTokens).padStart(18)}  ${f(g.wholeFileInputTokens).padStart(18)}  ${(g.inputSavings * 100).toFixed(0).padStart(5)}%`;
+  return `${g.key.padEnd(22)} ${String(g.requests).padStart(6)}  ${f(g.inputTokens).padStart(18)}  ${instructionsCell(g).padStart(18)}  ${f(g.outputTokens).padStart(18)}  ${f(g.wholeFileInputTokens).padStart(18)}  ${(g.inputSavings * 100).toFixed(0).padStart(5)}%`;
+}
+
+/**
+ * The fixed instructions' mean per request and the mean of the rest of the input (code, task, repair messages), so
+ * their cost reads apart from the code's; `-` when no request of the group recorded them.
+ */
+function instructionsCell(g: MetricsGroup): string {
+  const instructions = g.instructionTokens;
+  if (instructions.count === 0) return '-';
+  return `${Math.round(instructions.mean)} + ${Math.max(0, Math.round(g.inputTokens.mean - instructions.mean))}`;
 }
 
 /** A plain-text table of a summary, for the CLI and the extension's statistics view. */
@@ -222,7 +242,7 @@ export function formatMetricsSummary(summary: MetricsSummary): string {
   if (summary.requests === 0 && summary.tools.length === 0) return 'No requests recorded yet.\n';
   const tools = formatToolGroups(summary.tools);
   if (summary.requests === 0) return `No model requests recorded yet.\n\n${tools}`;
-  const header = `${'group'.padEnd(22)} ${'reqs'.padStart(6)}  ${'input mean/p95/max'.padStart(18)}  ${'output mean/p95/max'.padStart(18)}  ${'whole-file input'.padStart(18)}  saved`;
+  const header = `${'group'.padEnd(22)} ${'reqs'.padStart(6)}  ${'input mean/p95/max'.padStart(18)}  ${'instructions + code'.padStart(18)}  ${'output mean/p95/max'.padStart(18)}  ${'whole-file input'.padStart(18)}  saved`;
   return [
     header,
     row(summary.all),

@@ -1,8 +1,15 @@
-import { buildContext, type ContextFileRequest, type ContextResult } from '../context/buildContext';
+import {
+  buildContext,
+  ContextBudgetError,
+  type ContextFileRequest,
+  type ContextOptions,
+  type ContextResult,
+} from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
 import { contextFailureOf } from '../edit/contextFailure';
 import { modelCaller } from '../edit/modelCall';
+import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import type { EditOptions } from '../edit/editSettings';
@@ -57,6 +64,14 @@ export interface EditRequest {
   readonly provider: ChatProvider;
   readonly counter: TokenCounter;
   readonly options?: EditOptions;
+  /**
+   * Where the focused elements are used across the workspace, as an appendix per file of the context (issue 18), so
+   * a signature change comes with its callers. Budgeted by the caller; dropped when the context would not fit.
+   */
+  readonly references?: (
+    requests: readonly ContextFileRequest[],
+    budget: number | undefined,
+  ) => ReadonlyMap<string, string>;
   /** Checks after the apply engine's own (issue 18's type check); their problems go back for repair. */
   readonly verificationSteps?: readonly VerificationStep[];
   readonly signal?: AbortSignal;
@@ -192,6 +207,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       provider,
       command: request.command ?? 'edit',
       logger: log,
+      counter,
       ...(options.maxOutputTokens === undefined ? {} : { maxOutputTokens: options.maxOutputTokens }),
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -239,13 +255,25 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
   try {
     // 1. Planning, when some file has no known focus and would not be sent whole.
     const smallFileLines = options.smallFileLines ?? 50;
+    const planning = options.planning ?? 'auto';
+    if (planning === 'auto' && options.full !== true) {
+      for (const view of views) {
+        if (view.whole || view.focus.length > 0 || view.outline.lineCount <= smallFileLines) continue;
+        const cost = wholeOrPlanned(view, request.instruction, counter, options.budget);
+        if (!cost.whole) continue;
+        // Cheaper whole than planned: no planning round for this file (issue 18's cost rule).
+        view.whole = true;
+        log.debug(
+          `${view.path}: sent whole (${cost.wholeTokens} tokens) instead of planned (at least ${cost.plannedTokens})`,
+        );
+      }
+    }
     const needsPlan = views.some(
       (v) => !v.whole && v.focus.length === 0 && v.outline.lineCount > smallFileLines && options.full !== true,
     );
-    const planning = options.planning ?? 'auto';
     if (views.length > 0 && (planning === 'always' || (planning === 'auto' && needsPlan))) {
       progress('plan', 'asking the model which elements it needs');
-      const planned = await askForPlan(call, views, request.instruction);
+      const planned = await askForPlan(call, views, request.instruction, counter);
       shown.push({ phase: 'plan', files: shownByOutline(views) });
       for (const { path, reason } of planned.unresolved) log.warn(`plan: ignoring "${path}": ${reason}`);
       applyPlan(views, planned);
@@ -265,7 +293,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       focus: v.focus,
       whole: v.whole,
     }));
-    context = buildContext(contextRequests, counter, {
+    context = buildContextWithReferences(request, contextRequests, {
       ...(options.budget === undefined ? {} : { budget: options.budget }),
       ...(options.smallFileLines === undefined ? {} : { smallFileLines: options.smallFileLines }),
       ...(options.full === true ? { full: true } : {}),
@@ -358,6 +386,40 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     const contextFailure = contextFailureOf(error);
     if (contextFailure !== undefined) return outcome(false, contextFailure.failure, contextFailure.kind);
     throw error;
+  }
+}
+
+/**
+ * The focused context with the references appendices when the request finds them. The appendices are an aid: when
+ * finding them fails, or the focused elements and the appendices together do not fit the budget, the context is
+ * built without them.
+ */
+export function buildContextWithReferences(
+  request: Pick<EditRequest, 'counter' | 'logger' | 'references' | 'onProgress'>,
+  requests: readonly ContextFileRequest[],
+  options: ContextOptions,
+): ContextResult {
+  const log = request.logger ?? nullLogger;
+  let appendices: ReadonlyMap<string, string> = new Map();
+  if (request.references !== undefined && requests.some((r) => r.focus.length > 0)) {
+    request.onProgress?.({ phase: 'context', message: 'finding where the focused elements are used' });
+    try {
+      appendices = request.references(requests, options.budget);
+    } catch (error) {
+      log.warn(`references left out of the context: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (appendices.size === 0) return buildContext(requests, request.counter, options);
+  const withAppendices = requests.map((r) => {
+    const appendix = appendices.get(r.outline.file);
+    return appendix === undefined ? r : { ...r, appendix };
+  });
+  try {
+    return buildContext(withAppendices, request.counter, options);
+  } catch (error) {
+    if (!(error instanceof ContextBudgetError)) throw error;
+    log.warn('references left out of the context: the focused elements need the whole budget');
+    return buildContext(requests, request.counter, options);
   }
 }
 

@@ -35,6 +35,13 @@ export interface PlanningOutlineOptions {
   readonly counter?: TokenCounter;
   /** The task: members whose names it mentions stay listed in full, and their containers fold last. */
   readonly instruction?: string;
+  /**
+   * A note per element path, shown after its signature (where it is used, which words of the task its code holds:
+   * src/core/edit/planningUsage.ts). Over budget, the notes of elements the task does not concern go first.
+   */
+  readonly notes?: ReadonlyMap<string, string>;
+  /** Element paths the task concerns beyond the names it mentions (their code holds its words): kept like those. */
+  readonly relevant?: ReadonlySet<string>;
 }
 
 export const DEFAULT_PLANNING_OUTLINE_BUDGET = 4_000;
@@ -51,7 +58,10 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
   const counter = options.counter ?? (defaultCounter ??= createTokenCounter());
   const budget = options.budget ?? DEFAULT_PLANNING_OUTLINE_BUDGET;
   const words = instructionWords(options.instruction ?? '');
-  const mentioned = (element: ElementNode): boolean => words.has(element.name.toLowerCase());
+  const mentioned = (element: ElementNode): boolean =>
+    words.has(element.name.toLowerCase()) || options.relevant?.has(element.path) === true;
+  const notes = options.notes ?? new Map<string, string>();
+  let allNotes = true;
   const header = `File ${outline.file} (${outline.lineCount} lines)`;
   const tops = outline.elements.filter((e) => e.kind !== 'import');
 
@@ -66,8 +76,10 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
     }
     return tokens;
   };
-  const fullLine = (element: ElementNode, depth: number): string =>
-    `${'  '.repeat(depth)}${element.path}  ${element.signature}`;
+  const fullLine = (element: ElementNode, depth: number): string => {
+    const note = allNotes || mentioned(element) ? notes.get(element.path) : undefined;
+    return `${'  '.repeat(depth)}${element.path}  ${element.signature}${note === undefined ? '' : `  // ${note}`}`;
+  };
 
   /** The lines under a container: its members as its fold shows them. */
   const renderMembers = (element: ElementNode, depth: number, emit: (line: string) => void): void => {
@@ -111,6 +123,11 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
   /** Top-level elements listed by label only, on one line at the end. */
   const compact = new Set<ElementNode>();
   const compactPrefix = `  also in ${outline.file}: `;
+  if (total > budget && notes.size > 0) {
+    // 0. The notes of elements the task does not concern.
+    allNotes = false;
+    total = tokensOf(header) + tops.reduce((sum, element) => sum + elementTokens(element, 1), 0);
+  }
   if (total > budget) {
     // 1-2. Containers in folding order: least relevant first, then the ones with the most to hide.
     const containers: Array<{ element: ElementNode; depth: number; parent: ElementNode | undefined }> = [];

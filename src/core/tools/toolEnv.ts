@@ -2,7 +2,7 @@ import type { TokenCounter } from '../context/tokens';
 import { EditConversation } from '../edit/conversation';
 import type { Logger } from '../logger';
 import type { CodeGraph } from './graph/codeGraph';
-import { TsMorphGraph } from './graph/tsMorphGraph';
+import { WorkspaceGraph } from './graph/workspaceGraph';
 import { OutlineCache } from './outlineCache';
 import type { BatchWriter, ToolEnv, ToolWorkspace } from './types';
 
@@ -19,7 +19,7 @@ export function createToolEnv(
   return {
     workspace,
     outlines,
-    graph: () => (graph ??= new TsMorphGraph(workspace, outlines)),
+    graph: () => (graph ??= new WorkspaceGraph(workspace, outlines)),
     graphReady: () => graph !== undefined,
     writer,
     counter,

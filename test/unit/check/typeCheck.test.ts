@@ -3,7 +3,13 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { describeTypeErrors, TypeCheckService, type ProposedFileChange } from '../../../src/core/check/typeCheck';
+import {
+  compareDiagnostics,
+  describeTypeErrors,
+  TypeCheckService,
+  type NewTypeError,
+  type ProposedFileChange,
+} from '../../../src/core/check/typeCheck';
 import { CodeGraph } from '../../../src/core/graph/codeGraph';
 import { nodeSourceFileSystem } from '../../../src/core/graph/sourceFiles';
 
@@ -316,5 +322,30 @@ void describe('module augmentations', () => {
     ]);
     assert.deepEqual(result.newErrors, []);
     assert.equal(result.importersUnaffected, true);
+  });
+});
+
+void describe('matching errors before and after an edit', () => {
+  const error = (message: string, lineText = '<Asset {...tag} nonce={nonce} />'): NewTypeError => ({
+    file: 'src/HeadContent.tsx',
+    line: 25,
+    column: 9,
+    code: 2322,
+    message,
+    elementPath: 'src/HeadContent.tsx/function[HeadContent]',
+    lineText,
+  });
+
+  void test("an old error whose union prints in another order is not new (react-router's HeadContent)", () => {
+    const before = error(`Type '{ tag: "meta" | "link"; key: string; }' is not assignable to type 'RouterManagedTag'.`);
+    const after = error(`Type '{ tag: "link" | "meta"; key: string; }' is not assignable to type 'RouterManagedTag'.`);
+    assert.deepEqual(compareDiagnostics([before], [after]).added, []);
+  });
+
+  void test('another type on the same line is new, and so is a second error of the same kind', () => {
+    const before = error(`Type '{ tag: "meta" | "link"; }' is not assignable to type 'RouterManagedTag'.`);
+    const changed = error(`Type '{ tag: "meta" | "script"; }' is not assignable to type 'RouterManagedTag'.`);
+    assert.deepEqual(compareDiagnostics([before], [changed]).added, [changed]);
+    assert.equal(compareDiagnostics([before], [before, before]).added.length, 1);
   });
 });

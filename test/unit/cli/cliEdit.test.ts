@@ -71,10 +71,19 @@ void describe('scalpel edit / apply / stats end to end', () => {
     assert.equal(stats.code, 0);
     const summary = JSON.parse(stats.stdout) as {
       requests: number;
+      all: { inputTokens: { mean: number }; instructionTokens: { count: number; mean: number } };
       byCommand: Array<{ key: string }>;
       byOperation: Array<{ key: string }>;
     };
     assert.equal(summary.requests, 1);
+    // The fixed instructions are counted per request, apart from the code: the system prompt is hundreds of tokens.
+    assert.equal(summary.all.instructionTokens.count, 1);
+    assert.ok(summary.all.instructionTokens.mean > 100, `${summary.all.instructionTokens.mean}`);
+    assert.ok(summary.all.instructionTokens.mean < summary.all.inputTokens.mean);
+    const table = await scalpel(root, { SCALPEL_METRICS_FILE: metrics }, ['stats']);
+    const instructions = Math.round(summary.all.instructionTokens.mean);
+    assert.match(table.stdout, /instructions \+ code/);
+    assert.match(table.stdout, new RegExp(`^all .* ${instructions} \\+ \\d+ `, 'm'));
     assert.deepEqual(
       summary.byCommand.map((g) => g.key),
       ['cli.edit'],

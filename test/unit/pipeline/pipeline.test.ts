@@ -67,7 +67,10 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
       scripted.answer(`NEED ${VALIDATE}\nNEED src/hard.ts/function[nope]\n`),
       scripted.answer(NEW_VALIDATE),
     );
-    const outcome = await runEdit(request({ files: [{ path: 'src/hard.ts', focus: [] }] }));
+    // `always`: this file is small enough that `auto` sends it whole (the next tests).
+    const outcome = await runEdit(
+      request({ files: [{ path: 'src/hard.ts', focus: [] }], options: { planning: 'always' } }),
+    );
     assert.equal(outcome.ok, true, outcome.failure);
     assert.deepEqual(outcome.plan, [VALIDATE], 'the unknown path is ignored');
     const planning = messagesOf(server, before);
@@ -82,6 +85,47 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
       outcome.requests.map((r) => r.phase),
       ['plan', 'code'],
     );
+  });
+
+  void test('a file cheaper whole than planned goes whole, with no planning round', async () => {
+    const before = server.requests.length;
+    server.enqueue(scripted.answer(NEW_VALIDATE));
+    const outcome = await runEdit(request({ files: [{ path: 'src/hard.ts', focus: [] }] }));
+    assert.equal(outcome.ok, true, outcome.failure);
+    assert.equal(outcome.plan, undefined);
+    assert.deepEqual(
+      outcome.requests.map((r) => r.phase),
+      ['code'],
+    );
+    const [, user] = messagesOf(server, before);
+    assert.ok(user?.content.startsWith(`File ${FILE} (whole file, `), user?.content.slice(0, 80));
+    assert.equal(outcome.context?.files[0]?.mode, 'whole');
+  });
+
+  void test('a file whose whole text costs more than planning is still planned', async () => {
+    const big = Array.from(
+      { length: 40 },
+      (_, i) =>
+        `export function step${i}(input: number): number {\n${Array.from({ length: 8 }, (__, j) => `  input = input * ${j + 2} + ${i}; // scale ${j}`).join('\n')}\n  return input;\n}\n`,
+    ).join('\n');
+    const path = 'src/steps.ts';
+    const before = server.requests.length;
+    server.enqueue(scripted.answer(`NEED ${path}/function[step7]`), scripted.answer('No change needed.'));
+    const outcome = await runEdit(
+      request({
+        instruction: 'make step7 round its result',
+        files: [{ path, focus: [] }],
+        snapshot: { read: (p: string) => (p === path ? big : undefined) },
+        options: { repairRounds: 0 },
+      }),
+    );
+    assert.deepEqual(outcome.plan, [`${path}/function[step7]`]);
+    assert.deepEqual(
+      outcome.requests.map((r) => r.phase),
+      ['plan', 'code'],
+    );
+    const [, user] = messagesOf(server, before + 1);
+    assert.ok(user?.content.startsWith(`File ${path} (focused view of `), user?.content.slice(0, 80));
   });
 
   void test('failed operations go back to the model and only the failed ones are answered', async () => {

@@ -106,7 +106,8 @@ void describe('scalpel mcp over stdio, on a copy of rxjs', () => {
     const references = await call('references', { path: 'src/internal/util/isFunction.ts/function[isFunction]' });
     assert.equal(references.isError, false, references.text);
     const total = Number(/: ([\d,]+) in [\d,]+ files$/m.exec(references.text)?.[1]?.replace(/,/g, ''));
-    assert.ok(total > 50, references.text.slice(0, 300));
+    // Uses only: the import lines that name it are not references (43 calls in rxjs 7.8.2's sources).
+    assert.ok(total > 40, references.text.slice(0, 300));
     assert.match(references.text, /^## src\/internal\/Observable\.ts$/m);
     const callers = await call('references', {
       path: 'src/internal/operators/mergeInternals.ts/function[mergeInternals]',

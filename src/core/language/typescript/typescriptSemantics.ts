@@ -9,6 +9,7 @@ import {
   type LanguageError,
   type OverlayText,
   type ReferenceHit,
+  type UseHit,
   type WorkspaceSemantics,
 } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
@@ -85,6 +86,17 @@ class TsWorkspace {
     return normalized.startsWith(`${this.root}/`) ? normalized.slice(this.root.length + 1) : undefined;
   }
 
+  /**
+   * An installed dependency: a file under a `node_modules` folder. Inside the workspace only the part below the root
+   * counts, so a workspace that itself lies under a `node_modules` folder (a package's sources checked in place, the
+   * bench's corpus) is still the workspace, not a dependency.
+   */
+  isDependency(absolutePath: string): boolean {
+    const file = this.relative(absolutePath);
+    if (file === undefined) return absolutePath.includes('/node_modules/');
+    return file.startsWith('node_modules/') || file.includes('/node_modules/');
+  }
+
   /** Replaces the overlay: these workspace-relative files read as given until the next call. */
   setOverlay(texts: ReadonlyMap<string, OverlayText>): void {
     const next = new Map<string, { text: OverlayText; version: string }>();
@@ -138,7 +150,7 @@ class TsWorkspace {
     if (overlaid !== undefined) return overlaid.version;
     if (absolutePath.startsWith(`${libFolderInMemoryPath}/`)) return 'lib';
     // Installed dependencies are taken as fixed while Scalpel runs; stat-ing hundreds of .d.ts per request is waste.
-    if (absolutePath.includes('/node_modules/')) return 'dependency';
+    if (this.isDependency(absolutePath)) return 'dependency';
     const file = this.relative(absolutePath);
     if (file !== undefined) return this.fileSystem.versionOf(file) ?? 'missing';
     return ts.sys.getModifiedTime?.(absolutePath)?.getTime().toString() ?? 'outside';
@@ -149,7 +161,7 @@ class TsWorkspace {
     if (overlaid !== undefined) return overlaid.text;
     if (absolutePath.startsWith(`${libFolderInMemoryPath}/`)) return this.libText(absolutePath);
     const file = this.relative(absolutePath);
-    if (file === undefined || absolutePath.includes('/node_modules/')) return ts.sys.readFile(absolutePath);
+    if (file === undefined || this.isDependency(absolutePath)) return ts.sys.readFile(absolutePath);
     const version = this.fileSystem.versionOf(file);
     if (version === undefined) return undefined;
     const cached = this.diskTexts.get(absolutePath);
@@ -379,11 +391,12 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
             ...service.getSyntacticDiagnostics(absolutePath),
             ...service.getSemanticDiagnostics(absolutePath),
           ]
-            .filter((d) => d.category === ts.DiagnosticCategory.Error)
+            .filter((d) => options.allCategories === true || d.category === ts.DiagnosticCategory.Error)
             .map((d) => ({
               start: d.start ?? 0,
               code: d.code,
               message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+              ...(options.allCategories === true ? { category: categoryOf(d.category) } : {}),
             }));
           const surface = surfaceOf.includes(file) ? exportSurface(program, sourceFile) : undefined;
           found.set(file, { text: sourceFile.text, errors, ...(surface === undefined ? {} : { surface }) });
@@ -416,7 +429,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       const seen = new Set<string>();
       for (const symbol of service.findReferences(workspace.absolute(file), position) ?? []) {
         for (const reference of symbol.references) {
-          if (reference.isDefinition === true || reference.fileName.includes('/node_modules/')) continue;
+          if (reference.isDefinition === true || workspace.isDependency(reference.fileName)) continue;
           const siteFile = workspace.relative(reference.fileName);
           const sourceFile = program.getSourceFile(reference.fileName);
           if (siteFile === undefined || sourceFile === undefined) continue;
@@ -428,6 +441,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
             start: reference.textSpan.start,
             text: sourceFile.text,
             isWrite: reference.isWriteAccess,
+            isCall: isCalleeAt(sourceFile, reference.textSpan.start),
           });
         }
       }
@@ -435,6 +449,69 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     } finally {
       workspace.clearOverlay();
     }
+  }
+
+  uses(file: string, element: ElementNode, texts: ReadonlyMap<string, OverlayText>): UseHit[] {
+    const { workspace } = this;
+    workspace.setOverlay(texts);
+    try {
+      const service = workspace.serviceFor(workspace.configFor(file), [file]);
+      const program = service.getProgram();
+      const sourceFile = program?.getSourceFile(workspace.absolute(file));
+      if (program === undefined || sourceFile === undefined) return [];
+      const checker = program.getTypeChecker();
+      const { start, end } = element.range;
+      // A container's members are elements of their own: its uses are those of its own code (heritage, decorators).
+      const members = element.children.map((child) => child.range);
+      const hits: UseHit[] = [];
+      const visit = (node: ts.Node): void => {
+        if (node.end < start || node.pos > end) return;
+        if (members.some((m) => node.pos >= m.start && node.end <= m.end)) return;
+        // `pos` includes leading trivia: the next sibling's node starts at this element's end, so bound both sides.
+        if (
+          (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) &&
+          node.getStart(sourceFile) >= start &&
+          node.end <= end
+        ) {
+          const hit = this.useOf(checker, sourceFile, node, start, end);
+          if (hit !== undefined) hits.push(hit);
+        }
+        ts.forEachChild(node, visit);
+      };
+      visit(sourceFile);
+      return hits;
+    } finally {
+      workspace.clearOverlay();
+    }
+  }
+
+  private useOf(
+    checker: ts.TypeChecker,
+    sourceFile: ts.SourceFile,
+    node: ts.Identifier | ts.PrivateIdentifier,
+    start: number,
+    end: number,
+  ): UseHit | undefined {
+    let symbol = checker.getSymbolAtLocation(node);
+    if (symbol === undefined) return undefined;
+    if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+    for (const declaration of symbol.declarations ?? []) {
+      const declaring = declaration.getSourceFile();
+      if (this.workspace.isDependency(declaring.fileName)) continue;
+      const declarationFile = this.workspace.relative(declaring.fileName);
+      if (declarationFile === undefined) continue;
+      const at = declaration.getStart(declaring);
+      // Its own parameters and locals are not uses of another element.
+      if (declaring === sourceFile && at >= start && at <= end) return undefined;
+      return {
+        start: node.getStart(sourceFile),
+        isCall: isCallee(node),
+        declarationFile,
+        declarationStart: at,
+        declarationText: declaring.text,
+      };
+    }
+    return undefined;
   }
 
   isEnvironmentError(error: Pick<LanguageError, 'code' | 'message'>): boolean {
@@ -579,4 +656,38 @@ export function findNamePosition(text: string, element: ElementNode): number | u
 function isDecoratorEnd(text: string, end: number): boolean {
   const next = /\S/.exec(text.slice(end, end + 40));
   return next === null || (next[0] !== '.' && next[0] !== '(');
+}
+
+function categoryOf(category: ts.DiagnosticCategory): 'error' | 'warning' | 'suggestion' {
+  return category === ts.DiagnosticCategory.Error
+    ? 'error'
+    : category === ts.DiagnosticCategory.Warning
+      ? 'warning'
+      : 'suggestion';
+}
+
+/** Whether the name at `position` is called: `f()`, `a.f()`, `new C()`, ``tag`…` ``, `<Component />`. */
+function isCalleeAt(sourceFile: ts.SourceFile, position: number): boolean {
+  let found: ts.Node | undefined;
+  const visit = (node: ts.Node): void => {
+    if (position < node.pos || position >= node.end) return;
+    if ((ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) && node.getStart(sourceFile) === position) {
+      found = node;
+      return;
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  return found !== undefined && isCallee(found);
+}
+
+function isCallee(node: ts.Node): boolean {
+  let expression: ts.Node = node;
+  const parent = node.parent as ts.Node | undefined;
+  if (parent !== undefined && ts.isPropertyAccessExpression(parent) && parent.name === node) expression = parent;
+  const holder = expression.parent as ts.Node | undefined;
+  if (holder === undefined) return false;
+  if ((ts.isCallExpression(holder) || ts.isNewExpression(holder)) && holder.expression === expression) return true;
+  if (ts.isTaggedTemplateExpression(holder) && holder.tag === expression) return true;
+  return (ts.isJsxOpeningElement(holder) || ts.isJsxSelfClosingElement(holder)) && holder.tagName === expression;
 }

@@ -76,7 +76,7 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
       }
     }
     const unique = [...new Set(files)];
-    const all = (await graphOf(env)).diagnostics(unique);
+    const all = await (await graphOf(env)).diagnostics(unique);
     const rows = input.severity === 'error' ? all.filter((d) => d.severity === 'error') : all;
     const errors = all.filter((d) => d.severity === 'error').length;
     const heading = `diagnostics of ${count(unique.length)} file${unique.length === 1 ? '' : 's'}: ${count(errors)} errors, ${count(all.length - errors)} others`;

@@ -1,7 +1,7 @@
 /**
- * The code graph the agent tools query: where an element is used, what it uses, and the diagnostics of files.
- * TODO(#18): the shared references index of src/core/graph/ replaces TsMorphGraph behind this interface when it
- * lands (one index, two consumers); find_path and the tools depend only on this interface.
+ * The code graph the agent tools query: where an element is used, what it uses, and the diagnostics of files. It is
+ * served by the shared code graph of src/core/graph/ (workspaceGraph.ts), the one the focused context and the type
+ * check use; find_path and the tools depend only on this interface.
  */
 
 /** One place an element is used. */
@@ -49,5 +49,5 @@ export interface CodeGraph {
   /** The workspace elements the element's own code uses, calls first. */
   uses(path: string): UseEdge[];
   /** Syntax and type diagnostics of the files. */
-  diagnostics(files: readonly string[]): GraphDiagnostic[];
+  diagnostics(files: readonly string[]): Promise<GraphDiagnostic[]>;
 }

@@ -1,0 +1,144 @@
+import type { ContextFileRequest } from '../context/buildContext';
+import type { TokenCounter } from '../context/tokens';
+import type { ElementNode } from '../elements/element';
+import { resolveElementPath } from '../elements/resolve';
+import type { Logger } from '../logger';
+import { describeReferences, type ElementReferences, type ReferenceFinder } from './references';
+import type { OverlayText } from './semantics';
+
+/**
+ * Where the focused elements are used, as the per-file appendix of the focused context (issue 18): a model that
+ * adds a parameter to a function sees its callers, each as the enclosing element's path and the line itself. Only
+ * the elements whose signature an edit may change are looked up (functions, methods, properties, accessors,
+ * variables); uses inside an element the model already sees in full are left out. The appendices share one token
+ * budget, split evenly between the elements; an element over its share lists fewer sites and ends with
+ * "… and N more in <files>".
+ */
+
+/** Kinds whose signature an edit may change and whose users then break. */
+const SIGNATURE_KINDS: ReadonlySet<string> = new Set([
+  'function',
+  'method',
+  'property',
+  'getter',
+  'setter',
+  'variable',
+]);
+
+/** Budget of all appendices when the context has none: about what twelve call sites of three elements cost. */
+export const DEFAULT_REFERENCES_BUDGET = 1_200;
+/** Share of the context budget the appendices may take. */
+const BUDGET_SHARE = 0.1;
+/** The most sites listed per element, whatever the budget. */
+const MAX_SITES = 12;
+/**
+ * Files searched per element besides its own, direct importers first: the compiler checks each one it searches, and
+ * on the corpus a search of hundreds of files took tens of seconds. The type check still sees every caller.
+ */
+export const CONTEXT_MAX_FILES = 20;
+
+export interface ContextReferencesOptions {
+  /** The context's token budget; the appendices take at most a tenth of it. */
+  readonly contextBudget?: number;
+  readonly logger?: Logger;
+}
+
+export interface ContextReferences {
+  /** Appendix per file (workspace path) of the request. */
+  readonly appendices: ReadonlyMap<string, string>;
+  /** Tokens of all appendices. */
+  readonly tokens: number;
+  /** Elements looked up. */
+  readonly elements: number;
+  /** Sites found (before the budget cut). */
+  readonly sites: number;
+}
+
+export function referencesBudgetOf(contextBudget: number | undefined): number {
+  return contextBudget === undefined
+    ? DEFAULT_REFERENCES_BUDGET
+    : Math.min(DEFAULT_REFERENCES_BUDGET, Math.floor(contextBudget * BUDGET_SHARE));
+}
+
+/** The focused elements of a request whose uses matter to an edit of them. */
+function lookedUp(request: ContextFileRequest): ElementNode[] {
+  const found: ElementNode[] = [];
+  for (const path of request.focus) {
+    const resolved = resolveElementPath(request.outline, path);
+    if (!resolved.ok || !SIGNATURE_KINDS.has(resolved.element.kind) || resolved.element.name.length === 0) continue;
+    if (!found.includes(resolved.element)) found.push(resolved.element);
+  }
+  return found;
+}
+
+export function contextReferences(
+  finder: ReferenceFinder,
+  requests: readonly ContextFileRequest[],
+  counter: TokenCounter,
+  options: ContextReferencesOptions = {},
+): ContextReferences {
+  const budget = referencesBudgetOf(options.contextBudget);
+  // The request's texts are what the model sees (unsaved editors included): references are found in them.
+  const texts = new Map<string, OverlayText>(requests.map((r) => [r.outline.file, r.outline.text]));
+  const shownInFull = requests.flatMap((r) => r.focus.map((path) => ({ file: r.outline.file, path })));
+  const insideShown = (file: string, elementPath: string | undefined): boolean =>
+    elementPath !== undefined &&
+    shownInFull.some((s) => s.file === file && (elementPath === s.path || elementPath.startsWith(`${s.path}/`)));
+
+  const found: Array<{ file: string; references: ElementReferences }> = [];
+  for (const request of requests) {
+    for (const element of lookedUp(request)) {
+      try {
+        const references = finder.referencesOf(request.outline.file, element.path, {
+          texts,
+          maxFiles: CONTEXT_MAX_FILES,
+        });
+        const seenLines = new Set<string>();
+        // One line per use: `f(a) && f(b)` is one place to change.
+        const sites = references.sites.filter((s) => {
+          const key = `${s.file}:${s.line}`;
+          if (insideShown(s.file, s.elementPath) || seenLines.has(key)) return false;
+          seenLines.add(key);
+          return true;
+        });
+        found.push({ file: request.outline.file, references: { ...references, sites } });
+      } catch (error) {
+        // The references are an aid: a file the compiler cannot read costs the model the list, never the edit.
+        options.logger?.warn(
+          `references of ${element.path}: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+    }
+  }
+  const share = found.length === 0 ? 0 : Math.floor(budget / found.length);
+  const parts = new Map<string, string[]>();
+  let tokens = 0;
+  for (const { file, references } of found) {
+    const text = describeWithin(references, share, counter);
+    if (text === undefined) continue;
+    tokens += counter.count(text) + 1;
+    const list = parts.get(file) ?? [];
+    list.push(text);
+    parts.set(file, list);
+  }
+  const appendices = new Map([...parts].map(([file, texts]) => [file, texts.join('\n')]));
+  return {
+    appendices,
+    tokens,
+    elements: found.length,
+    sites: found.reduce((sum, f) => sum + f.references.sites.length, 0),
+  };
+}
+
+/** The element's sites as the model reads them, as many as fit `budget` tokens; undefined when not even the header does. */
+function describeWithin(references: ElementReferences, budget: number, counter: TokenCounter): string | undefined {
+  if (references.sites.length === 0 && references.unsearched === undefined) {
+    const text = `No uses of ${references.target} outside what is shown in full.`;
+    return counter.count(text) <= budget ? text : undefined;
+  }
+  for (let limit = Math.min(MAX_SITES, references.sites.length); limit >= 0; limit--) {
+    const text = describeReferences(references, { limit });
+    if (counter.count(text) <= budget) return text;
+  }
+  return undefined;
+}

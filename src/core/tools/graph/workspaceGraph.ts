@@ -1,0 +1,184 @@
+import type { ElementNode } from '../../elements/element';
+import { parseElementPath } from '../../elements/elementPath';
+import { elementsAtOffset, resolveElementPath } from '../../elements/resolve';
+import { CodeGraph as SharedCodeGraph } from '../../graph/codeGraph';
+import { isReferable, ReferenceFinder } from '../../graph/references';
+import type { SourceFileSystem } from '../../graph/sourceFiles';
+import type { OutlineCache } from '../outlineCache';
+import { ToolInputError, type ToolWorkspace } from '../types';
+import type { CodeGraph, GraphDiagnostic, UseEdge, UseSite } from './codeGraph';
+
+/**
+ * The agent tools' code graph over the shared one of src/core/graph (issue 18's "one index, two consumers"): the
+ * references the focused context lists, the uses the language's semantics resolve, and the checker's diagnostics.
+ * The workspace the tools see (exclusions, unsaved documents in VS Code) is the file system it reads.
+ */
+
+const MAX_CODE_CHARS = 160;
+/** References of an element with many uses: the tools page through them, so every mentioning file is searched. */
+const MAX_SEARCHED_FILES = 2_000;
+
+function fileSystemOf(workspace: ToolWorkspace): SourceFileSystem {
+  return {
+    root: workspace.root,
+    listSourceFiles: () => workspace.listSourceFiles(),
+    versionOf: (file) => (workspace.read(file) === undefined ? undefined : workspace.version(file)),
+    readFile: (file) => workspace.read(file),
+  };
+}
+
+export class WorkspaceGraph implements CodeGraph {
+  private readonly graph: SharedCodeGraph;
+  private readonly finder: ReferenceFinder;
+  /** Answers for the workspace as it is; paging through a long list asks again. Emptied when any file changes. */
+  private readonly answers = new Map<string, UseSite[] | UseEdge[]>();
+  private answersVersion = '';
+
+  constructor(
+    private readonly workspace: ToolWorkspace,
+    private readonly outlines: OutlineCache,
+  ) {
+    this.graph = new SharedCodeGraph(fileSystemOf(workspace));
+    this.finder = new ReferenceFinder(this.graph);
+  }
+
+  /** The cached answer to `key`, or `compute`'s, kept until a file of the workspace changes. */
+  private cached<T extends UseSite[] | UseEdge[]>(key: string, compute: () => T): T {
+    const version = this.workspace
+      .listSourceFiles()
+      .map((file) => `${file}\0${this.workspace.version(file)}`)
+      .join('\n');
+    if (version !== this.answersVersion) {
+      this.answers.clear();
+      this.answersVersion = version;
+    }
+    const known = this.answers.get(key);
+    if (known !== undefined) return known as T;
+    const answer = compute();
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  private elementOrThrow(path: string): { file: string; element: ElementNode } {
+    let file: string;
+    try {
+      file = parseElementPath(path).file;
+    } catch (error) {
+      throw new ToolInputError(error instanceof Error ? error.message : String(error));
+    }
+    const outline = this.outlines.getOrThrow(file);
+    const resolved = resolveElementPath(outline, path);
+    if (!resolved.ok) {
+      throw new ToolInputError(
+        `${resolved.message}${resolved.suggestions.length === 0 ? '' : `; nearest: ${resolved.suggestions.join(', ')}`}`,
+      );
+    }
+    return { file, element: resolved.element };
+  }
+
+  /** The innermost element at an offset of a file's text, or the file itself. */
+  private enclosing(file: string, text: string, offset: number): string {
+    return elementsAtOffset(this.graph.outlineOf(file, text), offset).at(-1)?.path ?? file;
+  }
+
+  references(path: string): UseSite[] {
+    return this.cached(`references ${path}`, () => this.findReferences(path));
+  }
+
+  uses(path: string): UseEdge[] {
+    return this.cached(`uses ${path}`, () => this.findUses(path));
+  }
+
+  private findReferences(path: string): UseSite[] {
+    const { file, element } = this.elementOrThrow(path);
+    if (element.kind === 'import' || element.kind === 'statement' || element.kind === 'export') {
+      throw new ToolInputError(`${element.path} is a ${element.kind}; ask for the references of a declared element`);
+    }
+    if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
+    const { sites } = this.finder.referencesOf(file, element.path, { maxFiles: MAX_SEARCHED_FILES });
+    return sites
+      .map((site) => ({
+        file: site.file,
+        line: site.line,
+        element: site.elementPath ?? site.file,
+        code: clip(site.lineText),
+        call: site.isCall,
+      }))
+      .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+  }
+
+  private findUses(path: string): UseEdge[] {
+    const { file, element } = this.elementOrThrow(path);
+    const semantics = this.graph.semanticsFor(file);
+    if (semantics === undefined) return [];
+    const text = this.graph.textOf(file);
+    const edges = new Map<string, { kind: 'call' | 'ref'; count: number; file: string; line: number }>();
+    for (const hit of semantics.uses(file, element, new Map())) {
+      const target = this.enclosing(hit.declarationFile, hit.declarationText, hit.declarationStart);
+      if (target === hit.declarationFile || target === element.path || element.path.startsWith(`${target}/`)) continue;
+      const edge = edges.get(target);
+      if (edge === undefined) {
+        edges.set(target, {
+          kind: hit.isCall ? 'call' : 'ref',
+          count: 1,
+          file,
+          line: lineAt(text ?? '', hit.start),
+        });
+      } else {
+        edge.count += 1;
+        if (hit.isCall) edge.kind = 'call';
+      }
+    }
+    return [...edges.entries()]
+      .map(([target, edge]) => ({ target, ...edge }))
+      .sort((a, b) => (a.kind === b.kind ? a.line - b.line : a.kind === 'call' ? -1 : 1));
+  }
+
+  async diagnostics(files: readonly string[]): Promise<GraphDiagnostic[]> {
+    const found: GraphDiagnostic[] = [];
+    const byLanguage = new Map<NonNullable<ReturnType<SharedCodeGraph['semanticsFor']>>, string[]>();
+    for (const file of files) {
+      const semantics = this.graph.semanticsFor(file);
+      if (semantics === undefined) continue;
+      byLanguage.set(semantics, [...(byLanguage.get(semantics) ?? []), file]);
+    }
+    for (const [semantics, group] of byLanguage) {
+      const results = await semantics.errors(group, new Map(), { allCategories: true });
+      for (const file of group) {
+        const result = results.get(file);
+        if (result === undefined) throw new ToolInputError(`${file}: not among the workspace's source files`);
+        for (const error of result.errors) {
+          const { line, column } = positionAt(result.text, error.start);
+          found.push({
+            file,
+            line,
+            column,
+            severity: error.category ?? 'error',
+            code: `TS${error.code}`,
+            message: error.message.replace(/\n\s*/g, ' ').slice(0, 300),
+            element: this.enclosing(file, result.text, error.start),
+          });
+        }
+      }
+    }
+    return found;
+  }
+}
+
+function clip(code: string): string {
+  return code.length > MAX_CODE_CHARS ? `${code.slice(0, MAX_CODE_CHARS - 1)}…` : code;
+}
+
+function lineAt(text: string, offset: number): number {
+  return positionAt(text, offset).line;
+}
+
+function positionAt(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line += 1;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createTokenCounter } from '../../../src/core/context/tokens';
+import { createEditService } from '../../../src/core/edit/editService';
+import { outlineSource } from '../../../src/core/elements/outline';
+import { CodeGraph } from '../../../src/core/graph/codeGraph';
+import { contextReferences, referencesBudgetOf } from '../../../src/core/graph/contextReferences';
+import { ReferenceFinder } from '../../../src/core/graph/references';
+import { nodeSourceFileSystem } from '../../../src/core/graph/sourceFiles';
+import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { scriptedOpenAi } from '../pipeline/validateEdit';
+
+// Where the focused elements are used, in the focused context: real files on disk, the real compiler, and for the
+// edit the scripted model over real HTTP.
+
+const GREET = `export function greet(name: string): string {
+  return name.length > 20 ? greet(name.slice(0, 20)) : \`Hello, \${name}\`;
+}
+
+export class Greeter {
+  prefix = 'Hi';
+  say(name: string): string {
+    return \`\${this.prefix} \${greet(name)}\`;
+  }
+}
+`;
+
+const FILES: Record<string, string> = {
+  'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true, module: 'ESNext', moduleResolution: 'Bundler' } }),
+  'src/greet.ts': GREET,
+  'src/app.ts': `import { greet, Greeter } from './greet';
+
+export function main(): void {
+  console.log(greet('Ada'));
+  console.log(new Greeter().say('Bo'));
+}
+
+export const banner = greet('Banner');
+`,
+  'src/many.ts': `import { greet } from './greet';
+
+${Array.from({ length: 30 }, (_, i) => `export const g${i} = greet('n${i}');`).join('\n')}
+`,
+};
+
+const GREET_PATH = 'src/greet.ts/function[greet]';
+
+void describe('references in the focused context', () => {
+  const root = mkdtempSync(join(tmpdir(), 'scalpel-context-references-'));
+  for (const [file, text] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    writeFileSync(join(root, file), text);
+  }
+  const graph = new CodeGraph(nodeSourceFileSystem(root));
+  const finder = new ReferenceFinder(graph);
+  const counter = createTokenCounter();
+  const outline = outlineSource('src/greet.ts', GREET);
+  let server: ScriptedLlmServer;
+  before(async () => {
+    server = await startScriptedLlmServer();
+  });
+  after(async () => {
+    await server.close();
+    graph.dispose();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  void test('a focused function lists its callers in other files and the rest of its own file, not its own body', () => {
+    const found = contextReferences(finder, [{ outline, focus: [GREET_PATH] }], counter);
+    const appendix = found.appendices.get('src/greet.ts') ?? '';
+    assert.match(appendix, /^References to src\/greet\.ts\/function\[greet\] \(33 in 3 files\):/);
+    assert.ok(appendix.includes("- src/app.ts/function[main]: console.log(greet('Ada'));"), appendix);
+    assert.ok(appendix.includes("- src/app.ts/variable[banner]: export const banner = greet('Banner');"), appendix);
+    // The recursive call is in the body the model sees in full: not listed.
+    assert.ok(!appendix.includes('greet(name.slice(0, 20))'), appendix);
+    // At most twelve sites, then where the rest are.
+    assert.match(appendix, /\n- … and 21 more in src\/many\.ts, src\/greet\.ts$/);
+    assert.equal(found.elements, 1);
+    assert.ok(found.tokens <= referencesBudgetOf(undefined));
+  });
+
+  void test('a small budget lists fewer sites and still says how many there are', () => {
+    const found = contextReferences(finder, [{ outline, focus: [GREET_PATH] }], counter, { contextBudget: 400 });
+    const appendix = found.appendices.get('src/greet.ts') ?? '';
+    assert.ok(found.tokens <= 40, `${found.tokens} tokens`);
+    assert.match(appendix, /\(33 in 3 files\)/);
+    assert.match(appendix, /… and \d+ more in/);
+  });
+
+  void test('methods and properties are looked up; a class or an element without uses elsewhere says so briefly', () => {
+    const found = contextReferences(
+      finder,
+      [
+        {
+          outline,
+          focus: ['src/greet.ts/class[Greeter]/method[say]', 'src/greet.ts/class[Greeter]/property[prefix]'],
+        },
+      ],
+      counter,
+    );
+    const appendix = found.appendices.get('src/greet.ts') ?? '';
+    assert.ok(appendix.includes("- src/app.ts/function[main]: console.log(new Greeter().say('Bo'));"), appendix);
+    // `this.prefix` is inside `say`, which the model sees in full.
+    assert.ok(appendix.includes('No uses of src/greet.ts/class[Greeter]/property[prefix] outside what is shown'));
+    const forClass = contextReferences(finder, [{ outline, focus: ['src/greet.ts/class[Greeter]'] }], counter);
+    assert.equal(forClass.appendices.size, 0, 'a class is not looked up: its members are');
+  });
+
+  void test('a workspace that lies under a node_modules folder is still searched (a package checked in place)', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'scalpel-context-references-nm-'));
+    const inside = join(parent, 'node_modules', 'pkg');
+    for (const [file, text] of Object.entries(FILES)) {
+      mkdirSync(dirname(join(inside, file)), { recursive: true });
+      writeFileSync(join(inside, file), text);
+    }
+    const nested = new CodeGraph(nodeSourceFileSystem(inside));
+    try {
+      const found = contextReferences(new ReferenceFinder(nested), [{ outline, focus: [GREET_PATH] }], counter);
+      assert.match(found.appendices.get('src/greet.ts') ?? '', /\(33 in 3 files\)/);
+    } finally {
+      nested.dispose();
+      rmSync(parent, { recursive: true, force: true });
+    }
+  });
+
+  void test('the edit service sends the callers with the focused function, and `verify: syntax` leaves them out', async () => {
+    const text = readFileSync(join(root, 'src/greet.ts'), 'utf8');
+    const snapshot = { read: (path: string) => (path === 'src/greet.ts' ? text : undefined) };
+    const service = createEditService({ workspaceRoot: root });
+    const userMessages = async (verify: 'types' | 'syntax'): Promise<string> => {
+      const before = server.requests.length;
+      server.enqueue(scripted.answer('Nothing to do.'));
+      await service.edit({
+        instruction: 'add a greeting parameter to greet',
+        files: [{ path: 'src/greet.ts', focus: [GREET_PATH] }],
+        snapshot,
+        provider: scriptedOpenAi(server),
+        command: 'test.edit',
+        settings: { repairRounds: 0, smallFileLines: 1, verify },
+      });
+      const body = server.requests[before]?.body;
+      return String(body?.messages?.find((m) => m.role === 'user')?.content ?? '');
+    };
+    const withTypes = await userMessages('types');
+    assert.ok(withTypes.includes("- src/app.ts/function[main]: console.log(greet('Ada'));"), withTypes);
+    assert.ok(withTypes.indexOf('References to') < withTypes.indexOf('Task: add a greeting'));
+    const withSyntax = await userMessages('syntax');
+    assert.ok(!withSyntax.includes('References to'), withSyntax);
+  });
+});
