@@ -18,6 +18,7 @@ import { askForPlan, type Plan } from './planning';
 import { TypeCheckService } from '../check/typeCheck';
 import { CodeGraph } from '../graph/codeGraph';
 import { nodeSourceFileSystem } from '../graph/sourceFiles';
+import { createSymbolFinder, type SymbolFinder } from './findSymbol';
 import { seenCodeStep } from './seenCodeStep';
 import { typeCheckStep } from './typeCheckStep';
 import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
@@ -173,15 +174,33 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     if (requests.length > 0) deps.recordMetrics?.(requests);
   };
   let typeChecker: TypeCheckService | undefined;
+  // One code graph per workspace: the type check and the model's FIND share its index.
+  let graph: CodeGraph | undefined;
+  const graphOf = (): CodeGraph | undefined => {
+    if (deps.workspaceRoot === undefined) return undefined;
+    graph ??= new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot));
+    return graph;
+  };
   const steps = (settings: EditSettings, allowNewErrors: boolean): VerificationStep[] => {
     const all = stepsOf(deps);
-    if (settings.verify !== 'types' || deps.workspaceRoot === undefined) return all;
-    typeChecker ??= new TypeCheckService(new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot)));
+    const workspace = settings.verify === 'types' ? graphOf() : undefined;
+    if (workspace === undefined) return all;
+    typeChecker ??= new TypeCheckService(workspace);
     return [...all, typeCheckStep(typeChecker, { mayRemain: allowNewErrors })];
   };
+  const finderFor = (request: RequestBase): SymbolFinder => {
+    const workspace = graphOf();
+    return createSymbolFinder({
+      counter: createTokenCounter(editSettingsOf(request.settings).tokenEncoding),
+      requestFiles: request.files.map((f) => f.path),
+      snapshot: request.snapshot,
+      ...(request.exclusions === undefined ? {} : { exclusions: request.exclusions }),
+      ...(workspace === undefined ? {} : { graph: workspace }),
+    });
+  };
   return {
-    edit: (request) => edit(request, deps, log, record, steps),
-    plan: (request) => plan(request, log, record),
+    edit: (request) => edit(request, deps, log, record, steps, finderFor(request)),
+    plan: (request) => plan(request, log, record, finderFor(request)),
     context: (request) => contextOf(request),
     verify: ({ snapshot, operations, settings, allowNewErrors }) => {
       const verified = verifyBatch(
@@ -230,6 +249,7 @@ const NO_OUTCOME: EditOutcome = {
   rounds: [],
   verification: [],
   lastAnswer: '',
+  notes: [],
 };
 
 async function edit(
@@ -238,6 +258,7 @@ async function edit(
   log: Logger,
   record: (requests: readonly RequestMetrics[]) => void,
   stepsFor: (settings: EditSettings, allowNewErrors: boolean) => VerificationStep[],
+  finder: SymbolFinder,
 ): Promise<ServiceEditResult> {
   const title = editTitleOf(request.instruction);
   const settings = editSettingsOf(request.settings);
@@ -295,6 +316,7 @@ async function edit(
     ...(request.onText === undefined ? {} : { onText: request.onText }),
     logger: log,
     command: request.command,
+    finder,
   });
   record(outcome.requests);
   remember(request, outcome);
@@ -418,6 +440,7 @@ async function plan(
   request: ServicePlanRequest,
   log: Logger,
   record: (requests: readonly RequestMetrics[]) => void,
+  finder: SymbolFinder,
 ): Promise<ServicePlanResult> {
   const settings = editSettingsOf(request.settings);
   const requests: RequestMetrics[] = [];
@@ -453,7 +476,7 @@ async function plan(
     requests,
   );
   try {
-    const planned = await askForPlan(call, files, request.instruction);
+    const planned = await askForPlan(call, files, request.instruction, finder);
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
     record(requests);

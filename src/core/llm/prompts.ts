@@ -214,6 +214,17 @@ export function parsePlan(answer: string): string[] {
   return paths;
 }
 
+/** The symbols or texts a answer asks Scalpel to find (`FIND <identifier or text>`), in order, once each. */
+export function parseFinds(answer: string): string[] {
+  const symbols: string[] = [];
+  for (const raw of answer.split(/\r?\n/)) {
+    const match = /^[\s>*\-#`]*FIND[:\s]+`?([^`]+?)`?\s*$/i.exec(raw);
+    const symbol = match?.[1]?.trim();
+    if (symbol !== undefined && symbol.length > 0 && !symbols.includes(symbol)) symbols.push(symbol);
+  }
+  return symbols;
+}
+
 function describeOperation(operation: Operation): string {
   return `${operation.type} ${operation.path}`;
 }
