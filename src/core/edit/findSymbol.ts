@@ -75,7 +75,8 @@ async function findSymbol(query: string, options: SymbolFinderOptions): Promise<
   }
   candidates = candidates.filter((file) => textOf(file)?.includes(symbol) === true).slice(0, MAX_TEXT_FILES);
   const allowed: string[] = [];
-  for (const file of candidates) if ((await options.exclusions?.firstExclusion([file])) === undefined) allowed.push(file);
+  for (const file of candidates)
+    if ((await options.exclusions?.firstExclusion([file])) === undefined) allowed.push(file);
 
   const definitions: Array<{ file: string; element: ElementNode }> = [];
   for (const file of allowed) {
@@ -126,7 +127,8 @@ function textHits(
       const start = offset;
       offset += line.length + 1;
       if (!matches(line)) continue;
-      const holders = outline === undefined ? [] : elementsAtOffset(outline, start + (line.length - line.trimStart().length));
+      const holders =
+        outline === undefined ? [] : elementsAtOffset(outline, start + (line.length - line.trimStart().length));
       const holder = holders.at(-1);
       // The declaration line of a definition is listed as the definition; an import names without using.
       if (holder?.kind === 'import') continue;

@@ -126,7 +126,10 @@ function fileOf(files: readonly PlanFile[], path: string): PlanFile | undefined 
 function nearestFiles(files: readonly PlanFile[], path: string): string[] {
   const head = path.split('/').slice(0, 3).join('/');
   return [...files]
-    .map((f) => ({ path: f.path, score: levenshtein(f.path, path.slice(0, f.path.length)) + levenshtein(f.path, head) }))
+    .map((f) => ({
+      path: f.path,
+      score: levenshtein(f.path, path.slice(0, f.path.length)) + levenshtein(f.path, head),
+    }))
     .sort((a, b) => a.score - b.score)
     .slice(0, 5)
     .map((f) => f.path);

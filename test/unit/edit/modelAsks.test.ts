@@ -111,7 +111,9 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     const first = messagesOf(server, before)[1]?.content ?? '';
     assert.ok(!first.includes('this.items.set(key, value);'), "put's body is not in the focused view");
     const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
-    assert.ok(followUp.includes(`// @ ${PUT}\nput(key: string, value: number): void {\n    this.items.set(key, value);`));
+    assert.ok(
+      followUp.includes(`// @ ${PUT}\nput(key: string, value: number): void {\n    this.items.set(key, value);`),
+    );
     assert.match(followUp, /The 1 operation of your last answer was not applied: write it again/);
     assert.deepEqual(outcome.rounds[0], {
       phase: 'code',
@@ -153,7 +155,9 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   void test('a malformed or unknown NEED path and a file outside the request get the nearest valid paths', async () => {
     const before = server.requests.length;
     server.enqueue(
-      scripted.answer(`NEED ${FILE}/class[Store/method[put]\nNEED ${FILE}/class[Store]/method[putt]\nNEED src/other.ts`),
+      scripted.answer(
+        `NEED ${FILE}/class[Store/method[put]\nNEED ${FILE}/class[Store]/method[putt]\nNEED src/other.ts`,
+      ),
       scripted.answer(NEW_GET),
     );
     const outcome = await runEdit(request());
@@ -161,8 +165,14 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
     const lines = followUp.split('\n');
     const after = (needle: string): string => lines[lines.findIndex((l) => l.includes(needle)) + 1] ?? '';
-    assert.match(after(`NEED ${FILE}/class[Store/method[put]:`), /Existing paths nearby: .*class\[Store\]\/method\[put\]/);
-    assert.match(after(`NEED ${FILE}/class[Store]/method[putt]:`), /Existing paths nearby: src\/store\.ts\/class\[Store\]\/method\[put\]/);
+    assert.match(
+      after(`NEED ${FILE}/class[Store/method[put]:`),
+      /Existing paths nearby: .*class\[Store\]\/method\[put\]/,
+    );
+    assert.match(
+      after(`NEED ${FILE}/class[Store]/method[putt]:`),
+      /Existing paths nearby: src\/store\.ts\/class\[Store\]\/method\[put\]/,
+    );
     assert.match(followUp, /NEED src\/other\.ts: not a file of this request/);
     assert.deepEqual(outcome.rounds[0]?.answered?.sent, []);
   });
@@ -173,7 +183,10 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     const outcome = await runEdit(request({ options: { smallFileLines: 1, budget: 250 } }));
     assert.equal(outcome.ok, true, outcome.failure);
     const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
-    assert.match(followUp, /NEED src\/store\.ts\/class\[Store\]: too large to send in full \(\d+ tokens, \d+ left of the budget of 250\)/);
+    assert.match(
+      followUp,
+      /NEED src\/store\.ts\/class\[Store\]: too large to send in full \(\d+ tokens, \d+ left of the budget of 250\)/,
+    );
     assert.match(followUp, /Existing paths nearby: .*method\[put\]/);
     assert.ok(!followUp.includes('this.items.set(key, value);'));
   });
@@ -193,7 +206,10 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     assert.equal(outcome.ok, true, outcome.failure);
     const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
     assert.match(followUp, /^FIND items: defined once, 3 uses$/m);
-    assert.ok(followUp.includes(`- defined: ${FILE}/class[Store]/property[items]  private items = new Map<string, number>()`), followUp);
+    assert.ok(
+      followUp.includes(`- defined: ${FILE}/class[Store]/property[items]  private items = new Map<string, number>()`),
+      followUp,
+    );
     assert.ok(followUp.includes(`- used in ${PUT}: this.items.set(key, value);`));
     assert.ok(followUp.includes(`- used in ${GET}: return this.items.get(key);`));
     assert.deepEqual(outcome.rounds[0]?.finds, ['items']);
@@ -216,12 +232,18 @@ void describe('FIND across the workspace (the edit service with a root)', () => 
     server = await startScriptedLlmServer();
     root = mkdtempSync(join(tmpdir(), 'scalpel-find-'));
     mkdirSync(join(root, 'src'));
-    writeFileSync(join(root, 'src', 'query.ts'), 'export function getQueryParam(url: string, key: string): string | undefined {\n  return new URL(url).searchParams.get(key) ?? undefined;\n}\n');
+    writeFileSync(
+      join(root, 'src', 'query.ts'),
+      'export function getQueryParam(url: string, key: string): string | undefined {\n  return new URL(url).searchParams.get(key) ?? undefined;\n}\n',
+    );
     writeFileSync(
       join(root, 'src', 'request.ts'),
       "import { getQueryParam } from './query';\n\nexport class HonoRequest {\n  constructor(private readonly url: string) {}\n\n  query(key: string): string | undefined {\n    return getQueryParam(this.url, key);\n  }\n}\n",
     );
-    writeFileSync(join(root, 'src', 'secret.ts'), "import { getQueryParam } from './query';\nexport const token = getQueryParam('x', 'token');\n");
+    writeFileSync(
+      join(root, 'src', 'secret.ts'),
+      "import { getQueryParam } from './query';\nexport const token = getQueryParam('x', 'token');\n",
+    );
   });
   after(async () => {
     await server.close();
@@ -232,11 +254,10 @@ void describe('FIND across the workspace (the edit service with a root)', () => 
     const before = server.requests.length;
     const query = 'src/query.ts';
     const text = (path: string): string | undefined =>
-      path === query ? 'export function getQueryParam(url: string, key: string): string | undefined {\n  return new URL(url).searchParams.get(key) ?? undefined;\n}\n' : undefined;
-    server.enqueue(
-      scripted.answer('FIND getQueryParam'),
-      scripted.answer(`NEED ${query}/function[getQueryParam]`),
-    );
+      path === query
+        ? 'export function getQueryParam(url: string, key: string): string | undefined {\n  return new URL(url).searchParams.get(key) ?? undefined;\n}\n'
+        : undefined;
+    server.enqueue(scripted.answer('FIND getQueryParam'), scripted.answer(`NEED ${query}/function[getQueryParam]`));
     const result = await createEditService({ workspaceRoot: root }).plan({
       instruction: 'decode plus signs in query values',
       files: [{ path: query, focus: [] }],
@@ -252,7 +273,12 @@ void describe('FIND across the workspace (the edit service with a root)', () => 
     assert.deepEqual(result.plan?.accepted, [`${query}/function[getQueryParam]`]);
     const findAnswer = messagesOf(server, before + 1).at(-1)?.content ?? '';
     assert.match(findAnswer, /^FIND getQueryParam: defined once, 1 use$/m);
-    assert.ok(findAnswer.includes('- used in src/request.ts/class[HonoRequest]/method[query]: return getQueryParam(this.url, key);'), findAnswer);
+    assert.ok(
+      findAnswer.includes(
+        '- used in src/request.ts/class[HonoRequest]/method[query]: return getQueryParam(this.url, key);',
+      ),
+      findAnswer,
+    );
     assert.ok(!findAnswer.includes('secret'), 'an excluded file is never quoted');
     assert.match(findAnswer, /src\/request\.ts is not part of this request/);
     assert.deepEqual(
