@@ -30,7 +30,7 @@ export function mergeNotes(earlier: readonly string[], later: readonly string[])
   return [...earlier, ...later.filter((note) => !earlier.includes(note))];
 }
 
-const QUESTION = /^[\s>*\-#`]*(?:NEED|FIND)[:\s]/i;
+const QUESTION = /^[\s>*\-#`]*(?:NEED|FIND)[:\s]/;
 const MARKUP = /^(?:`{3,}|~{3,})\S*$|^(?:<\/?[A-Za-z][\w-]*(?:\s[^<>]*)?>\s*)+$/;
 const LEAD_IN =
   /^(?:sure|okay|ok|certainly|done|understood|here(?:'s| is| are)|below (?:is|are)|the (?:edit|change|operation)s?\b|i(?:'ll| will) )/i;

@@ -352,7 +352,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       lastAnswer = answer.text;
       notes = mergeNotes(notes, answerNotes(answer.text));
       const phase = round === 0 ? 'code' : 'repair';
-      const needs = parsePlan(answer.text);
+      const needs = parsePlan(answer.text, { strict: true });
       const finds = parseFinds(answer.text);
       const parsed = parseOperations(answer.text);
       // A question is answered first, in a round of its own; operations beside it were written without what it

@@ -203,22 +203,29 @@ export function planningUserMessage(outlines: readonly string[], instruction: st
   return `${outlines.join('\n\n')}\n\nTask: ${instruction.trim()}\n`;
 }
 
-/** The paths a planning answer asks for, in order, without duplicates. Lines that are not NEED lines are ignored. */
-export function parsePlan(answer: string): string[] {
+/**
+ * The paths a planning answer asks for, in order, without duplicates. Lines that are not NEED lines are ignored.
+ * `strict` takes only an upper-case NEED: in an edit answer, prose such as "need to check x" is not a question.
+ */
+export function parsePlan(answer: string, { strict = false }: { readonly strict?: boolean } = {}): string[] {
   const paths: string[] = [];
+  const line = strict ? /^[\s>*\-#`]*NEED[:\s]+`?([^`]+?)`?\s*$/ : /^[\s>*\-#`]*NEED[:\s]+`?([^`]+?)`?\s*$/i;
   for (const raw of answer.split(/\r?\n/)) {
-    const match = /^[\s>*\-#`]*NEED[:\s]+`?([^`]+?)`?\s*$/i.exec(raw);
+    const match = line.exec(raw);
     const path = match?.[1]?.trim();
     if (path !== undefined && path.length > 0 && !paths.includes(path)) paths.push(path);
   }
   return paths;
 }
 
-/** The symbols or texts a answer asks Scalpel to find (`FIND <identifier or text>`), in order, once each. */
+/**
+ * The symbols or texts an answer asks Scalpel to find (`FIND <identifier or text>`), in order, once each. Upper case
+ * only: "find is only a stub here" is prose.
+ */
 export function parseFinds(answer: string): string[] {
   const symbols: string[] = [];
   for (const raw of answer.split(/\r?\n/)) {
-    const match = /^[\s>*\-#`]*FIND[:\s]+`?([^`]+?)`?\s*$/i.exec(raw);
+    const match = /^[\s>*\-#`]*FIND[:\s]+`?([^`]+?)`?\s*$/.exec(raw);
     const symbol = match?.[1]?.trim();
     if (symbol !== undefined && symbol.length > 0 && !symbols.includes(symbol)) symbols.push(symbol);
   }
