@@ -8,6 +8,7 @@ import { answerNotes } from '../../../src/core/edit/answerNotes';
 import { createEditService } from '../../../src/core/edit/editService';
 import { seenCodeStep } from '../../../src/core/edit/seenCodeStep';
 import { runEdit, type EditRequest } from '../../../src/core/llm/pipeline';
+import { CODING_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../../../src/core/llm/prompts';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
 import { scriptedOpenAi } from '../pipeline/validateEdit';
 
@@ -285,5 +286,18 @@ void describe('FIND across the workspace (the edit service with a root)', () => 
       result.requests.map((r) => r.phase),
       ['plan', 'plan'],
     );
+  });
+});
+
+void describe('the fixed instructions', () => {
+  void test('teach NEED and FIND in both phases and stay within their token budgets', () => {
+    const counter = createTokenCounter();
+    assert.match(CODING_SYSTEM_PROMPT, /NEED <element or file path>/);
+    assert.match(CODING_SYSTEM_PROMPT, /FIND <identifier>/);
+    assert.match(PLANNING_SYSTEM_PROMPT, /NEED <element path>/);
+    assert.match(PLANNING_SYSTEM_PROMPT, /FIND <identifier>/);
+    // Every request pays for these: 557 and 105 tokens before issue 18, which added NEED/FIND to the edit prompt.
+    assert.ok(counter.count(CODING_SYSTEM_PROMPT) <= 510, `${counter.count(CODING_SYSTEM_PROMPT)} tokens`);
+    assert.ok(counter.count(PLANNING_SYSTEM_PROMPT) <= 100, `${counter.count(PLANNING_SYSTEM_PROMPT)} tokens`);
   });
 });
