@@ -44,6 +44,21 @@ interface Hit {
   readonly lineText: string;
 }
 
+/** FIND lines answered per answer at most: each answer costs up to its budget. */
+export const MAX_FINDS_PER_ANSWER = 5;
+
+/** The answers to an answer's FIND lines, the ones past the limit named as not answered. */
+export async function answerFinds(finder: SymbolFinder, queries: readonly string[]): Promise<string[]> {
+  const answers: string[] = [];
+  for (const query of queries.slice(0, MAX_FINDS_PER_ANSWER)) answers.push(await finder.find(query));
+  const rest = queries.slice(MAX_FINDS_PER_ANSWER);
+  if (rest.length > 0)
+    answers.push(
+      `Not answered (at most ${MAX_FINDS_PER_ANSWER} FIND lines per answer): ${rest.map((q) => `FIND ${q}`).join(', ')}`,
+    );
+  return answers;
+}
+
 export function createSymbolFinder(options: SymbolFinderOptions): SymbolFinder {
   return { find: (query) => findSymbol(query, options) };
 }

@@ -3,7 +3,7 @@ import { parseElementPath } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
 import type { ChatMessage } from '../llm/provider';
 import { parseFinds, parsePlan, PLANNING_SYSTEM_PROMPT, planningOutline, planningUserMessage } from '../llm/prompts';
-import type { SymbolFinder } from './findSymbol';
+import { answerFinds, type SymbolFinder } from './findSymbol';
 import type { ModelCall } from './modelCall';
 
 /**
@@ -63,8 +63,7 @@ export async function askForPlan(
     for (const path of parsePlan(answer.text)) if (!needs.includes(path)) needs.push(path);
     const finds = parseFinds(answer.text);
     if (finder === undefined || finds.length === 0 || round >= MAX_FIND_ROUNDS) break;
-    const found: string[] = [];
-    for (const symbol of finds) found.push(await finder.find(symbol));
+    const found = await answerFinds(finder, finds);
     messages.push({ role: 'assistant', content: answer.text });
     messages.push({
       role: 'user',

@@ -3,7 +3,7 @@ import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
 import { answerNotes, mergeNotes } from '../edit/answerNotes';
 import { contextFailureOf } from '../edit/contextFailure';
-import { createSymbolFinder, type SymbolFinder } from '../edit/findSymbol';
+import { answerFinds, createSymbolFinder, type SymbolFinder } from '../edit/findSymbol';
 import { answerNeeds } from '../edit/needAnswer';
 import { modelCaller } from '../edit/modelCall';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
@@ -359,8 +359,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       // asks for, so they are set aside and the model answers again whole (docs/operations.md).
       if ((needs.length > 0 || finds.length > 0) && round < repairRounds) {
         const asked = answerNeeds(views, needs, counter, needBudget);
-        const found: string[] = [];
-        for (const symbol of finds) found.push(await finder.find(symbol));
+        const found = await answerFinds(finder, finds);
         rounds.push({
           phase,
           needs,

@@ -216,6 +216,17 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     assert.deepEqual(outcome.rounds[0]?.finds, ['items']);
   });
 
+  void test('FIND lines past the limit of one answer are named as not answered', async () => {
+    const before = server.requests.length;
+    const names = ['items', 'get', 'put', 'entries', 'total', 'report1', 'report2'];
+    server.enqueue(scripted.answer(names.map((n) => `FIND ${n}`).join('\n')), scripted.answer(NEW_GET));
+    const outcome = await runEdit(request());
+    assert.equal(outcome.ok, true, outcome.failure);
+    const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
+    assert.equal(followUp.match(/^FIND \w+: /gm)?.length, 5);
+    assert.match(followUp, /Not answered \(at most 5 FIND lines per answer\): FIND report1, FIND report2/);
+  });
+
   void test("the model's notes are kept, lead-ins and questions left out", async () => {
     const note = 'The callers of put are in total, which is not shown: they may need the check too.';
     server.enqueue(scripted.answer(`Here is the change:\n\n${NEW_GET}\n\n${note}\n`));
