@@ -36,7 +36,8 @@ Options:
                       may be left out. Without a focus, the model first plans what it needs.
   --budget N          context token budget (default 12000)
   --full              send whole files
-  --repair-rounds N   follow-ups for failed operations (default 2; 0 disables)
+  --repair-rounds N   follow-ups for failed operations and the model's NEED/FIND (default 2;
+                      0 disables)
   --no-plan           never run the planning phase
   --verify LEVEL      types (default): also refuse new TypeScript errors in the changed files and
                       their importers (they go back to the model first); syntax: the parse alone
@@ -49,7 +50,7 @@ Options:
                       user_wins (default) keeps yours and reports the operation; agent_wins writes the
                       model's version and prints yours; ask writes the rest, prints both versions of each
                       such element and exits 3 (run again with user_wins or agent_wins to decide)
-  --json              print {ok, operations, results, files, usage, conflicts} as JSON
+  --json              print {ok, operations, results, files, usage, conflicts, notes} as JSON
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
                       (default: the current directory)`,
@@ -205,6 +206,7 @@ Options:
             ...(result.userChanges === undefined ? {} : { userChanges: result.userChanges.files }),
             usage,
             ...(remaining.length === 0 ? {} : { newTypeErrors: remainingTypeErrors(outcome.verification) }),
+            notes: outcome.notes,
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
           null,
@@ -213,12 +215,16 @@ Options:
       );
     } else if (ok) {
       io.stdout(unifiedDiff(changes));
+      printNotes(io.stderr, outcome.notes);
       progress(
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
       );
     } else {
       for (const r of outcome.apply.results) io.stderr(`${describeResult(r)}\n`);
+      // The whole last answer follows when there is one; the notes of earlier rounds would be lost without this.
+      if (outcome.lastAnswer === '' || outcome.error !== undefined) printNotes(io.stderr, outcome.notes);
+      else printNotes(io.stderr, outcome.notes.slice(0, -1));
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
     }
@@ -278,6 +284,11 @@ function saveConversationQuietly(
   } catch (error) {
     logger.warn(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The model's notes (text beside its operations): the user reads them before trusting "applied". */
+function printNotes(write: (text: string) => void, notes: readonly string[]): void {
+  for (const note of notes) write(`scalpel: the model notes: ${note.replace(/\n/g, '\n  ')}\n`);
 }
 
 function stderrLogger(write: (text: string) => void, verbose: boolean): Logger {

@@ -28,6 +28,7 @@ import { CodeGraph } from '../graph/codeGraph';
 import { contextReferences } from '../graph/contextReferences';
 import { ReferenceFinder } from '../graph/references';
 import { nodeSourceFileSystem } from '../graph/sourceFiles';
+import { createSymbolFinder, type SymbolFinder } from './findSymbol';
 import { seenCodeStep } from './seenCodeStep';
 import { typeCheckStep } from './typeCheckStep';
 import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
@@ -182,33 +183,48 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   const record = (requests: readonly RequestMetrics[]): void => {
     if (requests.length > 0) deps.recordMetrics?.(requests);
   };
-  // One code graph per service: the type check and the references in the context share its warm checker.
+  // One code graph per workspace: the type check, the references in the context and the model's FIND share it.
   let graph: CodeGraph | undefined;
-  const graphOf = (root: string): CodeGraph => (graph ??= new CodeGraph(nodeSourceFileSystem(root)));
+  const graphOf = (): CodeGraph | undefined => {
+    if (deps.workspaceRoot === undefined) return undefined;
+    graph ??= new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot));
+    return graph;
+  };
   let typeChecker: TypeCheckService | undefined;
-  let finder: ReferenceFinder | undefined;
+  let referenceFinder: ReferenceFinder | undefined;
   const steps = (settings: EditSettings, allowNewErrors: boolean): VerificationStep[] => {
     const all = stepsOf(deps);
-    if (settings.verify !== 'types' || deps.workspaceRoot === undefined) return all;
-    typeChecker ??= new TypeCheckService(graphOf(deps.workspaceRoot));
+    const workspace = settings.verify === 'types' ? graphOf() : undefined;
+    if (workspace === undefined) return all;
+    typeChecker ??= new TypeCheckService(workspace);
     return [...all, typeCheckStep(typeChecker, { mayRemain: allowNewErrors })];
   };
   /** The references appendices, with the checker the type check uses: `verify: syntax` turns both off. */
   const references = (settings: EditSettings): ReferencesOfContext | undefined => {
-    if (settings.verify !== 'types' || deps.workspaceRoot === undefined) return undefined;
+    const workspace = settings.verify === 'types' ? graphOf() : undefined;
+    if (workspace === undefined) return undefined;
     const counter = createTokenCounter(settings.tokenEncoding);
-    const root = deps.workspaceRoot;
     return (requests, budget) => {
-      finder ??= new ReferenceFinder(graphOf(root));
-      return contextReferences(finder, requests, counter, {
+      referenceFinder ??= new ReferenceFinder(workspace);
+      return contextReferences(referenceFinder, requests, counter, {
         ...(budget === undefined ? {} : { contextBudget: budget }),
         logger: log,
       }).appendices;
     };
   };
+  const finderFor = (request: RequestBase): SymbolFinder => {
+    const workspace = graphOf();
+    return createSymbolFinder({
+      counter: createTokenCounter(editSettingsOf(request.settings).tokenEncoding),
+      requestFiles: request.files.map((f) => f.path),
+      snapshot: request.snapshot,
+      ...(request.exclusions === undefined ? {} : { exclusions: request.exclusions }),
+      ...(workspace === undefined ? {} : { graph: workspace }),
+    });
+  };
   return {
-    edit: (request) => edit(request, deps, log, record, steps, references),
-    plan: (request) => plan(request, log, record),
+    edit: (request) => edit(request, deps, log, record, steps, references, finderFor(request)),
+    plan: (request) => plan(request, log, record, finderFor(request)),
     context: (request) => contextOf(request, references, log),
     verify: ({ snapshot, operations, settings, allowNewErrors }) => {
       const verified = verifyBatch(
@@ -257,6 +273,7 @@ const NO_OUTCOME: EditOutcome = {
   rounds: [],
   verification: [],
   lastAnswer: '',
+  notes: [],
 };
 
 async function edit(
@@ -266,6 +283,7 @@ async function edit(
   record: (requests: readonly RequestMetrics[]) => void,
   stepsFor: (settings: EditSettings, allowNewErrors: boolean) => VerificationStep[],
   referencesFor: (settings: EditSettings) => ReferencesOfContext | undefined,
+  finder: SymbolFinder,
 ): Promise<ServiceEditResult> {
   const title = editTitleOf(request.instruction);
   const settings = editSettingsOf(request.settings);
@@ -324,6 +342,7 @@ async function edit(
     ...(request.onText === undefined ? {} : { onText: request.onText }),
     logger: log,
     command: request.command,
+    finder,
   });
   record(outcome.requests);
   remember(request, outcome);
@@ -447,6 +466,7 @@ async function plan(
   request: ServicePlanRequest,
   log: Logger,
   record: (requests: readonly RequestMetrics[]) => void,
+  finder: SymbolFinder,
 ): Promise<ServicePlanResult> {
   const settings = editSettingsOf(request.settings);
   const requests: RequestMetrics[] = [];
@@ -483,7 +503,7 @@ async function plan(
     requests,
   );
   try {
-    const planned = await askForPlan(call, files, request.instruction, counter);
+    const planned = await askForPlan(call, files, request.instruction, { counter, finder });
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
     record(requests);

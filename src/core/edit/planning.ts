@@ -1,8 +1,10 @@
 import type { ElementNode, FileOutline } from '../elements/element';
 import { parseElementPath } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
-import { parsePlan, PLANNING_SYSTEM_PROMPT, planningOutline, planningUserMessage } from '../llm/prompts';
 import type { TokenCounter } from '../context/tokens';
+import type { ChatMessage } from '../llm/provider';
+import { parseFinds, parsePlan, PLANNING_SYSTEM_PROMPT, planningOutline, planningUserMessage } from '../llm/prompts';
+import { answerFinds, type SymbolFinder } from './findSymbol';
 import type { ModelCall } from './modelCall';
 import { usageNotes } from './planningUsage';
 
@@ -56,29 +58,41 @@ export function planningOutlineOf(file: PlanFile, context: PlanningOutlineContex
   });
 }
 
+/** Planning answers that only FIND are answered at most this many times; then the NEED lines given so far count. */
+export const MAX_FIND_ROUNDS = 2;
+
 export async function askForPlan(
   call: ModelCall,
   files: readonly PlanFile[],
   instruction: string,
-  counter?: TokenCounter,
+  { counter, finder }: { readonly counter?: TokenCounter; readonly finder?: SymbolFinder } = {},
 ): Promise<Plan> {
   const outlineContext = { instruction, ...(counter === undefined ? {} : { counter }) };
-  const answer = await call(
-    'plan',
-    [
-      { role: 'system', content: PLANNING_SYSTEM_PROMPT },
-      {
-        role: 'user',
-        content: planningUserMessage(
-          files.map((file) => planningOutlineOf(file, outlineContext)),
-          instruction,
-        ),
-      },
-    ],
+  const messages: ChatMessage[] = [
+    { role: 'system', content: PLANNING_SYSTEM_PROMPT },
+    {
+      role: 'user',
+      content: planningUserMessage(
+        files.map((file) => planningOutlineOf(file, outlineContext)),
+        instruction,
+      ),
+    },
+  ];
+  const needs: string[] = [];
+  for (let round = 0; ; round++) {
     // A plan has no whole-file counterpart: a whole-file request would not plan.
-    0,
-  );
-  return resolvePlan(files, parsePlan(answer.text));
+    const answer = await call('plan', messages, 0);
+    for (const path of parsePlan(answer.text)) if (!needs.includes(path)) needs.push(path);
+    const finds = parseFinds(answer.text);
+    if (finder === undefined || finds.length === 0 || round >= MAX_FIND_ROUNDS) break;
+    const found = await answerFinds(finder, finds);
+    messages.push({ role: 'assistant', content: answer.text });
+    messages.push({
+      role: 'user',
+      content: `${found.join('\n\n')}\n\nNow answer with the NEED lines of what you need${round + 1 < MAX_FIND_ROUNDS ? ' (or FIND again)' : ''}.`,
+    });
+  }
+  return resolvePlan(files, needs);
 }
 
 /** The model's NEED paths against the files of the request. */

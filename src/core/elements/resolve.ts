@@ -100,7 +100,9 @@ export function resolveElementPath(outline: FileOutline, path: string): ResolveR
   try {
     parsed = parseElementPath(path);
   } catch (error) {
-    if (error instanceof ElementPathSyntaxError) return { ok: false, message: error.message, suggestions: [] };
+    // A path the model mistyped (a lost bracket) is still near one that exists: offer those, as for unknown names.
+    if (error instanceof ElementPathSyntaxError)
+      return { ok: false, message: error.message, suggestions: nearestPaths(outline, path) };
     throw error;
   }
   if (parsed.segments.length === 0) {

@@ -7,7 +7,10 @@ import {
 } from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
+import { answerNotes, mergeNotes } from '../edit/answerNotes';
 import { contextFailureOf } from '../edit/contextFailure';
+import { answerFinds, createSymbolFinder, type SymbolFinder } from '../edit/findSymbol';
+import { answerNeeds } from '../edit/needAnswer';
 import { modelCaller } from '../edit/modelCall';
 import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
@@ -29,7 +32,7 @@ import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
 import { isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
-import { CODING_SYSTEM_PROMPT, codingUserMessage, parsePlan, repairUserMessage } from './prompts';
+import { CODING_SYSTEM_PROMPT, codingUserMessage, parseFinds, parsePlan, repairUserMessage } from './prompts';
 import type { ChatMessage, ChatProvider } from './provider';
 
 export type { EditOptions, PlanningMode } from '../edit/editSettings';
@@ -83,13 +86,22 @@ export interface EditRequest {
   readonly command?: string;
   /** The section "changed by the user since you last saw it" (src/core/sync), sent after the context. */
   readonly userChanges?: string;
+  /** Answers the model's `FIND` lines; default: a plain text search of the request's files. */
+  readonly finder?: SymbolFinder;
 }
 
 /** One coding answer (the first or a repair): what it asked for beyond operations. */
 export interface EditRound {
   readonly phase: 'code' | 'repair';
-  /** `NEED <path>` lines of the answer. Recorded in every round; issue 18 answers them with the elements in full. */
+  /** `NEED <path>` lines of the answer. */
   readonly needs: readonly string[];
+  /** `FIND <symbol>` lines of the answer. */
+  readonly finds: readonly string[];
+  /**
+   * The NEED/FIND lines were answered and the model asked again; the answer's own operations (counted here) were set
+   * aside unverified, for the next answer to write again from what it was shown.
+   */
+  readonly answered?: { readonly setAside: number; readonly sent: readonly string[] };
 }
 
 export interface EditOutcome {
@@ -109,6 +121,8 @@ export interface EditOutcome {
   /** The focus chosen by the planning phase, when there was one. */
   readonly plan?: readonly string[];
   readonly lastAnswer: string;
+  /** What the model wrote beside its operations, every round's once, in order: shown to the user. */
+  readonly notes: readonly string[];
   readonly context?: Pick<ContextResult, 'tokens' | 'wholeFileTokens' | 'files' | 'dropped' | 'elements'>;
   /** Why it did not apply, in words for the user. */
   readonly failure?: string;
@@ -185,6 +199,31 @@ function withShownInRepair(files: readonly ShownFile[], problems: readonly Verif
   return result;
 }
 
+/** The record of a request plus what a NEED answer showed in full. */
+function withShownByNeeds(files: readonly ShownFile[], added: readonly ShownFile[]): ShownFile[] {
+  const result = files.map((f) => ({ ...f, full: [...f.full] }));
+  for (const extra of added) {
+    const index = result.findIndex((f) => f.path === extra.path);
+    if (index < 0) {
+      result.push({ ...extra, full: [...extra.full] });
+      continue;
+    }
+    const file = result[index];
+    if (file === undefined) continue;
+    result[index] = {
+      ...file,
+      whole: file.whole || extra.whole,
+      full: [...file.full, ...extra.full.filter((p) => !file.full.includes(p))],
+    };
+  }
+  return result;
+}
+
+/** The default token budget of a NEED answer when the request sets none (the edit settings' default). */
+const DEFAULT_NEED_BUDGET = 12_000;
+/** A NEED answer may always use this much, even when the context took most of the budget. */
+const MIN_NEED_BUDGET = 4_000;
+
 /** The plan's elements become the focus of their files, the files it names become whole. */
 function applyPlan(views: readonly FileView[], plan: Plan): void {
   for (const view of views) {
@@ -216,9 +255,13 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     requests,
   );
   const views = fileViewsOf(request);
+  const finder =
+    request.finder ??
+    createSymbolFinder({ counter, requestFiles: views.map((v) => v.path), snapshot: request.snapshot });
 
   let plan: string[] | undefined;
   let lastAnswer = '';
+  let notes: string[] = [];
   let operations: Operation[] = [];
   let parseErrors: ParseError[] = [];
   let apply: ApplyResult = EMPTY_APPLY;
@@ -235,6 +278,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     rounds,
     verification,
     lastAnswer,
+    notes,
     ...(plan === undefined ? {} : { plan }),
     ...(context === undefined
       ? {}
@@ -273,7 +317,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     );
     if (views.length > 0 && (planning === 'always' || (planning === 'auto' && needsPlan))) {
       progress('plan', 'asking the model which elements it needs');
-      const planned = await askForPlan(call, views, request.instruction, counter);
+      const planned = await askForPlan(call, views, request.instruction, { counter, finder });
       shown.push({ phase: 'plan', files: shownByOutline(views) });
       for (const { path, reason } of planned.unresolved) log.warn(`plan: ignoring "${path}": ${reason}`);
       applyPlan(views, planned);
@@ -317,12 +361,50 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     let answer = await call('code', messages, wholeFileRequestTokens);
     shown.push({ phase: 'code', files: shownContext });
     const repairRounds = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
+    const needBudget = Math.max(
+      (options.budget ?? DEFAULT_NEED_BUDGET) - context.tokens,
+      Math.min(options.budget ?? DEFAULT_NEED_BUDGET, MIN_NEED_BUDGET),
+    );
+    /** What NEED answers showed so far: every later request counts it as seen. */
+    let shownByNeeds: ShownFile[] = [];
+    let verifiedOnce = false;
+    const { tokens: contextTokens, wholeFileTokens } = context;
+    const followUp = async (content: string, shownNow: readonly ShownFile[]): Promise<void> => {
+      messages.push({ role: 'assistant', content: answer.text });
+      messages.push({ role: 'user', content });
+      const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
+      answer = await call('repair', messages, repairInput - contextTokens + wholeFileTokens);
+      shown.push({ phase: 'repair', files: withShownByNeeds(shownContext, shownNow) });
+    };
     for (let round = 0; ; round++) {
       lastAnswer = answer.text;
-      rounds.push({ phase: round === 0 ? 'code' : 'repair', needs: parsePlan(answer.text) });
+      notes = mergeNotes(notes, answerNotes(answer.text));
+      const phase = round === 0 ? 'code' : 'repair';
+      const needs = parsePlan(answer.text, { strict: true });
+      const finds = parseFinds(answer.text);
       const parsed = parseOperations(answer.text);
+      // A question is answered first, in a round of its own; operations beside it were written without what it
+      // asks for, so they are set aside and the model answers again whole (docs/operations.md).
+      if ((needs.length > 0 || finds.length > 0) && round < repairRounds) {
+        const asked = answerNeeds(views, needs, counter, needBudget);
+        const found = await answerFinds(finder, finds);
+        rounds.push({
+          phase,
+          needs,
+          finds,
+          answered: { setAside: parsed.operations.length, sent: asked.sent },
+        });
+        shownByNeeds = withShownByNeeds(shownByNeeds, asked.shown);
+        progress(
+          'repair',
+          `answering the model's ${[needs.length > 0 ? `${needs.length} NEED` : '', finds.length > 0 ? `${finds.length} FIND` : ''].filter((w) => w !== '').join(' and ')} (round ${round + 1} of ${repairRounds})`,
+        );
+        await followUp(askedAgainMessage(asked.text, found, parsed.operations.length, verifiedOnce), shownByNeeds);
+        continue;
+      }
+      rounds.push({ phase, needs, finds });
       parseErrors = [...parsed.errors];
-      if (round === 0) {
+      if (!verifiedOnce) {
         operations = [...parsed.operations];
       } else {
         // Operations that passed are kept; a new operation on the same target replaces the earlier one.
@@ -346,6 +428,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         request.verificationSteps ?? [],
         shown,
       );
+      verifiedOnce = true;
       apply = verified.apply;
       problems = verified.problems;
       verification = verified.steps;
@@ -366,17 +449,12 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         'repair',
         `sending ${countFailures(apply, parseErrors, problems)} failure(s) back to the model (repair ${round + 1} of ${repairRounds})`,
       );
-      messages.push({ role: 'assistant', content: answer.text });
-      messages.push({
-        role: 'user',
-        content:
-          operations.length === 0 && parseErrors.length === 0
-            ? 'Your answer held no operations. Answer with edit operations in the format described, and nothing else.'
-            : repairUserMessage(apply.results, parseErrors, problems),
-      });
-      const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
-      answer = await call('repair', messages, repairInput - context.tokens + context.wholeFileTokens);
-      shown.push({ phase: 'repair', files: withShownInRepair(shownContext, problems) });
+      await followUp(
+        operations.length === 0 && parseErrors.length === 0
+          ? 'Your answer held no operations. Answer with edit operations in the format described, and nothing else.'
+          : repairUserMessage(apply.results, parseErrors, problems),
+        withShownInRepair(shownByNeeds, problems),
+      );
     }
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
@@ -421,6 +499,26 @@ export function buildContextWithReferences(
     log.warn('references left out of the context: the focused elements need the whole budget');
     return buildContext(requests, request.counter, options);
   }
+}
+
+/** The follow-up that answers NEED and FIND lines and asks for the operations again. */
+function askedAgainMessage(
+  needText: string,
+  found: readonly string[],
+  setAside: number,
+  verifiedOnce: boolean,
+): string {
+  const parts: string[] = [];
+  if (needText !== '') parts.push(needText);
+  if (found.length > 0) parts.push(found.join('\n\n'));
+  const aside =
+    setAside === 0
+      ? ''
+      : ` The ${setAside} operation${setAside === 1 ? '' : 's'} of your last answer ${setAside === 1 ? 'was' : 'were'} not applied: write ${setAside === 1 ? 'it' : 'them'} again if still right.`;
+  parts.push(
+    `Nothing has been applied yet.${aside} Now answer with ${verifiedOnce ? 'corrected operations for the failed ones' : 'all the operations of the task'}, in the format described.`,
+  );
+  return parts.join('\n\n');
 }
 
 function countFailures(

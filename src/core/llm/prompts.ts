@@ -10,11 +10,11 @@ import type { VerificationProblem } from '../edit/verification';
  * (with its one example), the path grammar and the rules; the focused context goes in the user message.
  */
 
-export const CODING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor. You change code by writing edit operations on program elements, never by rewriting whole files unless no element operation fits.
+export const CODING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor: you change code with edit operations on program elements.
 
 ${OPERATION_FORMAT_PROMPT}
 The context shows each file as a focused view. ${CONTEXT_LEGEND}
-Answer with the operations only: no explanation is needed.`;
+To see more first, answer only with lines NEED <element or file path> (sent in full) or FIND <identifier> (its definition and uses). Else answer with the operations; add a short note only if the user must know something.`;
 
 /** The focused context, the user's changes since the model last saw the files (issue 11), then the task. */
 export function codingUserMessage(contextText: string, instruction: string, userChanges?: string): string {
@@ -24,9 +24,9 @@ export function codingUserMessage(contextText: string, instruction: string, user
 
 export const PLANNING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor. Before editing, you choose which program elements you need to see in full.
 
-You get the outline of each file: one element path per line with its signature. Answer with one line per element whose full text you need to read or change:
+You get each file's outline: element paths with signatures. Answer with one line per element you need to read or change:
 NEED <element path>
-and, for a file you need to read whole, NEED <file path>. A new file or element needs no NEED line. Name as few elements as the task needs. Answer with NEED lines only.`;
+or NEED <file path> for a whole file; new code needs none. Name as few as the task needs. FIND <identifier> shows where something is defined and used. Answer with NEED or FIND lines only.`;
 
 export interface PlanningOutlineOptions {
   /** Token budget of one file's outline; default {@link DEFAULT_PLANNING_OUTLINE_BUDGET}. */
@@ -220,15 +220,33 @@ export function planningUserMessage(outlines: readonly string[], instruction: st
   return `${outlines.join('\n\n')}\n\nTask: ${instruction.trim()}\n`;
 }
 
-/** The paths a planning answer asks for, in order, without duplicates. Lines that are not NEED lines are ignored. */
-export function parsePlan(answer: string): string[] {
+/**
+ * The paths a planning answer asks for, in order, without duplicates. Lines that are not NEED lines are ignored.
+ * `strict` takes only an upper-case NEED: in an edit answer, prose such as "need to check x" is not a question.
+ */
+export function parsePlan(answer: string, { strict = false }: { readonly strict?: boolean } = {}): string[] {
   const paths: string[] = [];
+  const line = strict ? /^[\s>*\-#`]*NEED[:\s]+`?([^`]+?)`?\s*$/ : /^[\s>*\-#`]*NEED[:\s]+`?([^`]+?)`?\s*$/i;
   for (const raw of answer.split(/\r?\n/)) {
-    const match = /^[\s>*\-#`]*NEED[:\s]+`?([^`]+?)`?\s*$/i.exec(raw);
+    const match = line.exec(raw);
     const path = match?.[1]?.trim();
     if (path !== undefined && path.length > 0 && !paths.includes(path)) paths.push(path);
   }
   return paths;
+}
+
+/**
+ * The symbols or texts an answer asks Scalpel to find (`FIND <identifier or text>`), in order, once each. Upper case
+ * only: "find is only a stub here" is prose.
+ */
+export function parseFinds(answer: string): string[] {
+  const symbols: string[] = [];
+  for (const raw of answer.split(/\r?\n/)) {
+    const match = /^[\s>*\-#`]*FIND[:\s]+`?([^`]+?)`?\s*$/.exec(raw);
+    const symbol = match?.[1]?.trim();
+    if (symbol !== undefined && symbol.length > 0 && !symbols.includes(symbol)) symbols.push(symbol);
+  }
+  return symbols;
 }
 
 function describeOperation(operation: Operation): string {

@@ -54,6 +54,7 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
       return chatResult({ ...metadata, outcome: 'cancelled' });
     case 'nothing':
       stream.markdown(`${sentence(result.failure ?? 'nothing changes')} ${result.advice?.nextStep ?? ''}\n\n`);
+      reportNotes(stream, result.outcome.notes);
       return chatResult({ ...metadata, outcome: 'nothing' });
     case 'refused':
       stream.markdown(`**The edit was refused:** ${result.failure ?? ''}\n\n${result.advice?.nextStep ?? ''}\n\n`);
@@ -62,6 +63,7 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     case 'conflict':
     case 'failed':
       reportFailure(ctx, documents, stream, result);
+      if (result.error !== undefined || result.outcome.lastAnswer === '') reportNotes(stream, result.outcome.notes);
       return chatResult({ ...metadata, outcome: 'failed' });
     case 'ready':
       break;
@@ -72,6 +74,7 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
   );
   reportChanges(ctx, stream, result, focus);
   reportTypeErrors(ctx, stream, result);
+  reportNotes(stream, result.outcome.notes);
   reportTokens(stream, result);
   actionLinks(stream, [
     { command: 'scalpel.previewEdit', title: 'Preview', arguments: [pending.id] },
@@ -105,6 +108,20 @@ function reportTypeErrors(ctx: Ctx, stream: vscode.ChatResponseStream, result: S
     `\n**Type check:** this edit adds ${plural(errors.length, 'TypeScript error')} the model did not fix. Apply takes it anyway; the preview marks them.\n\n`,
   );
   stream.markdown(`${codeBlock(ctx.engine().describeTypeErrors(errors))}\n`);
+}
+
+/** What the model wrote beside its operations: a user who reads only "ready" would miss it. */
+function reportNotes(stream: vscode.ChatResponseStream, notes: readonly string[]): void {
+  if (notes.length === 0) return;
+  const quoted = notes
+    .map((note) =>
+      note
+        .split('\n')
+        .map((line) => `> ${line}`)
+        .join('\n'),
+    )
+    .join('\n>\n');
+  stream.markdown(`\n**The model notes:**\n\n${quoted}\n\n`);
 }
 
 function reportTokens(stream: vscode.ChatResponseStream, result: ServiceEditResult): void {

@@ -63,6 +63,8 @@ export interface EditCommandResult {
   readonly undoLabel?: string;
   /** How many new TypeScript errors the edit was shown (or applied) with. */
   readonly typeErrors?: number;
+  /** What the model wrote beside its operations (issue 18). */
+  readonly notes?: readonly string[];
 }
 
 /** What a surface gathered for one edit request. */
@@ -345,6 +347,7 @@ export class EditService {
       operations: this.ctx.engine().serializeOperations(result.outcome.operations),
       undoLabel: result.undoLabel,
       ...(result.advice === undefined ? {} : { advice: result.advice }),
+      ...(result.outcome.notes.length === 0 ? {} : { notes: result.outcome.notes }),
     };
     switch (result.status) {
       case 'cancelled':
@@ -374,9 +377,23 @@ export class EditService {
           usage,
           ...this.typeErrorsOf(result.outcome.verification),
         });
+        this.showNotes(result.outcome.notes);
         return { ...common, ...delivered };
       }
     }
+  }
+
+  /**
+   * The model's notes beside the preview (or the direct apply): the smallest hook while the preview UI is reworked
+   * (issue 14); the whole text goes to the log.
+   */
+  private showNotes(notes: readonly string[]): void {
+    if (notes.length === 0) return;
+    for (const note of notes) this.ctx.log.info(`the model notes: ${note}`);
+    const first = (notes[0] ?? '').replace(/\s+/g, ' ');
+    const more =
+      notes.length > 1 ? ` (and ${notes.length - 1} more note${notes.length === 2 ? '' : 's'} in the log)` : '';
+    void vscode.window.showInformationMessage(`Scalpel: the model notes: ${first}${more}`);
   }
 
   private notify(message: string, advice: Advice | undefined): void {

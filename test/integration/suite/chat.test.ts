@@ -186,6 +186,44 @@ describe('@scalpel chat participant', () => {
     prepared.push(editId);
   });
 
+  it("a NEED in the edit round is answered with the element in full, and the model's note is shown", async () => {
+    await placeCursor(USER_TS, "return this.role === 'admin' || this.role === 'editor';");
+    const sent = server.requests.length;
+    const isDormant = 'src/user.ts/class[User]/method[isDormant]';
+    const note = 'isDormant also decides who may edit, so it now ignores viewers.';
+    server.enqueue(
+      scripted.answer(`NEED ${isDormant}`),
+      scripted.answer(`PATCH_ELEMENT ${isDormant}
+\`\`\`ts
+<<<<<<< SEARCH
+    if (!this.lastLogin) return true;
+=======
+    if (!this.lastLogin) return this.role !== 'viewer';
+>>>>>>> REPLACE
+\`\`\`
+
+${note}
+`),
+    );
+    const answer = await ask('@scalpel /edit treat users who never logged in as dormant only if they are viewers');
+    const [first, second, ...more] = chatRequestsSince(server, sent);
+    assert.equal(more.length, 0, 'the code request and the NEED answer');
+    assert.ok(!userMessageOf(first).includes('const days ='), 'isDormant is a signature in the focused view');
+    const followUp = userMessageOf(second);
+    assert.ok(followUp.includes(`// @ ${isDormant}\nisDormant(now: Date = new Date()): boolean {`), followUp);
+    assert.ok(followUp.includes('const days ='), 'its body came with the NEED answer');
+    const text = markdownOf(answer);
+    assert.match(text, /Ready to apply:\*\* 1 change in `src\/user\.ts`/);
+    assert.ok(text.includes(`**The model notes:**\n\n> ${note}`), text);
+    assert.deepEqual(
+      anchors(answer).map((a) => a.title),
+      [isDormant],
+    );
+    const editId = answer.result?.metadata?.editId;
+    assert.ok(editId);
+    prepared.push(editId);
+  });
+
   it('/edit that renames an element says what it was renamed to', async () => {
     await placeCursor(USER_TS, 'if (!this.lastLogin) return true;');
     server.enqueue(

@@ -238,11 +238,15 @@ void describe('the edit service', () => {
     assert.equal(server.requests.length, before);
   });
 
-  void test('NEED lines are recorded in every round', async () => {
-    server.enqueue(scripted.answer(`NEED ${FILE}/class[UserService]/method[find]\n\n${NEW_VALIDATE}`));
+  void test('NEED lines are answered in the edit phase and recorded per round', async () => {
+    const find = `${FILE}/class[UserService]/method[find]`;
+    server.enqueue(scripted.answer(`NEED ${find}\n\n${NEW_VALIDATE}`), scripted.answer(NEW_VALIDATE));
     const result = await createEditService().edit(request());
     assert.equal(result.status, 'ready', result.failure);
-    assert.deepEqual(result.outcome.rounds, [{ phase: 'code', needs: [`${FILE}/class[UserService]/method[find]`] }]);
+    assert.deepEqual(result.outcome.rounds, [
+      { phase: 'code', needs: [find], finds: [], answered: { setAside: 1, sent: [find] } },
+      { phase: 'repair', needs: [], finds: [] },
+    ]);
   });
 
   void test('the user changed the target meanwhile: the batch is resolved again and reported as a conflict', async () => {

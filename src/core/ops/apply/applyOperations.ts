@@ -1,4 +1,6 @@
 import { ElementPathSyntaxError, parseElementPath } from '../../elements/elementPath';
+import { isOutlinable, outlineSource } from '../../elements/outline';
+import { nearestPaths } from '../../elements/resolve';
 import type { FileOutline } from '../../elements/element';
 import type { CodeScan } from '../../language/languageSupport';
 import { languageFor, languageNames } from '../../language/languages';
@@ -52,6 +54,26 @@ function fileOf(operation: Operation): { ok: true; file: string } | { ok: false;
     }
     throw error;
   }
+}
+
+/**
+ * A path that does not parse (a lost bracket) usually still starts with its file: the nearest valid paths of that
+ * file, when the model may see it, tell it what it meant, as for an unknown name.
+ */
+function withNearestPaths(
+  failure: OpFailure,
+  operation: Operation,
+  visibleFiles: ReadonlySet<string> | undefined,
+  read: (path: string) => string | undefined,
+): OpFailure {
+  if (typeof operation.path !== 'string') return failure;
+  const file = /^(?:file:)?(?:\.\/)?([^[\]]*?\.[A-Za-z0-9]+)(?=\/)/.exec(operation.path)?.[1];
+  if (file === undefined || (visibleFiles !== undefined && !visibleFiles.has(file)) || !isOutlinable(file))
+    return failure;
+  const text = read(file);
+  if (text === undefined) return failure;
+  const suggestions = nearestPaths(outlineSource(file, text), operation.path);
+  return suggestions.length === 0 ? failure : { ...failure, suggestions };
 }
 
 function malformed(operation: Operation): OpFailure | undefined {
@@ -158,7 +180,7 @@ export function applyOperations(
     const shapeProblem = malformed(operation);
     if (shapeProblem !== undefined) return fail(shapeProblem);
     const located = fileOf(operation);
-    if (!located.ok) return fail(located.failure);
+    if (!located.ok) return fail(withNearestPaths(located.failure, operation, options.visibleFiles, read));
     const check = checkWorkspacePath(located.file);
     if (!check.ok) {
       return fail({

@@ -137,7 +137,50 @@ function lf(text: string): string {
   return text.replace(/\r\n/g, '\n');
 }
 
+/**
+ * One entry: the operation, or every problem it has at once (a missing path and a missing content are one repair
+ * round, not two).
+ */
 function readJsonOperation(entry: JsonValue, line: number): Checked<Operation> {
+  const read = readJsonOperationOrFirstProblem(entry, line);
+  if (read.ok || !isObject(entry)) return read;
+  const found = [read, ...fieldProblems(entry)].filter(
+    (p, index, all) => all.findIndex((q) => q.message === p.message) === index,
+  );
+  if (found.length === 1) return read;
+  return problem(found.map((p) => p.message).join('; '), found.map((p) => p.expected).join('; '));
+}
+
+/** The problems of each field on its own, where the first-problem reading stops at the first. */
+function fieldProblems(entry: JsonObject): Array<{ readonly message: string; readonly expected: string }> {
+  const found: Array<{ readonly message: string; readonly expected: string }> = [];
+  const note = (checked: Checked<unknown>): void => {
+    if (!checked.ok) found.push({ message: checked.message, expected: checked.expected });
+  };
+  const typeField = readString(entry, 'type', true);
+  note(typeField);
+  const type = typeField.ok ? operationTypeOf(typeField.value ?? '') : undefined;
+  const pathField = readString(entry, 'path', true);
+  note(pathField);
+  if (pathField.ok && normalizePath(pathField.value ?? '') === '')
+    found.push({ message: '"path" is empty', expected: '"path": the element path or file path' });
+  if (type === undefined || type === 'DELETE_ELEMENT') return found;
+  if (type === 'PATCH_ELEMENT') {
+    note(readPatches(entry));
+    return found;
+  }
+  const module = pathField.ok ? importModuleOfPath(normalizePath(pathField.value ?? '')) : undefined;
+  note(readString(entry, 'content', !(type === 'REMOVE_IMPORT' && module !== undefined)));
+  if (type === 'CREATE_ELEMENT') {
+    note(readJsonPosition(entry['position']));
+    const kindField = readString(entry, 'elementKind', false);
+    note(kindField);
+    if (kindField.ok && kindField.value !== undefined) note(readElementKind(kindField.value));
+  }
+  return found;
+}
+
+function readJsonOperationOrFirstProblem(entry: JsonValue, line: number): Checked<Operation> {
   if (!isObject(entry)) {
     return problem(
       `an operation must be an object, not ${describe(entry)}`,

@@ -66,8 +66,27 @@ export function parseOperations(answer: string, limits: ParseLimits = {}): Parse
   return { operations, errors: [...errors].sort((a, b) => a.line - b.line) };
 }
 
+function answerLines(answer: string): string[] {
+  return answer.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+}
+
+/**
+ * The answer's lines that are not part of any operation (its header, code block or JSON), in order: the prose a model
+ * writes around its operations ("the calls are in _getQueryParam, which is not shown"), kept for the user. An answer
+ * that is one JSON document has none.
+ */
+export function answerProse(answer: string): string[] {
+  const text = typeof answer === 'string' ? answer : String(answer);
+  if (text.length > DEFAULT_MAX_ANSWER_BYTES) return [];
+  const lines = answerLines(text);
+  if (findWholeAnswerJson(lines) !== undefined) return [];
+  const scanner = new TextScanner(lines);
+  scanner.scan();
+  return lines.filter((_, index) => !scanner.consumed.has(index));
+}
+
 function parseAnswer(answer: string): ParseResult {
-  const lines = answer.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));
+  const lines = answerLines(answer);
   const whole = findWholeAnswerJson(lines);
   if (whole === undefined) return new TextScanner(lines).scan();
   const json = parseJsonOperations(whole.text, whole.firstLine);
@@ -146,8 +165,14 @@ class TextScanner {
   private readonly errors: ParseError[] = [];
   private readonly jsonClosers = new Map<string, { readonly from: number; readonly closer: number }>();
   private lastOperationKeyLine: number | undefined;
+  /** Indexes of the lines read as operations (headers, bodies, JSON blocks); the rest is prose. */
+  readonly consumed = new Set<number>();
 
   constructor(private readonly lines: readonly string[]) {}
+
+  private consume(from: number, to: number): void {
+    for (let index = from; index < to; index++) this.consumed.add(index);
+  }
 
   scan(): ParseResult {
     // Bodies are read only after a header: once the answer has one, a ```json block in its prose is an example the
@@ -158,11 +183,15 @@ class TextScanner {
       const line = this.lines[index] ?? '';
       const header = readHeaderLine(line);
       if (header !== undefined) {
-        index = this.readOperation(index, header);
+        const next = this.readOperation(index, header);
+        this.consume(index, next);
+        index = next;
         continue;
       }
       const fence = hasHeader ? undefined : readFenceLine(line);
-      index = fence !== undefined && JSON_INFO.test(fence.info) ? this.readJsonBlock(index, fence) : index + 1;
+      const next = fence !== undefined && JSON_INFO.test(fence.info) ? this.readJsonBlock(index, fence) : index + 1;
+      if (next > index + 1) this.consume(index, next);
+      index = next;
     }
     return { operations: this.operations, errors: this.errors };
   }

@@ -120,7 +120,7 @@ export function checkPatched(
   const problem = shape.syntaxErrors[0];
   if (problem !== undefined) {
     state.fail(index, {
-      message: `${label}: after the patch the element does not parse: ${problem.message} (line ${node.startLine + problem.line - 1} of the file)`,
+      message: `${label}: after the patch the element does not parse: ${problem.message} (line ${problem.line} of the patched element)`,
       hint: 'check that every SEARCH/REPLACE pair keeps brackets and quotes balanced',
     });
     return false;
