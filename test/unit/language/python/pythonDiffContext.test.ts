@@ -62,16 +62,17 @@ void describe('Python element diff and context', () => {
     ]);
   });
 
-  void test('a focused context of a method: its body in full, neighbours as signatures, labels as # comments', () => {
+  void test('a focused context of a method: its body in full, nearest neighbours as signatures, labels as # comments', () => {
     const outline = outlineSource(FILE, TEXT);
     const context = buildContext([{ outline, focus: [`${FILE}/class[Shape]/method[fetch]`] }], createTokenCounter(), {
       smallFileLines: 0,
     });
     assert.match(context.text, /```python\n/);
     assert.match(context.text, /# @ pkg\/hard_cases\.py\/class\[Shape\]\nclass Shape:\n/);
-    assert.match(context.text, /\n {4}def __init__\(self, name: str\) -> None: … # @ method\[__init__\]\n/);
+    assert.match(context.text, /\n {4}def describe\(kind: str\) -> str: … # @ method\[describe\]\n/);
+    assert.match(context.text, /\n {4}# @ property\[sides\], property\[unit\], class\[Meta\], method\[__init__\], getter\[name\] \(lines 40-57\)\n/);
     assert.match(context.text, /\n {4}# @ pkg\/hard_cases\.py\/class\[Shape\]\/method\[fetch\]\n {4}async def fetch/);
-    assert.match(context.text, /# @ class\[Square\] \(lines 79-84\)/);
+    assert.match(context.text, /# @ class\[Square\], statement\[if\] \(lines 79-88\)/);
     assert.doesNotMatch(context.text, /\/\/ @|\{ … \}/);
     assert.doesNotMatch(context.text, /self\._name = value/);
     assert.ok(context.tokens < context.wholeFileTokens);
