@@ -4,8 +4,9 @@
 //   node scripts/build.mjs --watch       rebuild dist/ on change
 //   node scripts/build.mjs --tests       compile test/ and bench/ TypeScript to out/ (dependencies stay external)
 import * as esbuild from 'esbuild';
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const args = new Set(process.argv.slice(2));
 const production = args.has('--production');
@@ -33,6 +34,8 @@ const shared = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // web-tree-sitter's ESM build reads import.meta.url, which a CommonJS bundle does not have: bundle its CJS build.
+  alias: { 'web-tree-sitter': './node_modules/web-tree-sitter/web-tree-sitter.cjs' },
 };
 
 const testBuild = {
@@ -73,6 +76,30 @@ const builds = args.has('--tests')
 if (args.has('--tests')) {
   for (const dir of ['test', 'bench']) rmSync(join('out', dir), { recursive: true, force: true });
 }
+
+/**
+ * The tree-sitter runtime and the grammars the language catalog names go beside the bundles, in dist/tree-sitter/,
+ * where src/core/language/treeSitter/treeSitterRuntime.ts looks first (the vsix has no node_modules).
+ */
+async function copyTreeSitterWasm() {
+  const require = createRequire(import.meta.url);
+  const catalogBundle = await esbuild.build({
+    entryPoints: ['src/core/language/languageCatalog.ts'],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    write: false,
+  });
+  const catalog = await import(`data:text/javascript,${encodeURIComponent(catalogBundle.outputFiles[0].text)}`);
+  const grammars = catalog.LANGUAGE_CATALOG.flatMap((language) => (language.grammar ? [language.grammar] : []));
+  const target = join('dist', 'tree-sitter');
+  mkdirSync(target, { recursive: true });
+  copyFileSync(require.resolve('web-tree-sitter/web-tree-sitter.wasm'), join(target, 'web-tree-sitter.wasm'));
+  const grammarDir = join(dirname(require.resolve('@vscode/tree-sitter-wasm/package.json')), 'wasm');
+  for (const grammar of grammars) copyFileSync(join(grammarDir, grammar), join(target, grammar));
+}
+
+if (!args.has('--tests')) await copyTreeSitterWasm();
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

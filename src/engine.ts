@@ -6,6 +6,7 @@
 export { buildContext, ContextBudgetError, CONTEXT_LEGEND } from './core/context/buildContext';
 export { createTokenCounter, isTokenEncoding } from './core/context/tokens';
 export { isOutlinable, outlineSource } from './core/elements/outline';
+export { loadLanguagesFor } from './core/language/languages';
 export {
   elementsAtOffset,
   elementsInRange,

@@ -1,4 +1,5 @@
 import { version } from '../../package.json';
+import { loadLanguagesFor } from '../core/language/languages';
 import { CliError } from './cliError';
 import type { CliCommand, CliIo } from './command';
 import { applyCommand } from './commands/apply';
@@ -59,6 +60,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return 2;
   }
   try {
+    // The parsers of the languages of the files named on the command line; operations load theirs when applied.
+    await loadLanguagesFor(rest);
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof CliError) {

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { FileOutline } from '../core/elements/element';
 import { parseElementPath } from '../core/elements/elementPath';
 import { isOutlinable, outlineSource } from '../core/elements/outline';
+import { supportedNames } from '../core/language/languages';
 import { resolveInWorkspace, toWorkspaceRelative, WorkspacePathError } from '../core/workspace/workspacePaths';
 import { CliError } from './cliError';
 import type { CliIo } from './command';
@@ -59,7 +60,7 @@ export function readWorkspaceFile(root: string, input: string): WorkspaceFile {
 /** Outlines a file, refusing languages the element model does not read and files with syntax errors. */
 export function outlineWorkspaceFile(file: WorkspaceFile): FileOutline {
   if (!isOutlinable(file.path)) {
-    throw new CliError(`${file.path}: not a TypeScript or JavaScript file (.ts .tsx .mts .cts .js .jsx .mjs .cjs)`);
+    throw new CliError(`${file.path}: not a file Scalpel reads (${supportedNames()})`);
   }
   const outline = outlineSource(file.path, file.text);
   const first = outline.syntaxErrors[0];

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { activeEditorOrThrow, elementAtCursorOrThrow, outlineDocumentOrThrow } from './activeElement';
 import type { Ctx } from './ctx';
+import { languagesReady } from './languagesReady';
 import {
   applyOperationsFromText,
   copyContext,
@@ -200,6 +201,7 @@ export function registerCommands(ctx: Ctx, services: ScalpelServices): void {
     ctx.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
+          await languagesReady(ctx);
           return await handler(...args);
         } catch (error) {
           reportError(ctx, id, error);

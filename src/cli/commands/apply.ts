@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadLanguagesForPaths } from '../../core/language/languages';
 import { applyOperations } from '../../core/ops/apply';
 import { parseOperations } from '../../core/ops/format';
 import { type CliCommand, parseCommandArgs } from '../command';
@@ -51,6 +52,7 @@ Options:
     if (parsed.operations.length === 0 && parsed.errors.length === 0)
       throw new CliError(`${source}: no operations found`);
     const snapshot = diskSnapshot(root);
+    await loadLanguagesForPaths(parsed.operations.map((o) => o.path));
     const result = applyOperations(snapshot, parsed.operations, values.partial === true ? { partial: true } : {});
     const verified = result.ok && parsed.errors.length === 0;
     const writable = verified || (values.partial === true && result.changes.length > 0);

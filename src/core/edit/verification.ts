@@ -1,3 +1,4 @@
+import { loadLanguagesForPaths } from '../language/languages';
 import { applyOperations, type ApplyOptions, type ApplyResult, type SnapshotReader } from '../ops/apply';
 import type { Operation } from '../ops/operation';
 import type { NewTypeError } from '../check/typeCheck';
@@ -63,6 +64,8 @@ export async function verifyBatch(
   steps: readonly VerificationStep[],
   shown?: readonly ShownRequest[],
 ): Promise<Verification> {
+  // A model may touch files in a language no file of the request was in: its parser loads before the apply.
+  await loadLanguagesForPaths(operations.map((o) => o.path));
   const apply = operations.length === 0 ? EMPTY_APPLY : applyOperations(snapshot, operations, options);
   const reports: StepReport[] = [
     {

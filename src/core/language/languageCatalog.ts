@@ -14,8 +14,16 @@ export const TYPESCRIPT_INFO: LanguageInfo = {
   vscodeLanguageIds: ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'],
 };
 
+export const PYTHON_INFO: LanguageInfo = {
+  id: 'python',
+  displayName: 'Python',
+  extensions: ['.py', '.pyi'],
+  vscodeLanguageIds: ['python'],
+  grammar: 'tree-sitter-python.wasm',
+};
+
 /** Every shipped language, in the order messages list them. */
-export const LANGUAGE_CATALOG: readonly LanguageInfo[] = [TYPESCRIPT_INFO];
+export const LANGUAGE_CATALOG: readonly LanguageInfo[] = [TYPESCRIPT_INFO, PYTHON_INFO];
 
 /** The VS Code language ids of every shipped language. */
 export function supportedVscodeLanguageIds(): string[] {

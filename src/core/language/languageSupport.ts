@@ -12,10 +12,10 @@ import type { ImportBindingChange, ImportDeclarationState, ImportShape, ImportSt
  * onto it (outline), how code is checked (syntax errors in the outline, compared before and after an edit), and
  * how content lands in a file (the {@link SourceEditor} the apply planner asks).
  *
- * TODO(#13) what still assumes a C-like language outside this seam: the renderer finds container edges by brackets
- * (`{ ( [` and `} ) ]`, ops/apply/render.ts), placeholders are found with the TypeScript scanner
- * (ops/apply/placeholders.ts), the context writes stubs as `// @ path` and elided bodies as `{ … }`
- * (context/buildContext.ts), and element kinds and container flavors are closed lists (elements/element.ts, here).
+ * How a language writes comments and bodies ({@link CodeSyntax}) reaches the renderer (block edges), the placeholder
+ * check (its comment syntax) and the context (`# @ path` labels, `: …` stubs). Languages read with tree-sitter are
+ * one spec each (treeSitter/languageSpec.ts). Element kinds and container flavors are still closed lists
+ * (elements/element.ts, here): a language maps its declarations onto them.
  */
 
 export interface LanguageInfo {
@@ -27,6 +27,11 @@ export interface LanguageInfo {
   readonly extensions: readonly string[];
   /** VS Code language ids the extension activates on and shows its menus for. */
   readonly vscodeLanguageIds: readonly string[];
+  /**
+   * The tree-sitter grammar of @vscode/tree-sitter-wasm the language parses with (`tree-sitter-python.wasm`), for a
+   * language read by a spec: scripts/build.mjs copies each one named here into dist/tree-sitter/.
+   */
+  readonly grammar?: string;
 }
 
 export interface LanguageSupport extends LanguageInfo {
@@ -47,7 +52,34 @@ export interface LanguageSupport extends LanguageInfo {
    * workspace and is kept warm across requests.
    */
   semantics?(fileSystem: SourceFileSystem): WorkspaceSemantics;
+  /** How the language writes comments and bodies; absent: C-like (`//` comments, `{ … }` bodies). */
+  readonly syntax?: CodeSyntax;
+  /**
+   * Loads what the language parses with (a WebAssembly grammar) when it loads asynchronously; absent when the
+   * language is ready at once. `loadLanguagesFor` (languages.ts) calls it before the synchronous methods run.
+   */
+  load?(): Promise<void>;
 }
+
+/** How a language writes comments and bodies: what the context, the renderer and the placeholder check follow. */
+export interface CodeSyntax {
+  /** Starts a line comment: `//`, `#`. */
+  readonly lineComment: string;
+  /** `braces`: bodies are `{ ... }`; `indent`: a `:` and an indented block (Python). */
+  readonly blocks: 'braces' | 'indent';
+  /** Appended to a signature whose body is not shown: ` { … }`, `: …`. */
+  readonly elidedBody: string;
+  /** Whether `...` alone on a line is ordinary code (Python's Ellipsis), not a lazy placeholder. */
+  readonly ellipsisIsCode: boolean;
+}
+
+/** What a language that does not say otherwise is written like. */
+export const C_LIKE_SYNTAX: CodeSyntax = {
+  lineComment: '//',
+  blocks: 'braces',
+  elidedBody: ' { … }',
+  ellipsisIsCode: false,
+};
 
 /**
  * A lexical pass over a piece of code that need not parse on its own (a class member, an object property): where
@@ -87,6 +119,11 @@ export interface ContainerInfo {
   readonly close?: number;
   /** Indentation of the container's own lines. */
   readonly indent: string;
+  /**
+   * A body delimited by indentation (no brackets): where a first member goes (a line start, after a docstring) and
+   * where the last member ends. Undefined for a file and for a bracketed body.
+   */
+  readonly block?: { readonly firstMemberStart: number; readonly end: number };
 }
 
 export type ContainerLookup =

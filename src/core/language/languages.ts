@@ -1,7 +1,8 @@
 import type { FileOutline } from '../elements/element';
-import { normalizeFilePath } from '../elements/elementPath';
+import { normalizeFilePath, parseElementPath } from '../elements/elementPath';
 import { extensionOf } from './languageCatalog';
 import type { LanguageSupport } from './languageSupport';
+import { pythonLanguage } from './python/pythonLanguage';
 import { typescriptLanguage } from './typescript/typescriptLanguage';
 
 /**
@@ -10,7 +11,7 @@ import { typescriptLanguage } from './typescript/typescriptLanguage';
  * at run time (a test language, or a grammar loaded on demand).
  */
 
-const registered: LanguageSupport[] = [typescriptLanguage];
+const registered: LanguageSupport[] = [typescriptLanguage, pythonLanguage];
 
 /** The language of a file by its extension, or undefined when Scalpel has no element model for it. */
 export function languageFor(file: string): LanguageSupport | undefined {
@@ -26,6 +27,38 @@ export function languageFor(file: string): LanguageSupport | undefined {
 
 export function supportedLanguages(): readonly LanguageSupport[] {
   return [...registered];
+}
+
+/**
+ * Loads the parsers of the languages these files are in, for the ones that load asynchronously (tree-sitter
+ * grammars): a surface awaits this before it reads files, so that the synchronous seam finds them ready. Cheap when
+ * they are loaded already; files of no language are ignored.
+ */
+export async function loadLanguagesFor(files: Iterable<string>): Promise<void> {
+  const pending = new Set<LanguageSupport>();
+  for (const file of files) {
+    const language = languageFor(file);
+    if (language?.load !== undefined) pending.add(language);
+  }
+  await Promise.all([...pending].map((language) => language.load?.()));
+}
+
+/** Loads the parsers of the files element operations name (their paths' file parts). */
+export async function loadLanguagesForPaths(paths: Iterable<string>): Promise<void> {
+  const files: string[] = [];
+  for (const path of paths) {
+    try {
+      files.push(parseElementPath(path).file);
+    } catch {
+      // A malformed path names no file; apply reports it.
+    }
+  }
+  await loadLanguagesFor(files);
+}
+
+/** Loads every registered language's parser (a workspace-wide scan that may meet any of them). */
+export async function loadAllLanguages(): Promise<void> {
+  await Promise.all(registered.map((language) => language.load?.()));
 }
 
 /** Adds a language; returns the function that removes it again. */
@@ -58,5 +91,7 @@ export function supportedNames(): string {
 
 /** "TypeScript or JavaScript" (and the other registered languages), for messages. */
 export function languageNames(): string {
-  return registered.map((l) => l.displayName).join(', ');
+  const names = registered.map((l) => l.displayName);
+  const last = names.pop() ?? '';
+  return names.length === 0 ? last : `${names.join(', ')} or ${last}`;
 }

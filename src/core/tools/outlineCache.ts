@@ -1,5 +1,6 @@
 import type { FileOutline } from '../elements/element';
 import { isOutlinable, outlineSource } from '../elements/outline';
+import { supportedNames } from '../language/languages';
 import { ToolInputError, type ToolWorkspace } from './types';
 
 /** Outlines by file version: a file is parsed again only when its version changes. */
@@ -31,7 +32,7 @@ export class OutlineCache {
     if (exclusion !== undefined)
       throw new ToolInputError(`${path} is excluded by ${exclusion}; Scalpel does not show it`);
     if (!isOutlinable(path))
-      throw new ToolInputError(`${path}: not a TypeScript or JavaScript file (.ts .tsx .mts .cts .js .jsx .mjs .cjs)`);
+      throw new ToolInputError(`${path}: not a file Scalpel reads (${supportedNames()})`);
     throw new ToolInputError(`${path}: no such file in the workspace (paths are relative to its root)`);
   }
 }

@@ -1,3 +1,4 @@
+import { loadAllLanguages } from '../language/languages';
 import { ElementNotFoundError } from '../elements/resolve';
 import { WorkspacePathError } from '../workspace/workspacePaths';
 import type { AnswerBudget } from './budget';
@@ -31,6 +32,8 @@ export async function runTool(tool: Tool, rawInput: unknown, env: ToolEnv, optio
   let text: string;
   let isError = false;
   try {
+    // A tool may read a file of any language in the workspace; the parsers load once per process.
+    await loadAllLanguages();
     const answer = await tool.call(
       rawInput,
       options.progress === undefined ? env : { ...env, progress: options.progress },

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
+import { languagesReady, referencedPaths } from '../languagesReady';
 import type { ScalpelServices } from '../services';
 import { UserFacingError } from '../userError';
 import { chatResult, metadataOf, type ScalpelChatCommand, type ScalpelChatMetadata } from './chatResult';
@@ -34,6 +35,7 @@ export function registerChat(ctx: Ctx, services: ScalpelServices): void {
     CHAT_PARTICIPANT_ID,
     async (request, chatContext, responseStream, token) => {
       const { stream, transcript } = transcripts.begin(request, responseStream);
+      await languagesReady(ctx, referencedPaths(request));
       let result = await answer(ctx, services, documents, request, chatContext, stream, token);
       if (transcript !== undefined) {
         result = { ...result, metadata: { ...result.metadata, transcript: transcript.sequence } };

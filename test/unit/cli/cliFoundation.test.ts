@@ -112,7 +112,7 @@ void describe('scalpel CLI: outline, context, tokens', () => {
     const cases: Array<[string[], RegExp]> = [
       [['outline', 'src/missing.ts'], /^scalpel outline: src\/missing\.ts: no such file\n$/],
       [['outline', 'src/broken.ts'], /^scalpel outline: src\/broken\.ts:2:1: syntax error: .+\n$/],
-      [['outline', 'notes.md'], /^scalpel outline: notes\.md: not a TypeScript or JavaScript file/],
+      [['outline', 'notes.md'], /^scalpel outline: notes\.md: not a file Scalpel reads \(TypeScript or JavaScript \(\.ts/],
       [
         ['context', 'src/hard.ts', '--focus', 'method[nope]'],
         /^scalpel context: no element "src\/hard\.ts\/method\[nope\]" in src\/hard\.ts; nearest: /,

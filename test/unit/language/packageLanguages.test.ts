@@ -40,7 +40,7 @@ void test("every editorLangId when-clause of package.json matches the catalog's 
     assert.equal(pattern, editorLangIdPattern(), HINT);
     const regex = new RegExp(pattern);
     for (const id of supportedVscodeLanguageIds()) assert.ok(regex.test(id), `${pattern} matches ${id}`);
-    for (const other of ['python', 'json', 'markdown', 'typescriptx', 'xjavascript', 'plaintext'])
+    for (const other of ['pythonx', 'json', 'markdown', 'typescriptx', 'xjavascript', 'plaintext'])
       assert.ok(!regex.test(other), `${pattern} does not match ${other}`);
   }
 });

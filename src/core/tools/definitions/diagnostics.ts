@@ -1,4 +1,5 @@
 import { isOutlinable } from '../../elements/outline';
+import { languageNames } from '../../language/languages';
 import type { GraphDiagnostic } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
@@ -68,7 +69,7 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
     for (const raw of input.paths) {
       const path = raw.replace(/^\.\/?/, '').replace(/\/+$/, '');
       if (env.workspace.isFolder(path)) files.push(...env.workspace.listSourceFiles(path));
-      else if (!isOutlinable(path)) throw new ToolInputError(`${raw}: not a TypeScript or JavaScript file or a folder`);
+      else if (!isOutlinable(path)) throw new ToolInputError(`${raw}: neither a folder nor a file Scalpel reads (${languageNames()})`);
       else {
         // Throws for a missing or excluded file, saying which.
         env.outlines.getOrThrow(path);

@@ -1,5 +1,6 @@
 import type { ElementNode } from '../../elements/element';
 import { isOutlinable } from '../../elements/outline';
+import { languageNames } from '../../language/languages';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { numberArg, stringsArg } from '../validateInput';
@@ -105,7 +106,7 @@ export const outlineTool: ToolSpec<OutlineInput> = {
       } else if (isOutlinable(path)) files.push(path);
       else if (env.workspace.read(path) === undefined)
         throw new ToolInputError(`${raw}: no such file or folder in the workspace`);
-      else throw new ToolInputError(`${raw}: not a TypeScript or JavaScript file`);
+      else throw new ToolInputError(`${raw}: not a file Scalpel reads (${languageNames()})`);
     }
     const unique = [...new Set(files)];
     const maxDepth = input.depth ?? (sawFolder ? 1 : Number.MAX_SAFE_INTEGER);

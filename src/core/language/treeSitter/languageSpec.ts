@@ -1,0 +1,87 @@
+import type { Node } from 'web-tree-sitter';
+import type { ElementKind } from '../../elements/element';
+import type { ImportShape } from '../importModel';
+import type { CodeScan, CodeSyntax, ContainerFlavor, LanguageInfo } from '../languageSupport';
+
+/**
+ * A language read with tree-sitter is one spec: which syntax nodes are elements (their kind, name and body), what
+ * joins an element's range (comments, decorators, attributes), how its comments and elided bodies are written, and
+ * how its imports read. treeSitterLanguage.ts turns a spec into a LanguageSupport; everything else (ranges, paths,
+ * ordinals, signatures, syntax errors, containers, verification) is the same for every spec.
+ */
+
+export interface ParentInfo {
+  /** The kind of the enclosing element; undefined at the top level. */
+  readonly kind: ElementKind | undefined;
+  /** The enclosing element's syntax node (the declaration, not its wrapper). */
+  readonly node: Node | undefined;
+}
+
+/** What one syntax node declares. */
+export interface Declaration {
+  readonly kind: ElementKind;
+  /** The name as the path writes it; '' for a nameless kind (`constructor`). */
+  readonly name: string;
+  /**
+   * The node whose named children are searched for member elements (a class body, a function body for nested
+   * functions); null when the element holds no members.
+   */
+  readonly body: Node | null;
+  /** Flavor of the body as a container (what content inserted there must parse as); default `class`. */
+  readonly flavor?: ContainerFlavor;
+}
+
+export interface TreeSitterLanguageSpec {
+  /** The language's catalog entry; its `grammar` names the tree-sitter grammar. */
+  readonly info: LanguageInfo;
+  /** The tag of a fenced code block (`python`). */
+  readonly fenceTag: string;
+  /**
+   * What a node declares, or undefined when it is no element. Called for the named children of the root and of
+   * every element's body (after {@link unwrap}).
+   */
+  declarationOf(node: Node, parent: ParentInfo): Declaration | undefined;
+  /**
+   * A node that wraps a declaration and belongs to its range (Python `decorated_definition`): returns the inner
+   * declaration node; undefined for a node that wraps nothing.
+   */
+  unwrap?(node: Node): Node | undefined;
+  /** Node types that are comments: a run directly above an element (no blank line between) joins its range. */
+  readonly commentTypes: readonly string[];
+  /**
+   * Sibling node types written before a declaration that belong to it (Rust `attribute_item`, C# attributes when
+   * the grammar makes them siblings): they join the range of the declaration after them.
+   */
+  readonly leadingTypes?: readonly string[];
+  /** How the language writes comments and bodies in a context and in rendering. */
+  readonly syntax: CodeSyntax;
+  /** A lexical pass over code that need not parse on its own (see LanguageSupport.scanCode). */
+  scanCode(text: string): CodeScan;
+  /**
+   * For content inserted into a container: the text put around it so that it parses as it will sit there (a Python
+   * method is parsed inside `class _:`), and how many lines the prefix adds. Absent: content parses as it is.
+   */
+  wrapContent?(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string };
+  /** Import declarations, when the language has import operations. */
+  readonly imports?: ImportSpec;
+  /** The signature of a declaration: by default its text up to its body, on one line. */
+  signatureOf?(node: Node, text: string): string;
+}
+
+/** How a language's import declarations read and are written, for ADD_IMPORT/REMOVE_IMPORT and the diff. */
+export interface ImportSpec {
+  /** Node types of import declarations (top-level). */
+  readonly nodeTypes: readonly string[];
+  /**
+   * One declaration's text as the imports it makes: one shape per module (`import os, sys` makes two); undefined
+   * when the text is not one import declaration.
+   */
+  parse(text: string): readonly ImportShape[] | undefined;
+  /**
+   * The declaration text of `shapes` (all of one declaration). `original`, when given, is the declaration being
+   * rewritten, whose layout the result keeps where it can.
+   */
+  render(shapes: readonly ImportShape[], original: string | undefined): string;
+  /** The element name of an import declaration (its path segment): the module, as written. */
+  nameOf(node: Node): string;
+}

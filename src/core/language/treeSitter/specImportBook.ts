@@ -1,0 +1,142 @@
+import type { ElementNode } from '../../elements/element';
+import type { ImportDeclarationState, ImportShape, ImportStep, NamedBinding } from '../importModel';
+import type { ImportBook, ImportPlacement } from '../languageSupport';
+import type { ImportSpec } from './languageSpec';
+
+/**
+ * The import declarations of one file through a batch, for a language read by a spec: names are merged into a
+ * declaration of the same module that lists names, a module import is added once, and removing the last name of a
+ * declaration removes it.
+ */
+export class SpecImportBook implements ImportBook {
+  readonly declarations: ImportDeclarationState[];
+
+  constructor(
+    private readonly spec: ImportSpec,
+    existing: readonly { element: ElementNode; text: string }[],
+    private readonly eol: '\n' | '\r\n',
+  ) {
+    this.declarations = existing.map((e) => ({ element: e.element, text: e.text, removed: false, ops: [], created: false }));
+  }
+
+  transaction(step: () => ImportStep): ImportStep {
+    const saved = this.declarations.map((d) => ({ ...d, ops: [...d.ops] }));
+    const result = step();
+    if (!result.ok) {
+      this.declarations.length = 0;
+      this.declarations.push(...saved);
+    }
+    return result;
+  }
+
+  private live(): Array<{ state: ImportDeclarationState; shapes: readonly ImportShape[] }> {
+    const found = [];
+    for (const state of this.declarations) {
+      if (state.removed) continue;
+      const shapes = this.spec.parse(state.text);
+      if (shapes !== undefined) found.push({ state, shapes });
+    }
+    return found;
+  }
+
+  private touch(state: ImportDeclarationState, opIndex: number, shapes: readonly ImportShape[]): void {
+    if (shapes.length === 0) state.removed = true;
+    else state.text = this.spec.render(shapes, state.text).replace(/\r?\n/g, this.eol);
+    if (!state.ops.includes(opIndex)) state.ops.push(opIndex);
+  }
+
+  add(request: ImportShape, text: string, opIndex: number, placement?: ImportPlacement): ImportStep {
+    const live = this.live();
+    if (request.hasNamedList) {
+      const target = placement?.separate
+        ? undefined
+        : live.find((l) => l.shapes.length === 1 && l.shapes[0]?.hasNamedList && l.shapes[0].module === request.module);
+      const shape = target?.shapes[0];
+      if (target !== undefined && shape !== undefined) {
+        const has = (n: NamedBinding): boolean => shape.named.some((m) => m.name === n.name && m.imported === n.imported);
+        const missing = request.named.filter((n) => !has(n));
+        if (missing.length === 0) return { ok: true, note: `already imported from ${request.module}` };
+        const clash = missing.find((n) => shape.named.some((m) => m.name === n.name));
+        if (clash !== undefined)
+          return {
+            ok: false,
+            message: `'${clash.name}' is already imported from ${request.module} under another name`,
+            hint: 'import it under another name, or remove the existing import first',
+          };
+        this.touch(target.state, opIndex, [{ ...shape, named: [...shape.named, ...missing] }]);
+        return { ok: true };
+      }
+    } else if (
+      !placement?.separate &&
+      live.some((l) => l.shapes.some((s) => !s.hasNamedList && s.module === request.module && s.namespaceName === request.namespaceName))
+    ) {
+      return { ok: true, note: `${request.module} is already imported` };
+    }
+    this.addDeclaration(text, opIndex, placement);
+    return { ok: true };
+  }
+
+  private addDeclaration(text: string, opIndex: number, placement: ImportPlacement | undefined): void {
+    const existing = this.declarations.filter((d) => !d.created);
+    const before = placement?.before === undefined ? undefined : existing.find((d) => d.element === placement.before);
+    const after =
+      placement?.after === undefined
+        ? before === undefined
+          ? existing.at(-1)
+          : undefined
+        : existing.find((d) => d.element === placement.after);
+    this.declarations.push({
+      element: undefined,
+      text: text.trim().replace(/\r?\n/g, this.eol),
+      removed: false,
+      ops: [opIndex],
+      created: true,
+      ...(after === undefined ? {} : { after }),
+      ...(before === undefined ? {} : { before }),
+    });
+  }
+
+  remove(request: ImportShape | { readonly module: string }, opIndex: number): ImportStep {
+    const live = this.live().filter((l) => l.shapes.some((s) => s.module === request.module));
+    if (live.length === 0) {
+      return {
+        ok: false,
+        message: `nothing is imported from ${request.module}`,
+        hint: 'remove only imports the file has',
+        suggestions: this.live().flatMap((l) => l.shapes.map((s) => s.module)),
+      };
+    }
+    const names = 'named' in request && request.hasNamedList ? request.named : undefined;
+    if (names === undefined || names.length === 0) {
+      // The whole module goes, from every declaration that imports it.
+      for (const { state, shapes } of live) this.touch(state, opIndex, shapes.filter((s) => s.module !== request.module));
+      return { ok: true };
+    }
+    let found = 0;
+    for (const { state, shapes } of live) {
+      const next = shapes.map((s) =>
+        s.module !== request.module || !s.hasNamedList
+          ? s
+          : { ...s, named: s.named.filter((n) => !names.some((r) => r.name === n.name || (r.imported === n.imported && r.name === r.imported))) },
+      );
+      const before = shapes.reduce((sum, s) => sum + s.named.length, 0);
+      const after = next.reduce((sum, s) => sum + s.named.length, 0);
+      if (after === before) continue;
+      found += before - after;
+      this.touch(
+        state,
+        opIndex,
+        next.filter((s) => !s.hasNamedList || s.named.length > 0),
+      );
+    }
+    if (found === 0) {
+      return {
+        ok: false,
+        message: `${names.map((n) => n.name).join(', ')} is not imported from ${request.module}`,
+        hint: 'remove only names the file imports',
+        suggestions: live.flatMap((l) => l.shapes.flatMap((s) => s.named.map((n) => n.name))),
+      };
+    }
+    return { ok: true };
+  }
+}

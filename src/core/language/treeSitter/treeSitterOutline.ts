@@ -1,0 +1,240 @@
+import type { Node, Tree } from 'web-tree-sitter';
+import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../../elements/element';
+import { formatElementPath, formatSegment } from '../../elements/elementPath';
+import { countLines } from '../../elements/lines';
+import type { ContainerFlavor } from '../languageSupport';
+import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from './languageSpec';
+import { loadedGrammar, parserFor } from './treeSitterRuntime';
+
+/** The language's grammar was not loaded before a synchronous parse: a surface forgot `loadLanguagesFor`. */
+export class GrammarNotLoadedError extends Error {
+  constructor(displayName: string) {
+    super(`the ${displayName} parser is not loaded yet (loadLanguagesFor must run before a file is read)`);
+    this.name = 'GrammarNotLoadedError';
+  }
+}
+
+/** The grammar file a spec's language names in the catalog. */
+export function grammarOf(spec: TreeSitterLanguageSpec): string {
+  const grammar = spec.info.grammar;
+  if (grammar === undefined) throw new Error(`${spec.info.displayName}: the language catalog names no grammar`);
+  return grammar;
+}
+
+/** Parses text with a spec's grammar; the caller deletes the tree (it lives in WebAssembly memory). */
+export function parseWithSpec(spec: TreeSitterLanguageSpec, text: string): Tree {
+  const grammar = loadedGrammar(grammarOf(spec));
+  if (grammar === undefined) throw new GrammarNotLoadedError(spec.info.displayName);
+  const tree = parserFor(grammar).parse(text);
+  if (tree === null) throw new Error(`${spec.info.displayName}: the parser returned no tree`);
+  return tree;
+}
+
+/** Where members of an element go, for CREATE_ELEMENT: kept beside the outline, by element path. */
+export interface BodyInfo {
+  readonly flavor: ContainerFlavor;
+  /** The body node's range (`{ ... }` with its brackets, or an indented block). */
+  readonly range: TextRange;
+  /** Offset where the first member goes (after a docstring); an indented block only. */
+  readonly firstMemberStart: number;
+}
+
+export interface SpecOutline {
+  readonly outline: FileOutline;
+  readonly bodies: ReadonlyMap<string, BodyInfo>;
+}
+
+const SIGNATURE_LIMIT = 200;
+
+export class LineIndex {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  /** 1-based line of an offset. */
+  lineOf(offset: number): number {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if ((this.starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
+  }
+
+  startOfLine(line: number): number {
+    return this.starts[line - 1] ?? 0;
+  }
+}
+
+interface Candidate {
+  readonly declaration: Declaration;
+  readonly node: Node;
+  /** The node the range is taken from (a wrapper such as `decorated_definition`, else the node). */
+  readonly outer: Node;
+  readonly start: number;
+}
+
+/** The element tree of a parse, with the bodies of its containers. */
+export class SpecOutliner {
+  readonly bodies = new Map<string, BodyInfo>();
+  private readonly lines: LineIndex;
+
+  constructor(
+    private readonly spec: TreeSitterLanguageSpec,
+    private readonly file: string,
+    private readonly text: string,
+  ) {
+    this.lines = new LineIndex(text);
+  }
+
+  outline(tree: Tree): FileOutline {
+    const elements = this.level(tree.rootNode.namedChildren, { kind: undefined, node: undefined }, []);
+    return {
+      file: this.file,
+      text: this.text,
+      language: this.spec.fenceTag,
+      elements,
+      syntaxErrors: syntaxProblemsOf(tree.rootNode, this.lines, this.text),
+      lineCount: countLines(this.text),
+    };
+  }
+
+  /** The elements among sibling nodes (the root's children, or a body's). */
+  level(nodes: readonly Node[], parent: ParentInfo, parentSegments: readonly string[]): ElementNode[] {
+    const candidates: Candidate[] = [];
+    let leadingFrom: Node | undefined;
+    let previous: Node | undefined;
+    for (const node of nodes) {
+      const isComment = this.spec.commentTypes.includes(node.type);
+      const isLeading = isComment || (this.spec.leadingTypes?.includes(node.type) ?? false);
+      const adjacent = previous !== undefined && this.adjacent(previous, node);
+      if (isLeading) {
+        // A comment trailing code on its line belongs to that code, not to what follows.
+        const ownLine = !isComment || this.startsLine(node.startIndex);
+        if (!ownLine) leadingFrom = undefined;
+        else if (leadingFrom === undefined || !adjacent) leadingFrom = node;
+        previous = node;
+        continue;
+      }
+      const inner = this.spec.unwrap?.(node) ?? node;
+      const declaration = this.spec.declarationOf(inner, parent);
+      if (declaration !== undefined) {
+        const start = leadingFrom !== undefined && adjacent ? leadingFrom.startIndex : node.startIndex;
+        candidates.push({ declaration, node: inner, outer: node, start });
+      }
+      leadingFrom = undefined;
+      previous = node;
+    }
+    const counts = new Map<string, number>();
+    const keyOf = (c: Candidate): string => `${c.declaration.kind}\0${c.declaration.name}`;
+    for (const c of candidates) counts.set(keyOf(c), (counts.get(keyOf(c)) ?? 0) + 1);
+    const seen = new Map<string, number>();
+    return candidates.map((candidate) => {
+      const key = keyOf(candidate);
+      const ordinal = (counts.get(key) ?? 1) > 1 ? (seen.get(key) ?? 0) + 1 : undefined;
+      if (ordinal !== undefined) seen.set(key, ordinal);
+      const segment = formatSegment(candidate.declaration.kind, candidate.declaration.name, ordinal);
+      return this.element(candidate, [...parentSegments, segment], ordinal);
+    });
+  }
+
+  /** No blank line between two nodes (so a comment run belongs to the declaration below it). */
+  private adjacent(above: Node, below: Node): boolean {
+    return this.lines.lineOf(below.startIndex) - this.lines.lineOf(Math.max(above.startIndex, above.endIndex - 1)) <= 1;
+  }
+
+  private startsLine(offset: number): boolean {
+    const lineStart = this.lines.startOfLine(this.lines.lineOf(offset));
+    return /^[ \t\ufeff]*$/.test(this.text.slice(lineStart, offset));
+  }
+
+  private element(candidate: Candidate, segments: readonly string[], ordinal: number | undefined): ElementNode {
+    const { declaration, node, outer } = candidate;
+    const path = formatElementPath(this.file, segments);
+    const end = trimmedEnd(this.text, outer.endIndex, outer.startIndex);
+    const range = { start: candidate.start, end };
+    const body = declaration.body;
+    const children =
+      body === null ? [] : this.level(body.namedChildren, { kind: declaration.kind, node }, segments);
+    if (body !== null) this.bodies.set(path, this.bodyInfo(body, declaration.flavor ?? 'class'));
+    return {
+      kind: declaration.kind,
+      name: declaration.name,
+      path,
+      range,
+      declarationRange: { start: outer.startIndex, end },
+      startLine: this.lines.lineOf(range.start),
+      endLine: this.lines.lineOf(range.end),
+      signature: this.signatureOf(node, body),
+      children,
+      ...(ordinal === undefined ? {} : { ordinal }),
+      ...(body === null ? {} : { bodyRange: { start: body.startIndex, end: body.endIndex } }),
+    };
+  }
+
+  private bodyInfo(body: Node, flavor: ContainerFlavor): BodyInfo {
+    let firstMemberStart = body.startIndex;
+    if (this.spec.syntax.blocks === 'indent') {
+      // A docstring opens the body; members go after it.
+      const first = body.namedChildren[0];
+      if (first !== undefined && isDocstring(first)) {
+        const next = this.lines.lineOf(first.endIndex) + 1;
+        firstMemberStart = this.lines.startOfLine(next);
+        if (firstMemberStart === 0 || firstMemberStart > body.endIndex) firstMemberStart = body.endIndex;
+      } else {
+        firstMemberStart = this.lines.startOfLine(this.lines.lineOf(body.startIndex));
+      }
+    }
+    return { flavor, range: { start: body.startIndex, end: body.endIndex }, firstMemberStart };
+  }
+
+  private signatureOf(node: Node, body: Node | null): string {
+    const custom = this.spec.signatureOf?.(node, this.text);
+    if (custom !== undefined) return limit(custom);
+    const bodyNode = body ?? node.childForFieldName('body');
+    const end = bodyNode === null ? node.endIndex : bodyNode.startIndex;
+    let head = this.text.slice(node.startIndex, end).replace(/\s+/g, ' ').trim();
+    head = head.replace(this.spec.syntax.blocks === 'indent' ? /\s*:$/ : /\s*\{$/, '');
+    return limit(head);
+  }
+}
+
+function limit(signature: string): string {
+  return signature.length <= SIGNATURE_LIMIT ? signature : `${signature.slice(0, SIGNATURE_LIMIT - 1)}…`;
+}
+
+/** The end of a node without trailing whitespace (a grammar may let a block end after blank lines). */
+function trimmedEnd(text: string, end: number, floor: number): number {
+  let at = end;
+  while (at > floor && /\s/.test(text.charAt(at - 1))) at -= 1;
+  return at;
+}
+
+/** A string standing alone as the first statement: a Python docstring. */
+function isDocstring(node: Node): boolean {
+  return node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChildren[0]?.type === 'string';
+}
+
+/** ERROR and MISSING nodes, each once (an ERROR's own children are not reported again). */
+export function syntaxProblemsOf(root: Node, lines: LineIndex, text: string): SyntaxProblem[] {
+  const problems: SyntaxProblem[] = [];
+  if (!root.hasError) return problems;
+  const visit = (node: Node): void => {
+    if (node.isMissing || node.isError) {
+      const line = lines.lineOf(node.startIndex);
+      const column = node.startIndex - lines.startOfLine(line) + 1;
+      const shown = text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40)).split('\n')[0] ?? '';
+      const message = node.isMissing ? `'${node.type}' expected` : `unexpected '${shown.trim()}'`;
+      problems.push({ message, line, column });
+      return;
+    }
+    if (!node.hasError) return;
+    for (const child of node.children) visit(child);
+  };
+  visit(root);
+  return problems;
+}
