@@ -1,7 +1,7 @@
 import type { ElementNode, FileOutline } from '../elements/element';
 import { ancestryOf, resolveElementPathOrThrow } from '../elements/resolve';
 import { languageFor } from '../language/languages';
-import type { CodeScan } from '../language/languageSupport';
+import { C_LIKE_SYNTAX, type CodeScan, type CodeSyntax } from '../language/languageSupport';
 import type { TokenCounter } from './tokens';
 
 /**
@@ -83,7 +83,9 @@ export const DEFAULT_SMALL_FILE_LINES = 50;
 export const CONTEXT_LEGEND =
   'Lines `// @ <path>` label the element that follows with its element path; a label without a file part is ' +
   'relative to the enclosing labelled element. `{ … }` marks a body that is not shown; `// @ a, b, … (lines x-y)` ' +
-  'names elements not shown (in file order; focus or NEED a path to read one). A file sent whole is preceded by `Elements:`, its element paths relative to the file ' +
+  'names elements not shown (in file order; focus or NEED a path to read one). In a language whose comments start ' +
+  'with `#` (Python) the labels are `# @ <path>` and a body not shown is `: …`. A file sent whole is preceded by ' +
+  '`Elements:`, its element paths relative to the file ' +
   'with their lines (members in parentheses, relative to their element). Only elements shown in full may be ' +
   'replaced as a whole.';
 
@@ -185,12 +187,17 @@ export function buildContext(
 /** Tokens kept aside for the note that tells the model some elements are not shown. */
 const DROPPED_NOTE_RESERVE = 16;
 
+/** How the file's language writes comments and bodies. */
+function syntaxOf(file: string): CodeSyntax {
+  return languageFor(file)?.syntax ?? C_LIKE_SYNTAX;
+}
+
 function noteDroppedElements(pieces: Piece[], dropped: readonly string[]): void {
   for (const [index, piece] of pieces.entries()) {
     if (piece.closesFile === undefined) continue;
     const count = dropped.filter((path) => path.startsWith(`${piece.closesFile}/`)).length;
     if (count === 0) continue;
-    const note = `// … ${count} more element${count === 1 ? '' : 's'} not shown (token budget)\n`;
+    const note = `${syntaxOf(piece.closesFile).lineComment} … ${count} more element${count === 1 ? '' : 's'} not shown (token budget)\n`;
     const text = `${note}${piece.texts[piece.level] ?? ''}`;
     pieces[index] = { ...piece, texts: { [piece.level]: text } };
   }
@@ -262,11 +269,16 @@ class FocusedFileRenderer {
   private readonly containers: ReadonlySet<string>;
   private readonly focusLines: readonly number[];
   private readonly pieces: Piece[] = [];
+  private readonly syntax: CodeSyntax;
+  /** `// @`, `# @`: what starts a label. */
+  private readonly at: string;
 
   constructor(
     private readonly outline: FileOutline,
     focusElements: readonly ElementNode[],
   ) {
+    this.syntax = syntaxOf(outline.file);
+    this.at = `${this.syntax.lineComment} @`;
     this.focused = new Set(focusElements.map((e) => e.path));
     const containers = new Set<string>();
     for (const element of focusElements) {
@@ -324,7 +336,7 @@ class FocusedFileRenderer {
       if (this.focused.has(element.path)) {
         flush();
         this.pieces.push(
-          fixed(`${blank}${this.indentOf(element)}// @ ${element.path}\n${this.verbatim(element)}\n`, element, 'full'),
+          fixed(`${blank}${this.indentOf(element)}${this.at} ${element.path}\n${this.verbatim(element)}\n`, element, 'full'),
         );
       } else if (this.containers.has(element.path)) {
         flush();
@@ -415,12 +427,19 @@ class FocusedFileRenderer {
     const body = element.bodyRange;
     if (body === undefined) {
       // A container without a braced body (should not happen for elements with children): show it whole.
-      this.pieces.push(fixed(`${indent}// @ ${element.path}\n${this.verbatim(element)}\n`, element, 'full'));
+      this.pieces.push(fixed(`${indent}${this.at} ${element.path}\n${this.verbatim(element)}\n`, element, 'full'));
+      return;
+    }
+    if (this.syntax.blocks === 'indent') {
+      // The head down to its `:`; the members follow at their own indentation, and nothing closes the body.
+      const head = text.slice(element.range.start, body.start).trimEnd();
+      this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
+      this.renderLevel(element.children, element, false);
       return;
     }
     const head = text.slice(element.range.start, body.start + 1);
     const tail = text.slice(body.end - 1, element.range.end);
-    this.pieces.push(fixed(`${blank}${indent}// @ ${element.path}\n${indent}${head}\n`, element, 'container'));
+    this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
     this.renderLevel(element.children, element, false);
     this.push(`${indent}${tail}${this.trailingComma(element)}\n`);
   }
@@ -429,12 +448,12 @@ class FocusedFileRenderer {
     const indent = this.indentOf(element);
     const shown = signatureWithoutLineComments(element, this.outline);
     const hasBody = element.bodyRange !== undefined && !shown.endsWith('…}');
-    const signature = `${blank}${indent}${shown}${hasBody ? ' { … }' : ''}${this.trailingComma(element)} // @ ${label}\n`;
+    const signature = `${blank}${indent}${shown}${hasBody ? this.syntax.elidedBody : ''}${this.trailingComma(element)} ${this.at} ${label}\n`;
     const lines =
       element.startLine === element.endLine
         ? `line ${element.startLine}`
         : `lines ${element.startLine}-${element.endLine}`;
-    const stub = `${blank}${indent}// @ ${label} (${lines})\n`;
+    const stub = `${blank}${indent}${this.at} ${label} (${lines})\n`;
     const texts: Partial<Record<DetailLevel, string>> =
       level === 'signature' ? { signature, stub, dropped: '' } : { stub, dropped: '' };
     const tokens: Partial<Record<DetailLevel, number>> = { dropped: 0 };
@@ -525,27 +544,30 @@ function degradeToBudget(
  */
 export function signatureWithoutLineComments(element: ElementNode, outline: FileOutline): string {
   const language = languageFor(outline.file);
-  if (language === undefined || !element.signature.includes('//')) return element.signature;
+  const syntax = language?.syntax ?? C_LIKE_SYNTAX;
+  const marker = syntax.lineComment;
+  if (language === undefined || !element.signature.includes(marker)) return element.signature;
   const scan = (code: string): CodeScan => language.scanCode(code);
   const lineComments = (code: string): Array<{ start: number; end: number }> =>
-    scan(code).comments.filter((c) => code.startsWith('//', c.start));
+    scan(code).comments.filter((c) => code.startsWith(marker, c.start));
   if (lineComments(element.signature).length === 0) return element.signature;
   const head = outline.text.slice(element.declarationRange.start, element.bodyRange?.start ?? element.range.end);
   let out = '';
   let at = 0;
   for (const comment of lineComments(head)) {
     const inner = head
-      .slice(comment.start + 2, comment.end)
+      .slice(comment.start + marker.length, comment.end)
       .trim()
       .replace(/\*\//g, '* /');
-    out += `${head.slice(at, comment.start)}/* ${inner} */`;
+    // A language without block comments loses the comment; the signature is a summary, not code to copy.
+    out += `${head.slice(at, comment.start)}${syntax.blocks === 'braces' ? `/* ${inner} */` : ''}`;
     at = comment.end;
   }
   out += head.slice(at);
   const collapsed = out
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/\s*[;,]$/, '');
+    .replace(syntax.blocks === 'braces' ? /\s*[;,]$/ : /\s*:$/, '');
   return collapsed.length <= SIGNATURE_LIMIT ? collapsed : `${collapsed.slice(0, SIGNATURE_LIMIT - 1)}…`;
 }
 

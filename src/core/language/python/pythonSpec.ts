@@ -94,6 +94,7 @@ export const pythonSpec: TreeSitterLanguageSpec = {
   declarationOf,
   unwrap: (node) => (node.type === 'decorated_definition' ? (node.childForFieldName('definition') ?? undefined) : undefined),
   commentTypes: ['comment'],
+  nonEmptyTypes: ['block'],
   syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true },
   scanCode: scanPython,
   wrapContent,

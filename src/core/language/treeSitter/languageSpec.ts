@@ -53,6 +53,11 @@ export interface TreeSitterLanguageSpec {
    * the grammar makes them siblings): they join the range of the declaration after them.
    */
   readonly leadingTypes?: readonly string[];
+  /**
+   * Node types of bodies that must not be empty though the grammar lets them be, without an error node (Python's
+   * `block`: `def f():` followed by a line that is not deeper parses as an empty body). Reported as syntax errors.
+   */
+  readonly nonEmptyTypes?: readonly string[];
   /** How the language writes comments and bodies in a context and in rendering. */
   readonly syntax: CodeSyntax;
   /** A lexical pass over code that need not parse on its own (see LanguageSupport.scanCode). */

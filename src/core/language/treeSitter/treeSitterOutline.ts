@@ -98,7 +98,10 @@ export class SpecOutliner {
       text: this.text,
       language: this.spec.fenceTag,
       elements,
-      syntaxErrors: syntaxProblemsOf(tree.rootNode, this.lines, this.text),
+      syntaxErrors: [
+        ...syntaxProblemsOf(tree.rootNode, this.lines, this.text),
+        ...emptyBodiesOf(tree.rootNode, this.spec.nonEmptyTypes ?? [], this.lines),
+      ].sort((a, b) => a.line - b.line || a.column - b.column),
       lineCount: countLines(this.text),
     };
   }
@@ -180,9 +183,10 @@ export class SpecOutliner {
     let firstMemberStart = body.startIndex;
     if (this.spec.syntax.blocks === 'indent') {
       // A docstring opens the body; members go after it.
-      const first = body.namedChildren[0];
+      const [first, second] = body.namedChildren;
       if (first !== undefined && isDocstring(first)) {
-        const next = this.lines.lineOf(first.endIndex) + 1;
+        // The line of what follows the docstring, so the blank lines after the docstring stay where they are.
+        const next = second === undefined ? this.lines.lineOf(first.endIndex) + 1 : this.lines.lineOf(second.startIndex);
         firstMemberStart = this.lines.startOfLine(next);
         if (firstMemberStart === 0 || firstMemberStart > body.endIndex) firstMemberStart = body.endIndex;
       } else {
@@ -217,6 +221,18 @@ function trimmedEnd(text: string, end: number, floor: number): number {
 /** A string standing alone as the first statement: a Python docstring. */
 function isDocstring(node: Node): boolean {
   return node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChildren[0]?.type === 'string';
+}
+
+/** Bodies the grammar accepted empty where the language needs code (an indented block that is not indented). */
+function emptyBodiesOf(root: Node, types: readonly string[], lines: LineIndex): SyntaxProblem[] {
+  if (types.length === 0) return [];
+  return root
+    .descendantsOfType([...types])
+    .filter((node) => node !== null && node.childCount === 0)
+    .map((node) => {
+      const line = lines.lineOf(node.startIndex);
+      return { message: 'an indented block expected', line, column: node.startIndex - lines.startOfLine(line) + 1 };
+    });
 }
 
 /** ERROR and MISSING nodes, each once (an ERROR's own children are not reported again). */

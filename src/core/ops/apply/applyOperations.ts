@@ -1,6 +1,6 @@
 import { ElementPathSyntaxError, parseElementPath } from '../../elements/elementPath';
 import type { FileOutline } from '../../elements/element';
-import type { CodeScan } from '../../language/languageSupport';
+import { C_LIKE_SYNTAX, type CodeScan } from '../../language/languageSupport';
 import { languageFor, languageNames } from '../../language/languages';
 import { OPERATION_TYPES, type Operation, type OperationResult } from '../operation';
 import type { Action, Expectation } from './actions';
@@ -8,7 +8,7 @@ import { applyEdits } from './editBuffer';
 import { applyFileOperation } from './fileOperations';
 import type { OpFailure } from './actions';
 import { type ElementOperation, FilePlanner, isElementOperation } from './filePlan';
-import { RenderError, renderActions } from './render';
+import { type Lexicon, RenderError, renderActions } from './render';
 import { detectStyle } from './textStyle';
 import type { ApplyOptions, ApplyResult, FileChange, SnapshotReader } from './types';
 import { verifyEdit, type VerifyProblem } from './verify';
@@ -365,7 +365,7 @@ function applyElementOperations(
   const style = detectStyle(before);
   const language = languageFor(path);
   if (language === undefined) throw new Error(`no language reads ${path}`);
-  const scanCode = (text: string): CodeScan => language.scanCode(text);
+  const lexicon: Lexicon = { scanCode: (text: string): CodeScan => language.scanCode(text), syntax: language.syntax ?? C_LIKE_SYNTAX };
   const planner = new FilePlanner(path, before, language, style);
   const outline = planner.outline;
   for (const index of indices) {
@@ -380,11 +380,11 @@ function applyElementOperations(
     for (const [index, path] of plan.renames) renames.set(index, path);
     if (!partial && failures.size > 0 && round === 0) {
       // All or nothing: still verify what planned, so every operation's own problem is reported at once.
-      attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, scanCode);
+      attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, lexicon);
       return undefined;
     }
     if (plan.actions.length === 0) return undefined;
-    const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol, scanCode);
+    const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol, lexicon);
     if (outcome.ok) {
       markDropped(indices, plan.actions, failures, skippedBecause);
       const edits = outcome.buffer.edits();
@@ -392,7 +392,7 @@ function applyElementOperations(
         throw new Error('the edits do not reproduce the edited text');
       return { path, before, after: outcome.buffer.text, edits, created: false };
     }
-    const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, scanCode);
+    const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, lexicon);
     for (const index of blamed) verificationFailed.add(index);
     if (!partial || blamed.length === 0) return undefined;
   }
@@ -423,11 +423,11 @@ function renderAndVerify(
   actions: readonly Action[],
   expectations: readonly Expectation[],
   eol: '\n' | '\r\n',
-  scanCode: (text: string) => CodeScan,
+  lexicon: Lexicon,
 ): RenderOutcome {
   let buffer;
   try {
-    buffer = renderActions(before, actions, eol, scanCode);
+    buffer = renderActions(before, actions, eol, lexicon);
   } catch (error) {
     if (error instanceof RenderError)
       return {
@@ -451,7 +451,7 @@ function attributeProblems(
   expectations: readonly Expectation[],
   eol: '\n' | '\r\n',
   failures: Map<number, OpFailure>,
-  scanCode: (text: string) => CodeScan,
+  lexicon: Lexicon,
 ): number[] {
   const blamed = new Set<number>();
   const record = (ops: readonly number[], problem: VerifyProblem): void => {
@@ -460,7 +460,7 @@ function attributeProblems(
       if (!failures.has(index)) failures.set(index, { message: problem.message, hint: problem.hint });
     }
   };
-  const whole = renderAndVerify(before, outline, actions, expectations, eol, scanCode);
+  const whole = renderAndVerify(before, outline, actions, expectations, eol, lexicon);
   if (whole.ok) return [];
   let unexplained: VerifyProblem | undefined;
   for (const problem of whole.problems) {
@@ -471,7 +471,7 @@ function attributeProblems(
   let found = false;
   for (const action of actions) {
     const own = expectations.filter((e) => e.ops.every((i) => action.ops.includes(i)));
-    const alone = renderAndVerify(before, outline, [action], own, eol, scanCode);
+    const alone = renderAndVerify(before, outline, [action], own, eol, lexicon);
     if (alone.ok) continue;
     found = true;
     for (const problem of alone.problems) record(problem.ops ?? action.ops, problem);

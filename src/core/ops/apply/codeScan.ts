@@ -1,11 +1,10 @@
 import type { TextRange } from '../../elements/element';
 
 /**
- * placeholders.ts looks for comments with the TypeScript scanner whatever the file's language (a `// ...` placeholder
- * is what models write); the rest of apply scans with the file's own language (LanguageSupport.scanCode).
- * TODO(#13): placeholders in the comment syntax of each language.
+ * placeholders.ts scans with the file's language; a file no language reads (a README, a config file) is searched
+ * with the TypeScript scanner, for the `// ...` and block comments models write.
  */
-// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the one place outside the seam, until #13
+// eslint-disable-next-line @typescript-eslint/no-restricted-imports -- the one place outside the seam: the fallback above
 export { scanCode } from '../../language/typescript/codeScan';
 
 /** Whether `offset` lies strictly inside one of the ranges (a line starting there is literal text). */

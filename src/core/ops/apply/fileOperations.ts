@@ -38,7 +38,7 @@ export function applyFileOperation(
       },
     };
   }
-  const placeholder = findNewPlaceholder(body, before === undefined ? undefined : toLf(before));
+  const placeholder = findNewPlaceholder(body, before === undefined ? undefined : toLf(before), languageFor(path));
   if (placeholder !== undefined) {
     return {
       ok: false,

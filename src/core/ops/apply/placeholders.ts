@@ -1,4 +1,5 @@
-import { scanCode } from './codeScan';
+import type { LanguageSupport } from '../../language/languageSupport';
+import { scanCode as scanTypeScript } from './codeScan';
 
 /**
  * Lazy placeholders: what a model writes instead of code it did not want to repeat (`// ... existing code ...`,
@@ -83,7 +84,7 @@ function withoutCommentEnd(text: string): string {
 
 /** Lower-case words of a comment, ellipses and punctuation gone; `ellipsis` says whether it had one. */
 function normalizePhrase(raw: string): { phrase: string; ellipsis: boolean } {
-  let text = withoutCommentEnd(raw.replace(/^\s*(?:\/\/+|\/\*+|\{\s*\/\*+)/, '')).replace(/^\s*\*+/gm, ' ');
+  let text = withoutCommentEnd(raw.replace(/^\s*(?:\/\/+|\/\*+|\{\s*\/\*+|#+)/, '')).replace(/^\s*\*+/gm, ' ');
   const ellipsis = /\.\s*\.\s*\.|…/.test(text);
   text = text
     .toLowerCase()
@@ -159,8 +160,15 @@ class RangeCursor {
 /** Longer comments are prose or documentation, never a stand-in for code, and are not worth normalizing. */
 const LONGEST_PLACEHOLDER_COMMENT = 400;
 
-function candidates(text: string): Candidate[] {
-  const scan = scanCode(text);
+/**
+ * The language whose comments are searched: a `// ...` is what models write in C-like code, a `# ...` in Python.
+ * Without one (a file no language reads), the TypeScript scanner finds `//` and block comments.
+ */
+export type PlaceholderLanguage = Pick<LanguageSupport, 'scanCode' | 'syntax'>;
+
+function candidates(text: string, language: PlaceholderLanguage | undefined): Candidate[] {
+  const scan = language === undefined ? scanTypeScript(text) : language.scanCode(text);
+  const ellipsisIsCode = language?.syntax?.ellipsisIsCode === true;
   const lineOf = lineFinder(text);
   const found: Candidate[] = [];
   for (const comment of scan.comments) {
@@ -185,7 +193,8 @@ function candidates(text: string): Candidate[] {
     const firstCode = lineStart + line.length - line.trimStart().length;
     if (literals.contains(firstCode, false)) continue;
     if (comments.contains(firstCode, true)) continue;
-    const lonelyEllipsis = /^(?:\.{3}|…)[;,]?$/.test(trimmed);
+    // Python's `...` is the Ellipsis, a body of its own (`def f(): ...`); `…` is never code.
+    const lonelyEllipsis = ellipsisIsCode ? trimmed === '…' : /^(?:\.{3}|…)[;,]?$/.test(trimmed);
     const ellipsisBlock = /\{\s*(?:\.{3}|…)\s*\}/.test(trimmed);
     // Prose in brackets standing alone on a line: `(rest of methods ...)`, `[existing code]`.
     const bracketedProse =
@@ -206,8 +215,12 @@ function candidates(text: string): Candidate[] {
 }
 
 /** The first placeholder of `content` that `original` (the text it replaces, if any) does not hold already. */
-export function findNewPlaceholder(content: string, original: string | undefined): Placeholder | undefined {
-  const existing = new Set(original === undefined ? [] : candidates(original).map((c) => c.key));
-  const fresh = candidates(content).find((c) => !existing.has(c.key));
+export function findNewPlaceholder(
+  content: string,
+  original: string | undefined,
+  language?: PlaceholderLanguage,
+): Placeholder | undefined {
+  const existing = new Set(original === undefined ? [] : candidates(original, language).map((c) => c.key));
+  const fresh = candidates(content, language).find((c) => !existing.has(c.key));
   return fresh === undefined ? undefined : { line: fresh.line, text: fresh.text };
 }

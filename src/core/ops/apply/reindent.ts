@@ -83,6 +83,33 @@ export interface ReindentTarget {
    * already in place (text cut from the file at the element's first token); `dedented` as relative to column 0.
    */
   readonly mode?: 'auto' | 'cut' | 'dedented';
+  /**
+   * Indentation is syntax (Python): a line ending with `:` opens a block whose lines must sit deeper than it, which
+   * settles whether a first line at column 0 was cut from the file or the lines are relative to it.
+   */
+  readonly indentBlocks?: boolean;
+}
+
+/** Whether a line's code (its trailing comment dropped) ends with the `:` that opens an indented block. */
+function opensIndentedBlock(line: string, scanCode: (text: string) => CodeScan): boolean {
+  const comment = scanCode(line).comments.at(-1);
+  const code = (comment === undefined ? line : line.slice(0, comment.start)).trimEnd();
+  return code.endsWith(':');
+}
+
+/**
+ * In an indented language, whether every line that opens a block is followed by a deeper line: a reading of the
+ * content's indentation that breaks this cannot be what the model meant.
+ */
+function blocksNest(lines: readonly string[], target: ReindentTarget): boolean {
+  const widthOf = (line: string): number => indentWidth(leadingWhitespace(line), target.style.tabWidth);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    if (isBlankLine(line) || !opensIndentedBlock(line, target.scanCode)) continue;
+    const next = lines.slice(i + 1).find((l) => !isBlankLine(l));
+    if (next !== undefined && widthOf(next) <= widthOf(line)) return false;
+  }
+  return true;
 }
 
 /**
@@ -117,7 +144,9 @@ export function reindent(content: string, target: ReindentTarget): string[] {
     targetWidth > 0 &&
     restWidths.length > 0 &&
     restMin >= targetWidth &&
-    !continuationAtTarget;
+    !continuationAtTarget &&
+    // The block a first line opens holds deeper lines: at the target's own width they are relative to column 0.
+    !(target.indentBlocks === true && restMin === targetWidth && opensIndentedBlock(lines[0] ?? '', target.scanCode));
   const base = target.baseWidth ?? (cutFromFile ? targetWidth : Math.min(firstWidth, restMin));
   const relativeSpaces: number[] = [];
   lines.forEach((line, i) => {
@@ -162,7 +191,8 @@ export function reindentReplacing(content: string, target: ReindentTarget, origi
   const lastLine = content.slice(content.lastIndexOf('\n') + 1);
   const closes = /^\s*[})\]]/.test(lastLine);
   const plausible = (candidate: readonly string[]): boolean =>
-    !closes || leadingWhitespace(candidate[candidate.length - 1] ?? '') === target.indent;
+    (!closes || leadingWhitespace(candidate[candidate.length - 1] ?? '') === target.indent) &&
+    (target.indentBlocks !== true || blocksNest(candidate, target));
   const candidates = [
     automatic,
     ...(['cut', 'dedented'] as const).map((mode) => reindent(content, { ...target, mode })),

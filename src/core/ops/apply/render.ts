@@ -1,5 +1,5 @@
 import type { Action, DeleteAction, InsertAction, RewriteAction } from './actions';
-import type { CodeScan } from '../../language/languageSupport';
+import type { CodeScan, CodeSyntax } from '../../language/languageSupport';
 import { EditBuffer } from './editBuffer';
 import { isBlankLine, lineEndOf, lineStartOf as rawLineStartOf, nextLineStartOf, withEol } from './textStyle';
 
@@ -19,14 +19,20 @@ export class RenderError extends Error {
   }
 }
 
+/** What rendering needs of the file's language: its lexical scan and how it writes blocks. */
+export interface Lexicon {
+  readonly scanCode: (text: string) => CodeScan;
+  readonly syntax: CodeSyntax;
+}
+
 export function renderActions(
   snapshot: string,
   actions: readonly Action[],
   eol: '\n' | '\r\n',
-  scanCode: (text: string) => CodeScan,
+  lexicon: Lexicon,
 ): EditBuffer {
   const buffer = new EditBuffer(snapshot);
-  const renderer = new Renderer(buffer, eol, scanCode);
+  const renderer = new Renderer(buffer, eol, lexicon);
   for (const action of actions) if (action.kind === 'insert') renderer.insert(action);
   for (const action of actions) {
     if (action.kind === 'rewrite') renderer.rewrite(action);
@@ -62,22 +68,32 @@ function codeOfLine(line: string, scanCode: (text: string) => CodeScan): string 
   return (comment === undefined ? line : line.slice(0, comment.start)).trim();
 }
 
-function opensBlock(line: string | undefined, scanCode: (text: string) => CodeScan): boolean {
+/** A line that opens a block: ends with a bracket, or with the `:` of an indented block. */
+function opensBlock(line: string | undefined, lexicon: Lexicon): boolean {
   if (line === undefined) return true;
-  return /[{([]$/.test(codeOfLine(line, scanCode));
+  const code = codeOfLine(line, lexicon.scanCode);
+  return /[{([]$/.test(code) || (lexicon.syntax.blocks === 'indent' && code.endsWith(':'));
 }
 
+/**
+ * A line that closes a block: starts with a closing bracket. In an indented language nothing closes a block, so a
+ * line below only counts when it is a bracket's (a closing `)` of a call).
+ */
 function closesBlock(line: string | undefined): boolean {
   if (line === undefined) return true;
   return /^[})\]]/.test(line.trim());
 }
 
 class Renderer {
+  private readonly scanCode: (text: string) => CodeScan;
+
   constructor(
     private readonly buffer: EditBuffer,
     private readonly eol: '\n' | '\r\n',
-    private readonly scanCode: (text: string) => CodeScan,
-  ) {}
+    private readonly lexicon: Lexicon,
+  ) {
+    this.scanCode = lexicon.scanCode;
+  }
 
   private get text(): string {
     return this.buffer.text;
@@ -185,7 +201,13 @@ class Renderer {
       }
       case 'first':
       case 'last': {
-        const { open, close } = action.container;
+        const { open, close, block } = action.container;
+        if (block !== undefined) {
+          // An indented body: a first member goes on the line where the body's members start, a last one on the
+          // line after the body's end.
+          if (slot.kind === 'first') return { mode: 'line', offset: lineStartOf(text, this.at(block.firstMemberStart, ops)) };
+          return { mode: 'line', offset: nextLineStartOf(text, this.atEnd(block.end, ops)) };
+        }
         if (open === undefined || close === undefined) {
           return slot.kind === 'last' ? { mode: 'line', offset: text.length } : { mode: 'line', offset: 0 };
         }
@@ -259,9 +281,17 @@ class Renderer {
     const lineAbove = this.lineAbove(above.from);
     const lineBelow = this.lineAt(below.to);
     const multi = this.hasBlockItem(action) || action.neighbourBlock;
-    const style = Math.min(gap > 0 ? gap : this.itemBlank(action, multi), 2);
-    const aboveIsEdge = opensBlock(lineAbove, this.scanCode) && action.slot.kind !== 'line';
-    const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined;
+    // The end of an indented body: the line below belongs to the code after the container, and the blank lines
+    // before it separate that code, not members; so they stay, and the new member takes its container's spacing.
+    const endOfIndentedBody = this.endsIndentedBody(action, lineBelow);
+    // The first member of an indented body: what is above (the header, a docstring) keeps its spacing.
+    const firstOfIndentedBody = action.container.block !== undefined && action.slot.kind === 'first';
+    const style = Math.min(
+      gap > 0 && !endOfIndentedBody && !firstOfIndentedBody ? gap : this.itemBlank(action, multi),
+      2,
+    );
+    const aboveIsEdge = (opensBlock(lineAbove, this.lexicon) && action.slot.kind !== 'line') || firstOfIndentedBody;
+    const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined || endOfIndentedBody;
     let blankBefore =
       action.blankBefore ??
       (action.blankAfter !== undefined ? above.count : lineAbove === undefined ? 0 : aboveIsEdge ? above.count : style);
@@ -276,6 +306,14 @@ class Renderer {
     }
     const replacement = eol.repeat(blankBefore) + content + eol + eol.repeat(lineBelow === undefined ? 0 : blankAfter);
     this.buffer.replace(above.from, below.to, replacement);
+  }
+
+  /** Whether the line below an insertion is outside the indented body the insertion goes into. */
+  private endsIndentedBody(action: InsertAction, lineBelow: string | undefined): boolean {
+    if (this.lexicon.syntax.blocks !== 'indent' || action.container.flavor === 'file') return false;
+    if (lineBelow === undefined) return true;
+    const width = (indent: string): number => indent.replace(/\t/g, '        ').length;
+    return width(/^[ \t]*/.exec(lineBelow)?.[0] ?? '') <= width(action.container.indent);
   }
 
   private insertInline(action: InsertAction, offset: number, isComma: boolean): void {
@@ -387,7 +425,7 @@ class Renderer {
       this.buffer.replace(at, nextLineStartOf(text, at), '');
     } else if (above.count > 0 && (lineBelow === undefined || closesBlock(lineBelow))) {
       this.buffer.replace(lineStartOf(text, at - 1), at, '');
-    } else if (below.count > 0 && (lineAbove === undefined || opensBlock(lineAbove, this.scanCode))) {
+    } else if (below.count > 0 && (lineAbove === undefined || opensBlock(lineAbove, this.lexicon))) {
       this.buffer.replace(at, nextLineStartOf(text, at), '');
     }
   }

@@ -134,7 +134,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     if (terminator !== '') body = state.withTerminator(body, terminator);
   }
   const indent = childIndent(state.text, info, container.children, state.style.indent.unit);
-  const itemText = reindent(body, { indent, style: state.style.indent, scanCode: state.scanCode }).join('\n');
+  const itemText = reindent(body, { indent, style: state.style.indent, scanCode: state.scanCode, indentBlocks: state.indentBlocks }).join('\n');
   const located = slotFor(state, index, op, container, label);
   if (located === undefined) return;
   const containerKey = container.element === undefined ? 'file' : state.keyOf(container.element.range);

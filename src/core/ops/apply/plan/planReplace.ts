@@ -85,7 +85,7 @@ export function replacementText(
   const lines = withoutFirstIndent(
     reindentReplacing(
       body,
-      { indent, style: state.style.indent, scanCode: state.scanCode },
+      { indent, style: state.style.indent, scanCode: state.scanCode, indentBlocks: state.indentBlocks },
       toLf(oldText).replace(/\r/g, ''),
     ),
     indent,
@@ -117,7 +117,7 @@ export function planDeclaratorReplace(
   const indent = indentOfLine(state.text, info.statementStart);
   const original = toLf(state.text.slice(probe.range.start, probe.range.end));
   const lines = withoutFirstIndent(
-    reindentReplacing(code, { indent, style: state.style.indent, scanCode: state.scanCode }, original),
+    reindentReplacing(code, { indent, style: state.style.indent, scanCode: state.scanCode, indentBlocks: state.indentBlocks }, original),
     indent,
   );
   const text = withEol(lines.join('\n'), state.style.eol);

@@ -139,6 +139,11 @@ export class PlanState {
   /** The language's lexer, for re-indenting and separators. */
   readonly scanCode = (code: string): CodeScan => this.language.scanCode(code);
 
+  /** Whether indentation is syntax in this language (re-indenting must keep blocks nested). */
+  get indentBlocks(): boolean {
+    return this.language.syntax?.blocks === 'indent';
+  }
+
   /** Removes one trailing comma (comments after it aside). */
   withoutTrailingComma(code: string): string {
     const scan = this.scanCode(code);
@@ -340,7 +345,7 @@ export class PlanState {
   }
 
   refusePlaceholder(index: number, label: string, content: string, original: string | undefined): boolean {
-    const placeholder = findNewPlaceholder(content, original);
+    const placeholder = findNewPlaceholder(content, original, this.language);
     if (placeholder === undefined) return false;
     this.fail(index, {
       message: `${label}: the content holds a placeholder instead of code: "${placeholder.text}" (line ${placeholder.line} of the content); it would delete the code it stands for`,
