@@ -63,7 +63,7 @@ export class SpecImportBook implements ImportBook {
             message: `'${clash.name}' is already imported from ${request.module} under another name`,
             hint: 'import it under another name, or remove the existing import first',
           };
-        this.touch(target.state, opIndex, [{ ...shape, named: [...shape.named, ...missing] }]);
+        this.touch(target.state, opIndex, [{ ...shape, named: merged(shape.named, missing) }]);
         return { ok: true };
       }
     } else if (
@@ -139,4 +139,21 @@ export class SpecImportBook implements ImportBook {
     }
     return { ok: true };
   }
+}
+
+/** Names added to a list: in their sorted places when the list is sorted (case-sensitively or not), else at its end. */
+function merged(existing: readonly NamedBinding[], added: readonly NamedBinding[]): NamedBinding[] {
+  const orders: Array<(a: string, b: string) => number> = [
+    (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+    (a, b) => a.toLowerCase().localeCompare(b.toLowerCase()),
+  ];
+  const names = existing.map((n) => n.imported);
+  const order = orders.find((compare) => names.every((name, i) => i === 0 || compare(names[i - 1] ?? '', name) <= 0));
+  if (order === undefined || existing.length < 2) return [...existing, ...added];
+  const result = [...existing];
+  for (const binding of added) {
+    const at = result.findIndex((n) => order(n.imported, binding.imported) > 0);
+    result.splice(at < 0 ? result.length : at, 0, binding);
+  }
+  return result;
 }

@@ -179,7 +179,8 @@ void describe('Python element operations on the hard-case file', () => {
       { type: 'ADD_IMPORT', path: FILE, content: 'import json' },
       { type: 'ADD_IMPORT', path: FILE, content: 'import asyncio' },
     ]);
-    assert.match(after, /from typing import \(\n {4}Any,\n {4}overload,\n {4}cast,\n\)\nimport json\n\nDEFAULT_RETRIES/);
+    // The names were sorted: the new one takes its sorted place.
+    assert.match(after, /from typing import \(\n {4}Any,\n {4}cast,\n {4}overload,\n\)\nimport json\n\nDEFAULT_RETRIES/);
     assert.equal((after.match(/^import asyncio$/gm) ?? []).length, 1);
   });
 
@@ -192,6 +193,18 @@ void describe('Python element operations on the hard-case file', () => {
     assert.doesNotMatch(after, /functools/);
     const missing = apply([{ type: 'REMOVE_IMPORT', path: FILE, content: 'from typing import Dict' }]);
     assert.equal(missing.ok, false);
+  });
+
+  void test('a method body left at the level of its def is a syntax error, and changes nothing', () => {
+    const result = apply([
+      {
+        type: 'REPLACE_ELEMENT',
+        path: P('class[Square]/method[area]'),
+        content: '    def area(self, side: float) -> float:\n    return side',
+      },
+    ]);
+    assert.equal(result.ok, false);
+    assert.deepEqual(result.changes, []);
   });
 
   void test('a class body on one line refuses new members with a reason', () => {
