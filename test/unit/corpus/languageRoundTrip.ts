@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
-import { supportedLanguages } from '../../../src/core/language/languages';
+import { before, describe, test } from 'node:test';
+import { loadAllLanguages, supportedLanguages } from '../../../src/core/language/languages';
 import type { LanguageSupport } from '../../../src/core/language/languageSupport';
 import { loadCorpus } from '../../support/corpus';
 import { loadLanguageCorpus } from '../../support/languageCorpus';
@@ -23,6 +23,13 @@ export interface RoundTripFile {
 /** Fewest files per language (over all shards) the round trip must cover: issue 13's "done when". */
 export const MIN_OUTLINED_FILES = 100;
 export const MIN_MUTATED_FILES = 200;
+/** Real files a grammar may fail on (tree-sitter grammars lag the languages; preprocessor branches). */
+const MAX_UNPARSABLE_SHARE = 0.05;
+/**
+ * Most files per language the mutations run on, over all shards, so the suite stays a few minutes on 2 cores;
+ * SCALPEL_ROUNDTRIP_ALL=1 mutates every file.
+ */
+const MAX_MUTATED_FILES = 320;
 
 function corpusFilesOf(language: LanguageSupport): RoundTripFile[] | string {
   try {
@@ -56,21 +63,33 @@ export function describeRoundTripShard(shard: number, shards: number): void {
       `${language.displayName}: round trip over real code (shard ${shard + 1} of ${shards}, seed ${seed})`,
       { skip: typeof loaded === 'string' ? loaded : false },
       () => {
-        void test('every file outlines without syntax errors and every element resolves back to its own range', (t) => {
+        before(() => loadAllLanguages());
+
+        void test('every file outlines and every element resolves back to its own range', (t) => {
           const problems: string[] = [];
+          const unparsable: string[] = [];
           let elements = 0;
           for (const file of files) {
             const outline = language.outline(file.path, file.text);
-            if (outline.syntaxErrors.length > 0)
-              problems.push(`${file.path}: syntax error ${JSON.stringify(outline.syntaxErrors[0])}`);
+            // A real file the grammar cannot read (a preprocessor branch cutting a declaration, a 2015-edition
+            // `try!`) still outlines; it is counted apart and left out of the mutations.
+            const [error] = outline.syntaxErrors;
+            if (error !== undefined) unparsable.push(`${file.path}:${error.line}:${error.column} ${error.message}`);
             const found = outlineProblems(outline);
             elements += found.elements;
             problems.push(...found.problems.map((problem) => `${file.path}: ${problem}`));
           }
+          const clean = files.length - unparsable.length;
           t.diagnostic(`${files.length} files, ${elements} elements, ${problems.length} problems`);
+          t.diagnostic(`${clean}/${files.length} files parse without syntax errors (${percent(clean, files.length)})`);
+          for (const file of unparsable.slice(0, 10)) t.diagnostic(`  grammar error: ${file}`);
           assert.ok(
-            files.length >= Math.ceil(MIN_OUTLINED_FILES / shards),
-            `only ${files.length} files of ${language.id} in this shard`,
+            clean >= Math.ceil(MIN_OUTLINED_FILES / shards),
+            `only ${clean} files of ${language.id} outlined without syntax errors in this shard`,
+          );
+          assert.ok(
+            unparsable.length <= files.length * MAX_UNPARSABLE_SHARE,
+            `${unparsable.length} of ${files.length} real files have syntax errors: ${unparsable.slice(0, 5).join('; ')}`,
           );
           assert.ok(elements >= files.length, `only ${elements} elements in ${files.length} files`);
           assert.deepEqual(problems.slice(0, 20), [], `${problems.length} problems in ${files.length} files`);
@@ -83,8 +102,10 @@ export function describeRoundTripShard(shard: number, shards: number): void {
           let mutated = 0;
           let unparsable = 0;
           let replacedWhole = 0;
+          const cap = process.env['SCALPEL_ROUNDTRIP_ALL'] === '1' ? Infinity : Math.ceil(MAX_MUTATED_FILES / shards);
+          const step = Math.max(1, Math.ceil(files.length / cap));
           const fallbacks = new Map<string, number>();
-          for (const file of files) {
+          for (const file of files.filter((_, index) => index % step === 0)) {
             const outline = language.outline(file.path, file.text);
             if (outline.syntaxErrors.length > 0) continue; // reported by the outline test
             const random = createRandom(fileSeed(seed, file.path));

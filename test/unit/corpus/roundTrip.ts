@@ -143,12 +143,35 @@ function reindent(code: string, from: string, to: string): string {
 
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
 
+/**
+ * The identifier that names an element in its declaration: the name itself, or its last identifier when the name
+ * is qualified (`(*Server).Start`, `Display for Point`, `a,b`).
+ */
+function simpleNameOf(element: ElementNode): string | undefined {
+  return /[A-Za-z_][A-Za-z0-9_]*$/.exec(element.name)?.[0];
+}
+
 function nameOffsetIn(text: string, element: ElementNode): number | undefined {
-  if (element.name === '' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(element.name)) return undefined;
+  const name = simpleNameOf(element);
+  if (name === undefined || element.kind === 'statement') return undefined;
   const declaration = text.slice(element.declarationRange.start, element.declarationRange.end);
-  const match = new RegExp(`\\b${element.name}\\b`).exec(declaration);
+  const match = new RegExp(`\\b${name}\\b`).exec(declaration);
   return match === null ? undefined : element.declarationRange.start + match.index;
 }
+
+/**
+ * Words a patch leaves alone: keywords of the languages the harness runs on, which a patch would turn into an
+ * identifier (`importMut "fmt"`) that some grammars recover from without an error node.
+ */
+const KEYWORDS = new Set(
+  (
+    'abstract as async await break case catch class const continue def default defer delete do else enum export ' +
+    'extends extern false final finally fn for from func function go if impl implements import in interface internal ' +
+    'is let match mod module mut namespace new nil none null override package private protected pub public readonly ' +
+    'return sealed self static struct super switch this throw throws trait true try type typeof use using var ' +
+    'virtual void where while with yield'
+  ).split(' '),
+);
 
 function replaceEdit(
   text: string,
@@ -171,9 +194,11 @@ function replaceEdit(
   let code = text.slice(source.range.start, source.range.end);
   // Keep the element's name, so it stays the same element with new content.
   const nameAt = nameOffsetIn(text, source);
-  if (nameAt !== undefined && element.name !== '') {
+  const sourceName = simpleNameOf(source);
+  const targetName = simpleNameOf(element);
+  if (nameAt !== undefined && sourceName !== undefined && targetName !== undefined) {
     const at = nameAt - source.range.start;
-    code = code.slice(0, at) + element.name + code.slice(at + source.name.length);
+    code = code.slice(0, at) + targetName + code.slice(at + sourceName.length);
   }
   code = reindent(code, indentationOf(text, source), indentationOf(text, element));
   return {
@@ -207,19 +232,24 @@ function createEdit(text: string, element: ElementNode): Edit | undefined {
   if (nameAt === undefined || !ownsItsLines(text, element)) return undefined;
   const code = text.slice(element.range.start, element.range.end);
   const at = nameAt - element.range.start;
-  const copy = `${code.slice(0, at)}${element.name}Copy${code.slice(at + element.name.length)}`;
+  const name = simpleNameOf(element) ?? '';
+  const copy = `${code.slice(0, at)}${name}Copy${code.slice(at + name.length)}`;
   const lineEnd = lineEndOf(text, element.range.end);
-  // The copy is set apart by a blank line unless a sibling touches this element without one.
+  // The copy is set apart as this element is from its neighbours (PEP 8's two blank lines between top-level
+  // definitions, one elsewhere), and not at all when a sibling touches it.
   const lineStart = lineStartOf(text, element.range.start);
   const touchedAfter = /^\r?\n[ \t]*[^\s)}\]]/.test(text.slice(lineEnd));
   const touchedBefore = lineStart > 0 && !/(^|[({[:]|\n[ \t]*)\r?\n$/.test(text.slice(0, lineStart));
-  const spaced = !touchedAfter && !touchedBefore;
-  const blank = spaced ? '\n' : '';
+  const blankLines = (gap: string): number => Math.max(0, (gap.match(/\n/g) ?? []).length - 1);
+  const gapAfter = /^\s*/.exec(text.slice(lineEnd))?.[0] ?? '';
+  const gapBefore = /\s*$/.exec(text.slice(0, lineStart))?.[0] ?? '';
+  const after = text.slice(lineEnd + gapAfter.length).length > 0 ? blankLines(gapAfter) : 0;
+  const spacing = touchedAfter || touchedBefore ? 0 : Math.min(2, Math.max(1, after || blankLines(gapBefore)));
   const eol = text[lineEnd - 1] === '\r' ? '\r\n' : '\n';
   return {
     start: element.range.end,
     end: element.range.end,
-    text: `${eol}${blank === '' ? '' : eol}${indentationOf(text, element)}${copy.replace(/\r?\n/g, eol)}`,
+    text: `${eol.repeat(1 + spacing)}${indentationOf(text, element)}${copy.replace(/\r?\n/g, eol)}`,
     mutation: { kind: 'create', path: element.path },
   };
 }
@@ -229,7 +259,9 @@ function patchEdit(text: string, element: ElementNode, random: () => number): Ed
   const end = element.bodyRange?.end ?? element.declarationRange.end;
   const body = text.slice(start, end);
   const nameAt = nameOffsetIn(text, element);
-  const candidates = [...body.matchAll(IDENTIFIER)].filter((match) => start + match.index !== nameAt);
+  const candidates = [...body.matchAll(IDENTIFIER)].filter(
+    (match) => start + match.index !== nameAt && !KEYWORDS.has(match[0]),
+  );
   const chosen = pick(random, candidates);
   if (chosen === undefined) return undefined;
   const at = start + chosen.index + chosen[0].length;
