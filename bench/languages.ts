@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import { buildContext } from '../src/core/context/buildContext';
 import { createTokenCounter, type TokenCounter } from '../src/core/context/tokens';
-import { supportedLanguages } from '../src/core/language/languages';
+import { loadAllLanguages, supportedLanguages } from '../src/core/language/languages';
+import { loadedGrammar, parserFor } from '../src/core/language/treeSitter/treeSitterRuntime';
 import type { LanguageSupport } from '../src/core/language/languageSupport';
 import { findRepoRootOrThrow, loadCorpus } from '../test/support/corpus';
 import { loadLanguageCorpus } from '../test/support/languageCorpus';
@@ -25,7 +26,23 @@ import { medianRatio, timeInterleaved } from './timing';
  * (`node scripts/corpus.mjs --languages`); a language with no bare parse registered below is reported as such.
  */
 
-/** The parse an outline cannot do without, per language: the floor its ratio is held against. */
+/**
+ * The parse an outline cannot do without, per language: the floor its ratio is held against. A tree-sitter language
+ * parses with its grammar and frees the tree, as the outline does.
+ */
+function bareParseOf(language: LanguageSupport): ((file: string, text: string) => unknown) | undefined {
+  const custom = BARE_PARSES[language.id];
+  if (custom !== undefined) return custom;
+  const grammar = language.grammar === undefined ? undefined : loadedGrammar(language.grammar);
+  if (grammar === undefined) return undefined;
+  const parser = parserFor(grammar);
+  return (_file, text) => {
+    const tree = parser.parse(text);
+    tree?.delete();
+    return tree;
+  };
+}
+
 const BARE_PARSES: Record<string, (file: string, text: string) => unknown> = {
   typescript: (file, text) =>
     ts.createSourceFile(
@@ -112,9 +129,9 @@ export function measureLanguage(language: LanguageSupport, counter: TokenCounter
     ratios.push(context.tokens / Math.max(context.wholeFileTokens, 1));
   }
 
-  const parse = BARE_PARSES[language.id];
+  const parse = bareParseOf(language);
   let speed: LanguageBench['speed'];
-  if (parse === undefined) speed = { skipped: `no bare parse registered for ${language.id} in bench/languages.ts` };
+  if (parse === undefined) speed = { skipped: `no bare parse for ${language.id} in bench/languages.ts` };
   else {
     const largest = [...parsed].sort((a, b) => b.file.text.length - a.file.text.length).slice(0, SPEED_FILES);
     const outlineRatios: number[] = [];
@@ -195,9 +212,10 @@ function installLanguageCorpora(root: string): void {
   }
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const root = findRepoRootOrThrow();
   installLanguageCorpora(root);
+  await loadAllLanguages();
   const counter = createTokenCounter();
   const results: LanguageBench[] = [];
   for (const language of supportedLanguages()) {
@@ -211,4 +229,4 @@ function main(): void {
   process.stdout.write(markdown);
 }
 
-if (require.main === module) main();
+if (require.main === module) void main();
