@@ -23,8 +23,12 @@ export interface RoundTripFile {
 /** Fewest files per language (over all shards) the round trip must cover: issue 13's "done when". */
 export const MIN_OUTLINED_FILES = 100;
 export const MIN_MUTATED_FILES = 200;
-/** Real files a grammar may fail on (tree-sitter grammars lag the languages; preprocessor branches). */
-const MAX_UNPARSABLE_SHARE = 0.05;
+/**
+ * Real files a grammar may fail on: tree-sitter grammars lag the languages and cannot follow preprocessor branches.
+ * Measured: Rust 16 of 272 files (serde's 2015-edition `try!`, syn's macro token trees and test inputs), C# 13 of 500
+ * (`#if` cutting a declaration), none in the other languages.
+ */
+const MAX_UNPARSABLE_SHARE = 0.08;
 /**
  * Most files per language the mutations run on, over all shards, so the suite stays a few minutes on 2 cores;
  * SCALPEL_ROUNDTRIP_ALL=1 mutates every file.

@@ -314,7 +314,9 @@ export function mutateFile(
     let target = text;
     for (const edit of [...edits].sort((a, b) => b.start - a.start))
       target = target.slice(0, edit.start) + edit.text + target.slice(edit.end);
-    if (target === text) continue;
+    // An emptied file is no element edit: REPLACE_FILE refuses empty content, and deleting every element leaves
+    // the file's last line break.
+    if (target === text || target.trim() === '') continue;
     if (language.outline(file, target).syntaxErrors.length > 0) {
       unparsable += 1;
       continue;
