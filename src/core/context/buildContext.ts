@@ -393,7 +393,7 @@ class FocusedFileRenderer {
       const span =
         head.startLine === last.endLine ? `line ${head.startLine}` : `lines ${head.startLine}-${last.endLine}`;
       const labels = members.map((e) => this.labelFor(e, parent)).join(', ');
-      const stub = `${index === 0 ? blank : ''}${indent}// @ ${labels} (${span})\n`;
+      const stub = `${index === 0 ? blank : ''}${indent}${this.at} ${labels} (${span})\n`;
       const distance = Math.min(...members.map((e) => this.distanceOf(e)));
       return {
         element: head,
