@@ -2,6 +2,8 @@
 // TypeScript sources, side by side under .cache/ (git-ignored).
 //   node scripts/corpus.mjs            the release corpus: two releases per package, in .cache/corpus/
 //   node scripts/corpus.mjs --commits  the commit-sized corpus: consecutive patch releases, in .cache/commit-corpus/
+//   node scripts/corpus.mjs --languages[=python,go]  the corpora of the other languages, in .cache/lang-corpus/
+//                                      (scripts/languageCorpus.mjs: Debian and npm packages that ship sources)
 //   ... --force                        reinstall even when the pinned releases are already present
 // test/support/corpus.ts reads the manifest this script writes (corpus.json in each folder), so the pins live here
 // only.
@@ -9,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { installLanguageCorpora } from './languageCorpus.mjs';
 
 /**
  * Why these: together they mix coding styles (classes plus pipeable operators, functional schema builders, React
@@ -65,6 +68,7 @@ function commitPairs() {
   );
 }
 
+const languagesArgument = process.argv.find((arg) => arg === '--languages' || arg.startsWith('--languages='));
 const commits = process.argv.includes('--commits');
 const SELECTED = commits ? commitPairs() : PINNED_PACKAGES;
 
@@ -166,52 +170,59 @@ function fail(message) {
 }
 
 const force = process.argv.includes('--force');
-const missing = SELECTED.flatMap((pkg) =>
-  releasesOf(pkg).filter((release) => !isInstalled(release, pkg.sourceRoot)),
-);
-if (force || missing.length > 0) {
-  const started = Date.now();
-  console.log(
-    `corpus: installing ${force ? 'all pinned releases' : [...new Set(missing.map((r) => `${r.name}@${r.version}`))].join(', ')} into ${relative(repoRoot, corpusDir)}/`,
-  );
-  install();
-  const stillMissing = SELECTED.flatMap((pkg) =>
-    releasesOf(pkg).filter((release) => !isInstalled(release, pkg.sourceRoot)),
-  );
-  if (stillMissing.length > 0) {
-    fail(
-      `npm finished but these releases are missing or have no sources: ${stillMissing.map((r) => `${r.name}@${r.version}`).join(', ')}`,
-    );
-  }
-  console.log(`corpus: installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+if (languagesArgument !== undefined) {
+  const list = languagesArgument.includes('=') ? languagesArgument.slice(languagesArgument.indexOf('=') + 1) : '';
+  installLanguageCorpora(repoRoot, list === '' ? undefined : list.split(','), force);
 } else {
-  console.log(`corpus: pinned releases already present in ${relative(repoRoot, corpusDir)}/`);
+  installTypeScriptCorpus();
 }
 
-const manifest = {
-  schema: MANIFEST_SCHEMA,
-  packages: SELECTED.map((pkg) => {
-    const [before, after] = releasesOf(pkg);
-    return {
-      name: pkg.name,
-      style: pkg.style,
-      sourceRoot: pkg.sourceRoot,
-      before: { version: before.version, dir: before.dir.split(sep).join('/') },
-      after: { version: after.version, dir: after.dir.split(sep).join('/') },
-    };
-  }),
-};
-writeFileSync(join(corpusDir, 'corpus.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-
-let totalFiles = 0;
-let totalChanged = 0;
-for (const pkg of SELECTED) {
-  const { files, shared, changed } = summarize(pkg);
-  totalFiles += files;
-  totalChanged += changed;
-  if (!commits || changed > 0)
+function installTypeScriptCorpus() {
+  const missing = SELECTED.flatMap((pkg) => releasesOf(pkg).filter((release) => !isInstalled(release, pkg.sourceRoot)));
+  if (force || missing.length > 0) {
+    const started = Date.now();
     console.log(
-      `  ${pkg.name} ${pkg.before} -> ${pkg.after}: ${files} source files, ${shared} in both releases, ${changed} changed`,
+      `corpus: installing ${force ? 'all pinned releases' : [...new Set(missing.map((r) => `${r.name}@${r.version}`))].join(', ')} into ${relative(repoRoot, corpusDir)}/`,
     );
+    install();
+    const stillMissing = SELECTED.flatMap((pkg) =>
+      releasesOf(pkg).filter((release) => !isInstalled(release, pkg.sourceRoot)),
+    );
+    if (stillMissing.length > 0) {
+      fail(
+        `npm finished but these releases are missing or have no sources: ${stillMissing.map((r) => `${r.name}@${r.version}`).join(', ')}`,
+      );
+    }
+    console.log(`corpus: installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } else {
+    console.log(`corpus: pinned releases already present in ${relative(repoRoot, corpusDir)}/`);
+  }
+
+  const manifest = {
+    schema: MANIFEST_SCHEMA,
+    packages: SELECTED.map((pkg) => {
+      const [before, after] = releasesOf(pkg);
+      return {
+        name: pkg.name,
+        style: pkg.style,
+        sourceRoot: pkg.sourceRoot,
+        before: { version: before.version, dir: before.dir.split(sep).join('/') },
+        after: { version: after.version, dir: after.dir.split(sep).join('/') },
+      };
+    }),
+  };
+  writeFileSync(join(corpusDir, 'corpus.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+  let totalFiles = 0;
+  let totalChanged = 0;
+  for (const pkg of SELECTED) {
+    const { files, shared, changed } = summarize(pkg);
+    totalFiles += files;
+    totalChanged += changed;
+    if (!commits || changed > 0)
+      console.log(
+        `  ${pkg.name} ${pkg.before} -> ${pkg.after}: ${files} source files, ${shared} in both releases, ${changed} changed`,
+      );
+  }
+  console.log(`  total: ${totalFiles} source files in the newer releases, ${totalChanged} changed file pairs`);
 }
-console.log(`  total: ${totalFiles} source files in the newer releases, ${totalChanged} changed file pairs`);

@@ -14,6 +14,9 @@ fi
 step "corpus (pinned npm packages that ship TypeScript sources)"
 node scripts/corpus.mjs
 
+step "language corpora (pinned Debian and npm packages that ship Python, Go, Rust, Java and C# sources)"
+node scripts/corpus.mjs --languages
+
 step "typecheck"
 npx tsc -p . --noEmit
 

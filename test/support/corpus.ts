@@ -70,7 +70,7 @@ export function loadCorpus(options: LoadCorpusOptions = {}): Corpus {
 }
 
 /** The test bundles run from out/, at various depths, so the root is found by name rather than by a fixed '../..'. */
-function findRepoRootOrThrow(): string {
+export function findRepoRootOrThrow(): string {
   for (const start of [__dirname, process.cwd()]) {
     for (let dir = resolve(start); ; dir = dirname(dir)) {
       if (isScalpelPackageDir(dir)) return dir;

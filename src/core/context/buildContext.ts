@@ -81,12 +81,11 @@ export class ContextBudgetError extends Error {
 export const DEFAULT_SMALL_FILE_LINES = 50;
 
 export const CONTEXT_LEGEND =
-  'Lines `// @ <path>` label the element that follows with its element path; a label without a file part is ' +
-  'relative to the enclosing labelled element. `{ … }` marks a body that is not shown; `// @ a, b, … (lines x-y)` ' +
-  'names elements not shown (in file order; focus or NEED a path to read one). In a language whose comments start ' +
-  'with `#` (Python) the labels are `# @ <path>` and a body not shown is `: …`. A file sent whole is preceded by `Elements:`, its element paths relative to the file ' +
-  'with their lines (members in parentheses, relative to their element). Only elements shown in full may be ' +
-  'replaced as a whole.';
+  'Lines `// @ <path>` (`# @` where comments start with `#`) label the element below with its path; ' +
+  'a label without a file part is relative to the labelled element around it. `{ … }` (Python: `: …`) marks a body ' +
+  'not shown; `// @ a, b, … (lines x-y)` names elements not shown (NEED a path to read it). A file sent ' +
+  'whole is preceded by `Elements:`, its element paths with their lines (members in parentheses). ' +
+  'Only elements shown in full may be replaced as a whole.';
 
 /** A piece of the rendered context; degradable pieces carry their alternatives. */
 interface Piece {

@@ -25,6 +25,10 @@ export const ELEMENT_KINDS = [
   'export=', // `export = x`; name is empty; the segment is written `export=`
   'export', // `export { a } from './x'`, `export * from './x'`, `export { a }`; name = module specifier or `{a,b}`
   'statement', // any other top-level statement; name = a short label (`describe`, `app.get`, `if`)
+  'struct', // Go struct type, Rust struct or union, C# struct
+  'trait', // Rust trait
+  'impl', // Rust impl block; name = `Type` or `Trait for Type`, generics left out
+  'record', // Java or C# record
 ] as const;
 
 export type ElementKind = (typeof ELEMENT_KINDS)[number];

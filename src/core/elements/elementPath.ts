@@ -64,6 +64,10 @@ const KIND_SYNONYMS: Readonly<Record<ElementKind, readonly string[]>> = {
   'export=': ['export='],
   export: ['export', 're-export', 'reexport'],
   statement: ['statement', 'stmt'],
+  struct: ['struct', 'union'],
+  trait: ['trait'],
+  impl: ['impl', 'implementation'],
+  record: ['record'],
 };
 
 const KIND_BY_WORD: ReadonlyMap<string, ElementKind> = new Map(
@@ -82,8 +86,8 @@ export function canonicalKind(word: string): ElementKind | undefined {
 const COMPATIBLE_KINDS: ReadonlyArray<ReadonlySet<ElementKind>> = [
   new Set<ElementKind>(['function', 'method', 'variable', 'property']),
   new Set<ElementKind>(['property', 'getter', 'setter', 'member', 'variable']),
-  new Set<ElementKind>(['class', 'variable']),
-  new Set<ElementKind>(['interface', 'type']),
+  new Set<ElementKind>(['class', 'variable', 'struct', 'record']),
+  new Set<ElementKind>(['interface', 'type', 'trait', 'struct']),
   new Set<ElementKind>(['namespace']),
   // A nested test call is a statement of its callback: a model may well call it one.
   new Set<ElementKind>(['statement', 'call']),

@@ -22,8 +22,47 @@ export const PYTHON_INFO: LanguageInfo = {
   grammar: 'tree-sitter-python.wasm',
 };
 
+export const GO_INFO: LanguageInfo = {
+  id: 'go',
+  displayName: 'Go',
+  extensions: ['.go'],
+  vscodeLanguageIds: ['go'],
+  grammar: 'tree-sitter-go.wasm',
+};
+
+export const RUST_INFO: LanguageInfo = {
+  id: 'rust',
+  displayName: 'Rust',
+  extensions: ['.rs'],
+  vscodeLanguageIds: ['rust'],
+  grammar: 'tree-sitter-rust.wasm',
+};
+
+export const JAVA_INFO: LanguageInfo = {
+  id: 'java',
+  displayName: 'Java',
+  extensions: ['.java'],
+  vscodeLanguageIds: ['java'],
+  grammar: 'tree-sitter-java.wasm',
+};
+
+export const CSHARP_INFO: LanguageInfo = {
+  id: 'csharp',
+  displayName: 'C#',
+  extensions: ['.cs'],
+  vscodeLanguageIds: ['csharp'],
+  grammar: 'tree-sitter-c-sharp.wasm',
+};
+
 /** Every shipped language, in the order messages list them. */
-export const LANGUAGE_CATALOG: readonly LanguageInfo[] = [TYPESCRIPT_INFO, PYTHON_INFO];
+export const LANGUAGE_CATALOG: readonly LanguageInfo[] = [
+  TYPESCRIPT_INFO,
+  PYTHON_INFO,
+  GO_INFO,
+  RUST_INFO,
+  JAVA_INFO,
+  CSHARP_INFO,
+];
 
 /** The VS Code language ids of every shipped language. */
 export function supportedVscodeLanguageIds(): string[] {

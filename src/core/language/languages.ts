@@ -2,7 +2,11 @@ import type { FileOutline } from '../elements/element';
 import { normalizeFilePath, parseElementPath } from '../elements/elementPath';
 import { extensionOf } from './languageCatalog';
 import type { LanguageSupport } from './languageSupport';
+import { csharpLanguage } from './csharp/csharpLanguage';
+import { goLanguage } from './go/goLanguage';
+import { javaLanguage } from './java/javaLanguage';
 import { pythonLanguage } from './python/pythonLanguage';
+import { rustLanguage } from './rust/rustLanguage';
 import { typescriptLanguage } from './typescript/typescriptLanguage';
 
 /**
@@ -11,7 +15,14 @@ import { typescriptLanguage } from './typescript/typescriptLanguage';
  * at run time (a test language, or a grammar loaded on demand).
  */
 
-const registered: LanguageSupport[] = [typescriptLanguage, pythonLanguage];
+const registered: LanguageSupport[] = [
+  typescriptLanguage,
+  pythonLanguage,
+  goLanguage,
+  rustLanguage,
+  javaLanguage,
+  csharpLanguage,
+];
 
 /** The language of a file by its extension, or undefined when Scalpel has no element model for it. */
 export function languageFor(file: string): LanguageSupport | undefined {

@@ -193,7 +193,10 @@ export class SpecOutliner {
         firstMemberStart = this.lines.startOfLine(this.lines.lineOf(body.startIndex));
       }
     }
-    return { flavor, range: { start: body.startIndex, end: body.endIndex }, firstMemberStart };
+    // A braced body may start with a keyword (Go's `interface { ... }`): the container opens at its bracket.
+    const bracket = this.spec.syntax.blocks === 'braces' ? this.text.indexOf('{', body.startIndex) : -1;
+    const start = bracket >= 0 && bracket < body.endIndex ? bracket : body.startIndex;
+    return { flavor, range: { start, end: body.endIndex }, firstMemberStart };
   }
 
   private signatureOf(node: Node, body: Node | null): string {

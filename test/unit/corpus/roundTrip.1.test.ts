@@ -1,0 +1,3 @@
+import { describeRoundTripShard } from './languageRoundTrip';
+
+describeRoundTripShard(0, 2);

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { languageFor, loadLanguagesFor } from '../../../../src/core/language/languages';
+import { applyToFixture, elementAt, outlinePaths, readFixture } from '../specCases';
+
+const FILE = 'src/hard_cases.rs';
+const TEXT = readFixture('rust/fixtures/hard_cases.rs');
+
+void describe('Rust element model', () => {
+  before(() => loadLanguagesFor([FILE]));
+
+  void test('.rs files are Rust', () => {
+    assert.equal(languageFor('a/b.rs')?.id, 'rust');
+  });
+
+  void test('every element of the hard-case file, with its lines: methods sit in their impl block', () => {
+    assert.deepEqual(outlinePaths(FILE, TEXT), [
+      // The crate's inner doc comment joins the first item: comment runs are told apart by type only.
+      'import[std::collections::HashMap] 1-2',
+      'import[std::fmt::{self, Display}] 3-3',
+      'struct[Point] 5-12',
+      'struct[Point]/property[x] 8-9',
+      'struct[Point]/property[y] 10-11',
+      'struct[Meters] 14-14',
+      'enum[Shape] 16-20',
+      'enum[Shape]/member[Circle] 17-17',
+      'enum[Shape]/member[Square] 18-18',
+      'enum[Shape]/member[Empty] 19-19',
+      'trait[Area] 22-29',
+      'trait[Area]/variable[SIDES] 23-23',
+      'trait[Area]/type[Unit] 24-24',
+      'trait[Area]/method[area] 25-25',
+      'trait[Area]/method[describe] 26-28',
+      'impl[Point] 31-39',
+      'impl[Point]/method[new] 32-34',
+      'impl[Point]/method[norm] 36-38',
+      'impl[Display for Point] 41-45',
+      'impl[Display for Point]/method[fmt] 42-44',
+      'impl[From for Meters] 47-51',
+      'impl[From for Meters]/method[from] 48-50',
+      'namespace[registry] 53-59',
+      'namespace[registry]/import[super::Point] 54-54',
+      'namespace[registry]/function[find] 56-58',
+      'variable[ORIGIN] 61-61',
+      'variable[COUNT] 62-62',
+      'type[Table] 63-63',
+      'statement[macro_rules! square] 65-69',
+      'function[main] 71-73',
+    ]);
+  });
+
+  void test('doc comments and attributes are in the range', () => {
+    assert.match(
+      elementAt(FILE, TEXT, 'struct[Point]').text,
+      /^\/\/\/ A point in the plane\.\n#\[derive\(Debug, Clone\)\]\npub struct Point \{/,
+    );
+    assert.match(elementAt(FILE, TEXT, 'struct[Point]/property[y]').text, /^#\[allow\(dead_code\)\]\n {4}y: f64,?$/);
+    assert.equal(elementAt(FILE, TEXT, 'impl[Point]/method[norm]').element.signature, 'pub fn norm(&self) -> f64');
+  });
+
+  void test('create a method in an impl block, replace a trait impl method, delete an enum variant', () => {
+    const after = applyToFixture(FILE, TEXT, [
+      {
+        type: 'CREATE_ELEMENT',
+        path: `${FILE}/impl[Point]`,
+        position: { kind: 'LAST_CHILD' },
+        content: 'pub fn zero() -> Self {\n    Point { x: 0.0, y: 0.0 }\n}',
+      },
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${FILE}/impl[Display for Point]/method[fmt]`,
+        content:
+          'fn fmt(&self, f: &mut fmt::Formatter<\'_>) -> fmt::Result {\n    write!(f, "<{}, {}>", self.x, self.y)\n}',
+      },
+      { type: 'DELETE_ELEMENT', path: `${FILE}/enum[Shape]/member[Empty]` },
+    ]);
+    assert.match(elementAt(FILE, after, 'impl[Point]/method[zero]').text, /^pub fn zero\(\) -> Self \{\n {8}Point/);
+    assert.match(elementAt(FILE, after, 'impl[Display for Point]/method[fmt]').text, /"<\{\}, \{\}>"/);
+    assert.equal(
+      elementAt(FILE, after, 'impl[Point]/method[norm]').text,
+      elementAt(FILE, TEXT, 'impl[Point]/method[norm]').text,
+    );
+    assert.doesNotMatch(after, /Empty/);
+  });
+
+  void test('patch a function inside a module', () => {
+    const after = applyToFixture(FILE, TEXT, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${FILE}/namespace[registry]/function[find]`,
+        patches: [{ search: 'None', replace: 'Some(Point::new(0.0, 0.0))' }],
+      },
+    ]);
+    assert.match(elementAt(FILE, after, 'namespace[registry]/function[find]').text, /Some\(Point::new/);
+  });
+});
