@@ -22,6 +22,7 @@ import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
 import { isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
+import { focusNote } from './focusNote';
 import { CODING_SYSTEM_PROMPT, codingUserMessage, parsePlan, repairUserMessage } from './prompts';
 import type { ChatMessage, ChatProvider } from './provider';
 
@@ -200,6 +201,8 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     requests,
   );
   const views = fileViewsOf(request);
+  // Taken before planning: the elements the plan adds are the model's choice, not where the user pointed.
+  const focusLine = focusNote(views.map((v) => ({ outline: v.outline, focus: [...v.focus] })));
 
   let plan: string[] | undefined;
   let lastAnswer = '';
@@ -280,7 +283,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     // 3. Code, verify, repair.
     const messages: ChatMessage[] = [
       { role: 'system', content: CODING_SYSTEM_PROMPT },
-      { role: 'user', content: codingUserMessage(context.text, request.instruction, request.userChanges) },
+      {
+        role: 'user',
+        content: codingUserMessage(`${context.text}${focusLine}`, request.instruction, request.userChanges),
+      },
     ];
     progress(
       'code',
