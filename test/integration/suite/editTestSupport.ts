@@ -21,6 +21,7 @@ export interface EditResult {
 export interface AcceptResult {
   readonly editId: string;
   readonly applied: readonly number[];
+  readonly accepted: readonly number[];
   readonly files: readonly string[];
   readonly conflicts: readonly { index: number; path: string; operation: string; reason: string }[];
   readonly finished: boolean;
