@@ -20,6 +20,10 @@ const CONTAINER_KINDS = new Set([
   vscode.SymbolKind.Enum,
   vscode.SymbolKind.Module,
   vscode.SymbolKind.Namespace,
+  // An object literal's methods are elements too (`export const api = { get() {...} }`).
+  vscode.SymbolKind.Variable,
+  vscode.SymbolKind.Constant,
+  vscode.SymbolKind.Object,
 ]);
 
 /** TypeScript names callbacks `map() callback`, `<function>` or `describe('x') callback`: no element to edit. */
