@@ -17,6 +17,7 @@ export {
 export { createProvider, DEFAULT_BASE_URLS, DEFAULT_MODELS } from './core/llm/createProvider';
 export { isLlmError, LlmError } from './core/llm/errors';
 export { appendMetrics, appendToolCall, formatMetricsSummary, readMetrics, summarizeMetrics } from './core/llm/metrics';
+export { focusNote } from './core/llm/focusNote';
 export { runEdit } from './core/llm/pipeline';
 export {
   CODING_SYSTEM_PROMPT,

@@ -5,6 +5,8 @@ import { Ctx } from './vscode/ctx';
 import { isEngineLoaded } from './vscode/engineLoader';
 import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
+import { type Notice, recentNotices } from './vscode/notices';
+import type { ReviewEdit } from './vscode/preview/reviewSummary';
 import { createServices } from './vscode/services';
 import { registerTools } from './vscode/tools/registerTools';
 
@@ -12,6 +14,10 @@ import { registerTools } from './vscode/tools/registerTools';
 export interface ScalpelApi {
   /** Whether the heavy engine bundle was loaded while activating (it must not be). */
   readonly engineLoadedDuringActivation: boolean;
+  /** The review panel's content: the pending edits as listed, and the HTML shown (undefined until it was opened). */
+  readonly review: { summary(): readonly ReviewEdit[]; renderedHtml(): string | undefined };
+  /** The last notifications about pending edits (conflicts, retries); VS Code cannot read them back. */
+  readonly recentNotices: () => readonly Notice[];
 }
 
 /**
@@ -29,7 +35,11 @@ export function activate(context: vscode.ExtensionContext): ScalpelApi {
     registerLanguageModels(ctx);
     registerChat(ctx, services);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
-    return { engineLoadedDuringActivation: isEngineLoaded() };
+    return {
+      engineLoadedDuringActivation: isEngineLoaded(),
+      review: { summary: () => services.review.summary(), renderedHtml: () => services.review.renderedHtml() },
+      recentNotices,
+    };
   } catch (error) {
     log.error('activation failed', error);
     void vscode.window.showErrorMessage(

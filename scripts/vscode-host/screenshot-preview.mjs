@@ -1,7 +1,7 @@
 // Takes the README's screenshot of Scalpel's edit preview from the real workbench: code-server with Scalpel as a
 // development extension, a copy of playground/, the scripted LLM server as the model, headless chromium driven like
-// a user would (Quick Open, the command palette, the instruction box). Then it presses the accept key for real and
-// checks that the edit landed, which no extension-host test can do.
+// a user would (Quick Open, the command palette, the instruction box). Then it presses Ctrl+. and the accept key for
+// real and checks what they did, which no extension-host test can do.
 //   npm run build && node scripts/build.mjs --tests && node scripts/vscode-host/screenshot-preview.mjs [out.png]
 // Needs scripts/vscode-host/setup.sh to have run. Writes media/screenshot-preview.png by default.
 import { join, resolve } from 'node:path';
@@ -77,13 +77,23 @@ async function main() {
           await sleep(2500);
           // The notification of the finished request would cover the diff.
           await page.keyboard.press('Escape');
-          // Accept or reject one change: the cursor on it in the proposal, then the light bulb's menu (Ctrl+.).
-          await page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: "!== 'viewer'" }).click();
-          await page.locator('.monaco-diff-editor .editor.modified .lightBulbWidget').click();
-          await page.waitForSelector('.context-view .action-widget, .action-widget', { timeout: 15_000 });
+          // The review panel under the diff lists each changed element with its buttons (issue 14).
+          const review = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+          await review.locator('a.button', { hasText: 'Accept All' }).waitFor({ timeout: 15_000 });
           await sleep(800);
           await page.screenshot({ path: output });
           console.log(`screenshot: ${output}`);
+
+          // Ctrl+. on a change of the proposal, pressed for real: the change's own actions.
+          await page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: "!== 'viewer'" }).click();
+          await page.keyboard.press('Control+.');
+          await page.waitForSelector('.quick-input-widget .monaco-list-row:has-text("Accept this change")', {
+            timeout: 15_000,
+          });
+          console.log('ctrl+. offered "Accept this change"');
+          if (process.env['SCALPEL_SHOT_KEYS'] !== undefined) {
+            await page.screenshot({ path: output.replace(/\.png$/, '-keys.png') });
+          }
 
           // The accept key, pressed for real, with the focus in the preview.
           await page.keyboard.press('Escape');

@@ -126,6 +126,11 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
     () =>
       edits.showLastReport(),
 
+  retryEdit:
+    (_ctx, { edits }) =>
+    (id) =>
+      edits.retry(id),
+
   cancelEdit:
     (_ctx, { edits }) =>
     () =>
@@ -147,7 +152,7 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   },
 
   rejectEdit: (ctx, services) => async (id, indices) => {
-    const result = services.sessions.reject(editIdOrThrow(ctx, services, id), indicesOf(indices));
+    const result = await services.edits.reject(editIdOrThrow(ctx, services, id), indicesOf(indices));
     if (result.finished) await services.preview.close(result.editId);
     return result;
   },
@@ -161,9 +166,55 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
 
   rejectChange: (ctx, services) => async (id, index) => {
     const change = changeOrThrow(ctx, services, id, index);
-    const result = services.sessions.reject(change.editId, [change.index]);
+    const result = await services.edits.reject(change.editId, [change.index]);
     if (result.finished) await services.preview.close(result.editId);
     return result;
+  },
+
+  revealChange: (ctx, services) => async (id, index) => {
+    const change = changeOrThrow(ctx, services, id, index);
+    await services.preview.reveal(change.editId, change.index);
+    return change;
+  },
+
+  changeActions: (ctx, services) => async () => {
+    const editor = vscode.window.activeTextEditor;
+    const editId = editIdOrThrow(ctx, services, undefined);
+    const session = services.sessions.sessionOrThrow(editId);
+    const change =
+      editor === undefined ? undefined : services.preview.operationAt(editor.document, editor.selection.active);
+    const what = change === undefined ? undefined : describeChange(session, change.index);
+    const left = session.included.size;
+    const items: Array<vscode.QuickPickItem & { run: () => Thenable<unknown> }> = [];
+    if (change !== undefined && what !== undefined && session.included.has(change.index)) {
+      items.push(
+        {
+          label: `Accept this change`,
+          description: what,
+          run: () => vscode.commands.executeCommand('scalpel.acceptChange', change.editId, change.index),
+        },
+        {
+          label: `Reject this change`,
+          description: what,
+          run: () => vscode.commands.executeCommand('scalpel.rejectChange', change.editId, change.index),
+        },
+      );
+    }
+    items.push(
+      {
+        label: left === 1 ? 'Accept the change' : `Accept all ${left} changes`,
+        description: 'Ctrl+Alt+Enter',
+        run: () => vscode.commands.executeCommand('scalpel.acceptEdit', editId),
+      },
+      {
+        label: 'Reject all',
+        description: 'Ctrl+Alt+Backspace',
+        run: () => vscode.commands.executeCommand('scalpel.rejectEdit', editId),
+      },
+      { label: 'Choose changes to keep…', run: () => vscode.commands.executeCommand('scalpel.chooseChanges', editId) },
+    );
+    const picked = await vscode.window.showQuickPick(items, { title: `Scalpel: ${session.edit.title}` });
+    return picked === undefined ? undefined : picked.run();
   },
 
   chooseChanges: (ctx, services) => async (id, indices) => {

@@ -24,12 +24,23 @@ export interface PendingEdit {
    * marks them and accepting says how many it adds.
    */
   readonly typeErrors?: readonly NewTypeError[];
+  /** What the model said beside its operations (issue 18), shown with the preview. */
+  readonly notes?: readonly string[];
+  /** The request again, for Retry (the instruction on the current text); absent for pasted or agent operations. */
+  readonly retry?: RetrySpec;
   /** Token usage of the request(s) that produced it. */
   readonly usage?: {
     readonly inputTokens: number;
     readonly outputTokens: number;
     readonly wholeFileInputTokens: number;
   };
+}
+
+/** What asking again needs: the file, the elements in focus and the instruction. */
+export interface RetrySpec {
+  readonly uri: vscode.Uri;
+  readonly instruction: string;
+  readonly focus: readonly string[];
 }
 
 export class PendingEdits {

@@ -7,6 +7,7 @@ import { EditService } from './edit/editService';
 import { EditSessions } from './preview/editSessions';
 import { PreviewEditors } from './preview/previewEditors';
 import { PreviewTypeErrorMarks } from './preview/typeErrorMarks';
+import { ReviewView } from './preview/reviewView';
 import { ScalpelStatusBar } from './statusBar';
 
 /**
@@ -18,6 +19,7 @@ export interface ScalpelServices {
   readonly statusBar: ScalpelStatusBar;
   readonly sessions: EditSessions;
   readonly preview: PreviewEditors;
+  readonly review: ReviewView;
   readonly edits: EditService;
 }
 
@@ -25,7 +27,8 @@ export function createServices(ctx: Ctx): ScalpelServices {
   const contextDocuments = new ContextDocumentProvider();
   const statusBar = new ScalpelStatusBar(ctx);
   const sessions = new EditSessions(ctx);
-  const preview = new PreviewEditors(ctx, sessions);
+  const review = new ReviewView(ctx, sessions);
+  const preview = new PreviewEditors(ctx, sessions, review);
   const edits = new EditService(ctx, sessions, preview, statusBar, contextDocuments);
   const editLenses = new EditCodeLensProvider();
   ctx.subscriptions.push(
@@ -33,6 +36,7 @@ export function createServices(ctx: Ctx): ScalpelServices {
     vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, contextDocuments),
     statusBar,
     sessions,
+    review,
     preview,
     new PreviewTypeErrorMarks(ctx, sessions),
     editLenses,
@@ -44,5 +48,5 @@ export function createServices(ctx: Ctx): ScalpelServices {
       editLenses,
     ),
   );
-  return { contextDocuments, statusBar, sessions, preview, edits };
+  return { contextDocuments, statusBar, sessions, preview, review, edits };
 }

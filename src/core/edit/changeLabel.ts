@@ -25,8 +25,12 @@ export function describeOperation(operation: Operation, options: ChangeLabelOpti
       return `edit ${target}${renamed}`;
     case 'DELETE_ELEMENT':
       return `delete ${target}`;
-    case 'CREATE_ELEMENT':
-      return `add ${operation.elementKind ?? 'an element'} to ${target}`;
+    case 'CREATE_ELEMENT': {
+      // Named, so a list of changes says which method is new (issue 14), not only where it goes.
+      const name = declaredName(operation.content);
+      if (name === undefined) return `add ${operation.elementKind ?? 'an element'} to ${target}`;
+      return `add ${operation.elementKind === undefined ? name : `${operation.elementKind}[${name}]`} to ${target}`;
+    }
     case 'ADD_IMPORT':
       return `add import in ${target}`;
     case 'REMOVE_IMPORT':
@@ -36,6 +40,25 @@ export function describeOperation(operation: Operation, options: ChangeLabelOpti
     case 'REPLACE_FILE':
       return `rewrite ${path}`;
   }
+}
+
+const MODIFIERS =
+  /^(?:(?:export|default|declare|public|private|protected|static|readonly|abstract|override|async|get|set|accessor)\s+)*/;
+const DECLARATION =
+  /^(?:function\s*\*?\s*|class\s+|interface\s+|type\s+|enum\s+|namespace\s+|const\s+|let\s+|var\s+)?\*?\s*(#?[A-Za-z_$][\w$]*)/;
+
+/**
+ * The name the content declares, read from its first line of code (after JSDoc, comments and decorators): enough for a
+ * label, and import-free like the rest of this module. Undefined when the line is not a plain declaration.
+ */
+function declaredName(content: string): string | undefined {
+  for (const raw of content.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || /^(?:\/\/|\/\*|\*|@)/.test(line)) continue;
+    const name = DECLARATION.exec(line.replace(MODIFIERS, ''))?.[1];
+    return name === undefined || /^(?:constructor|import|return|if|for|while)$/.test(name) ? undefined : name;
+  }
+  return undefined;
 }
 
 // The `file:` marker some answers put in front (the engine's operationPath; repeated so this module stays import-free).

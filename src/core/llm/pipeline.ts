@@ -32,6 +32,7 @@ import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
 import { isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
+import { focusNote } from './focusNote';
 import { CODING_SYSTEM_PROMPT, codingUserMessage, parseFinds, parsePlan, repairUserMessage } from './prompts';
 import type { ChatMessage, ChatProvider } from './provider';
 
@@ -258,6 +259,8 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
   const finder =
     request.finder ??
     createSymbolFinder({ counter, requestFiles: views.map((v) => v.path), snapshot: request.snapshot });
+  // Taken before planning: the elements the plan adds are the model's choice, not where the user pointed.
+  const focusLine = focusNote(views.map((v) => ({ outline: v.outline, focus: [...v.focus] })));
 
   let plan: string[] | undefined;
   let lastAnswer = '';
@@ -352,7 +355,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     // 3. Code, verify, repair.
     const messages: ChatMessage[] = [
       { role: 'system', content: CODING_SYSTEM_PROMPT },
-      { role: 'user', content: codingUserMessage(context.text, request.instruction, request.userChanges) },
+      {
+        role: 'user',
+        content: codingUserMessage(`${context.text}${focusLine}`, request.instruction, request.userChanges),
+      },
     ];
     progress(
       'code',

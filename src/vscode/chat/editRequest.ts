@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { ServiceEditResult } from '../../core/edit/editService';
 import type { Ctx } from '../ctx';
 import { adviceCommands } from '../edit/advicePresentation';
@@ -68,7 +68,13 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     case 'ready':
       break;
   }
-  const pending = services.edits.addPending(focus.root, result);
+  // Retry asks again from the palette, which edits one file: a request over several files has no retry.
+  const [only] = shaped.files;
+  const retry =
+    shaped.files.length === 1 && only !== undefined && !shaped.full
+      ? { uri: vscode.Uri.joinPath(focus.root, ...only.path.split('/')), instruction, focus: only.focus }
+      : undefined;
+  const pending = services.edits.addPending(focus.root, result, retry);
   ctx.log.info(
     `chat edit ${pending.id}: ${result.outcome.apply.changes.map((c) => c.path).join(', ')} (${result.usage.inputTokens} in, ${result.usage.outputTokens} out)`,
   );

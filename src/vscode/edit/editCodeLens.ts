@@ -9,6 +9,28 @@ import { CONFIG_SECTION } from '../config';
 
 const CODE_LENS_SETTING = 'codeLens';
 
+/**
+ * Kinds whose members are elements of their own. A function's or method's document symbols are its callbacks and
+ * local declarations: a lens above `items.map(() => ...)` inside a method body would offer to edit a callback
+ * (issue 14).
+ */
+const CONTAINER_KINDS = new Set([
+  vscode.SymbolKind.Class,
+  vscode.SymbolKind.Interface,
+  vscode.SymbolKind.Enum,
+  vscode.SymbolKind.Module,
+  vscode.SymbolKind.Namespace,
+  // An object literal's methods are elements too (`export const api = { get() {...} }`).
+  vscode.SymbolKind.Variable,
+  vscode.SymbolKind.Constant,
+  vscode.SymbolKind.Object,
+]);
+
+/** TypeScript names callbacks `map() callback`, `<function>` or `describe('x') callback`: no element to edit. */
+function isCallback(symbol: vscode.DocumentSymbol): boolean {
+  return symbol.name === '<function>' || / callback$/.test(symbol.name);
+}
+
 const EDITABLE_KINDS = new Set([
   vscode.SymbolKind.Function,
   vscode.SymbolKind.Method,
@@ -41,6 +63,7 @@ export class EditCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
       for (const symbol of list) {
         // Document symbols may also be the flat SymbolInformation shape, which has no children or selectionRange.
         if (!('selectionRange' in symbol)) continue;
+        if (isCallback(symbol)) continue;
         if (EDITABLE_KINDS.has(symbol.kind)) {
           lenses.push(
             new vscode.CodeLens(new vscode.Range(symbol.range.start.line, 0, symbol.range.start.line, 0), {
@@ -51,7 +74,7 @@ export class EditCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
             }),
           );
         }
-        visit(symbol.children);
+        if (CONTAINER_KINDS.has(symbol.kind)) visit(symbol.children);
       }
     };
     visit(symbols);

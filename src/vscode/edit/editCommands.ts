@@ -151,7 +151,7 @@ export async function copyContext(ctx: Ctx, edits: EditService, instruction: unk
   const { context, counter } = edits.contextOrThrow(document.uri, {
     requests: [{ outline, focus, ...(focus.length === 0 ? { whole: true } : {}) }],
   });
-  const text = `${engine.CODING_SYSTEM_PROMPT}\n\n---\n\n${engine.codingUserMessage(context.text, task === '' ? '<describe the change here>' : task)}`;
+  const text = `${engine.CODING_SYSTEM_PROMPT}\n\n---\n\n${engine.codingUserMessage(`${context.text}${engine.focusNote([{ outline, focus }])}`, task === '' ? '<describe the change here>' : task)}`;
   await vscode.env.clipboard.writeText(text);
   const tokens = counter.count(text);
   const subject =

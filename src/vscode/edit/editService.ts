@@ -19,8 +19,9 @@ import type { Operation, OperationResult } from '../../core/ops/operation';
 import type { ContextDocumentProvider } from '../contextDocuments';
 import type { Ctx } from '../ctx';
 import { exclusionCheckOf } from '../exclusions';
-import type { PendingEdit } from '../pendingEdits';
-import type { AcceptResult, EditSessions } from '../preview/editSessions';
+import { showNotice } from '../notices';
+import type { PendingEdit, RetrySpec } from '../pendingEdits';
+import type { AcceptResult, EditSession, EditSessions, RejectResult } from '../preview/editSessions';
 import type { PreviewEditors } from '../preview/previewEditors';
 import { chooseProvider } from '../providerChoice';
 import { recordMetrics } from '../stats';
@@ -108,6 +109,10 @@ export interface VerifiedBatch {
   readonly usage?: LastUsage;
   /** New TypeScript errors the batch was let through with; the preview marks them. */
   readonly typeErrors?: readonly NewTypeError[];
+  /** The request that produced the batch, for Retry. */
+  readonly retry?: RetrySpec;
+  /** What the model wrote beside its operations: the review panel shows it. */
+  readonly notes?: readonly string[];
 }
 
 /** A text the user may want to read after a failure: the model's answer, the result of every operation. */
@@ -124,6 +129,10 @@ export class EditService {
   /** One core service per workspace folder: its type checker reads that folder's tsconfig and files. */
   private readonly cores = new Map<string, CoreEditService>();
   private readonly conversations = new Map<string, EditConversation>();
+  /** The palette's last request, for Retry after a failure. */
+  private lastRequest: RetrySpec | undefined;
+  /** Per edit id the request that produced it, for Retry after a conflict (also once the edit ended). */
+  private readonly retrySpecs = new Map<string, RetrySpec>();
 
   constructor(
     private readonly ctx: Ctx,
@@ -131,7 +140,11 @@ export class EditService {
     private readonly preview: PreviewEditors,
     private readonly statusBar: ScalpelStatusBar,
     private readonly documents: ContextDocumentProvider,
-  ) {}
+  ) {
+    ctx.subscriptions.push(
+      sessions.onDidConflict(({ session, conflicts }) => this.announceConflicts(session, conflicts)),
+    );
+  }
 
   /** The core service of a workspace folder, built on first use: activation never loads the engine. */
   private service(root: vscode.Uri): CoreEditService {
@@ -277,8 +290,8 @@ export class EditService {
   }
 
   /** A ready result becomes a pending edit the preview, the chat's links and the accept commands refer to. */
-  addPending(root: vscode.Uri, result: ServiceEditResult): PendingEdit {
-    return this.ctx.pendingEdits.add({
+  addPending(root: vscode.Uri, result: ServiceEditResult, retry?: RetrySpec): PendingEdit {
+    const pending = this.ctx.pendingEdits.add({
       title: result.title,
       undoLabel: result.undoLabel,
       operations: result.outcome.operations,
@@ -287,7 +300,30 @@ export class EditService {
       root,
       usage: result.usage,
       ...this.typeErrorsOf(result.outcome.verification),
+      ...(retry === undefined ? {} : { retry }),
+      ...(result.outcome.notes.length === 0 ? {} : { notes: result.outcome.notes }),
     });
+    if (retry !== undefined) this.retrySpecs.set(pending.id, retry);
+    return pending;
+  }
+
+  /**
+   * The instruction again, on the text as it is now: after a failure (the last request), or after a conflict (the
+   * request of that edit, whose pending rest is discarded first).
+   */
+  async retry(editId?: unknown): Promise<EditCommandResult> {
+    const spec = typeof editId === 'string' ? this.retrySpecs.get(editId) : this.lastRequest;
+    if (spec === undefined) {
+      throw new UserFacingError(
+        typeof editId === 'string'
+          ? 'That Scalpel edit cannot be asked again: it came from pasted operations or an agent, not from an instruction.'
+          : 'There is no Scalpel request to retry yet: run Edit Element at Cursor, Edit Selection or Edit File first.',
+      );
+    }
+    if (typeof editId === 'string') this.sessions.discard(editId);
+    const document = await vscode.workspace.openTextDocument(spec.uri);
+    await vscode.window.showTextDocument(document);
+    return this.requestEdit({ document, instruction: spec.instruction, focus: spec.focus, command: 'vscode.retry' });
   }
 
   /** The new type errors a verified result was let through with, as the pending edit's optional field. */
@@ -304,6 +340,8 @@ export class EditService {
       );
     }
     const { root, path } = locate(spec.document);
+    const retry: RetrySpec = { uri: spec.document.uri, instruction: spec.instruction, focus: spec.focus };
+    this.lastRequest = retry;
     const snapshot = new WorkspaceSnapshot(root).capture([path]);
     const controller = new AbortController();
     this.running = controller;
@@ -363,7 +401,7 @@ export class EditService {
       case 'conflict': {
         const conflicts = result.resolution?.conflicts ?? [];
         const message = `Scalpel applied nothing: every change conflicts with edits you made while the model worked (${this.ctx.engine().describeConflicts(conflicts)}).`;
-        void vscode.window.showWarningMessage(message);
+        this.offerRetry(message, []);
         return { status: 'conflict', conflicts: conflictReports(this.ctx, conflicts), message, ...common };
       }
       case 'ready': {
@@ -376,6 +414,8 @@ export class EditService {
           changes: result.outcome.apply.changes,
           usage,
           ...this.typeErrorsOf(result.outcome.verification),
+          retry,
+          ...(result.outcome.notes.length === 0 ? {} : { notes: result.outcome.notes }),
         });
         this.showNotes(result.outcome.notes);
         return { ...common, ...delivered };
@@ -384,8 +424,8 @@ export class EditService {
   }
 
   /**
-   * The model's notes beside the preview (or the direct apply): the smallest hook while the preview UI is reworked
-   * (issue 14); the whole text goes to the log.
+   * The model's notes in a notification too: the review panel shows them with the preview, but a direct apply has no
+   * panel. The whole text goes to the log.
    */
   private showNotes(notes: readonly string[]): void {
     if (notes.length === 0) return;
@@ -397,11 +437,29 @@ export class EditService {
   }
 
   private notify(message: string, advice: Advice | undefined): void {
-    const buttons = adviceButtons(advice);
     this.ctx.log.warn(message);
-    void vscode.window.showWarningMessage(message, ...buttons).then((action) => {
-      if (action !== undefined) runUserAction(this.ctx, action);
+    this.offerRetry(message, adviceButtons(advice));
+  }
+
+  /** A warning whose last button asks again (the palette's last request, on the current text). */
+  private offerRetry(message: string, buttons: readonly string[], editId?: string): void {
+    void showNotice('warning', message, ...buttons, RETRY).then((action) => {
+      if (action === RETRY) void vscode.commands.executeCommand('scalpel.retryEdit', editId);
+      else if (action !== undefined) runUserAction(this.ctx, action);
     });
+  }
+
+  /** The user typed into an element whose change waits in the preview: said at once, not only on Accept. */
+  private announceConflicts(session: EditSession, conflicts: readonly Conflict[]): void {
+    const engine = this.ctx.engine();
+    const elements = conflicts.map((c) => engine.operationPath(c.operation));
+    const one = conflicts.length === 1;
+    const message =
+      `Scalpel: you changed ${elements.join(', ')} while ${one ? 'its' : 'their'} proposed change${one ? '' : 's'} ` +
+      `waited in the preview; ${one ? 'that change is' : 'those changes are'} left out and your text is kept.`;
+    this.ctx.log.info(`${session.edit.id}: ${message}`);
+    if (this.retrySpecs.has(session.edit.id)) this.offerRetry(message, [], session.edit.id);
+    else void showNotice('warning', message);
   }
 
   /**
@@ -429,18 +487,22 @@ export class EditService {
       root: batch.root,
       ...(batch.usage === undefined ? {} : { usage: batch.usage }),
       ...(batch.typeErrors === undefined ? {} : { typeErrors: batch.typeErrors }),
+      ...(batch.retry === undefined ? {} : { retry: batch.retry }),
+      ...(batch.notes === undefined ? {} : { notes: batch.notes }),
     });
+    if (batch.retry !== undefined) this.retrySpecs.set(pending.id, batch.retry);
     const session = this.sessions.sessionOrThrow(pending.id);
     const { conflicts, applied } = session.resolution;
     const usage = batch.usage === undefined ? {} : { usage: batch.usage };
     const waiting = conflicts.some((c) => c.decision === 'pending');
     if (applied.length === 0 && !waiting) {
-      this.sessions.reject(pending.id);
+      await this.sessions.reject(pending.id);
       const message =
         conflicts.length > 0
           ? `Scalpel applied nothing: every change conflicts with edits you made while the model worked (${this.ctx.engine().describeConflicts(conflicts)}).`
           : 'Scalpel: the model proposed no change.';
-      void vscode.window.showWarningMessage(message);
+      if (batch.retry === undefined) void showNotice('warning', message);
+      else this.offerRetry(message, [], pending.id);
       return {
         status: conflicts.length > 0 ? 'conflict' : 'failed',
         editId: pending.id,
@@ -450,8 +512,8 @@ export class EditService {
       };
     }
     const decided = conflicts.filter((c) => c.decision !== 'pending');
-    if (decided.length > 0) this.warnConflicts(decided, 'were left out of the edit');
     const typeErrors = batch.typeErrors === undefined ? {} : { typeErrors: batch.typeErrors.length };
+    if (decided.length > 0) this.warnConflicts(decided, 'were left out of the edit', pending.id);
     const config = this.ctx.config(batch.root);
     const direct =
       config.preview === 'never' ||
@@ -485,13 +547,30 @@ export class EditService {
   async accept(editId: string, indices?: readonly number[]): Promise<AcceptResult> {
     const typeErrors = this.ctx.pendingEdits.get(editId)?.typeErrors;
     const result = await this.sessions.accept(editId, indices);
+    this.reportWritten(editId, result, typeErrors);
+    return result;
+  }
+
+  /** Rejecting the last undecided change writes the accepted ones: their conflicts are reported the same way. */
+  async reject(editId: string, indices?: readonly number[]): Promise<RejectResult> {
+    const typeErrors = this.ctx.pendingEdits.get(editId)?.typeErrors;
+    const result = await this.sessions.reject(editId, indices);
+    this.reportWritten(editId, result, typeErrors);
+    return result;
+  }
+
+  private reportWritten(
+    editId: string,
+    result: AcceptResult | RejectResult,
+    typeErrors: readonly NewTypeError[] | undefined,
+  ): void {
     if (typeErrors !== undefined && result.applied.length > 0) this.warnTypeErrors(typeErrors, 'applied');
     if (result.conflicts.length > 0)
       this.warnConflicts(
         result.conflicts,
         result.applied.length > 0 ? 'were left out; the rest was applied' : 'were not applied',
+        editId,
       );
-    return result;
   }
 
   /** What the user should know before (the preview) or after (accept) taking an edit the checker objects to. */
@@ -510,13 +589,15 @@ export class EditService {
     void vscode.window.showWarningMessage(message);
   }
 
-  private warnConflicts(conflicts: readonly Conflict[], consequence: string): void {
+  private warnConflicts(conflicts: readonly Conflict[], consequence: string, editId: string): void {
     const count = conflicts.length;
-    void vscode.window.showWarningMessage(
-      `Scalpel: ${count} change${count === 1 ? '' : 's'} conflict${count === 1 ? 's' : ''} with edits you made meanwhile and ${consequence}: ${this.ctx.engine().describeConflicts(conflicts)}. Your text was kept.`,
-    );
+    const message = `Scalpel: ${count} change${count === 1 ? '' : 's'} conflict${count === 1 ? 's' : ''} with edits you made meanwhile and ${consequence}: ${this.ctx.engine().describeConflicts(conflicts)}. Your text was kept.`;
+    if (this.retrySpecs.has(editId)) this.offerRetry(message, [], editId);
+    else void showNotice('warning', message);
   }
 }
+
+const RETRY = 'Retry';
 
 /** A failed edit in one notification line: what happened, then what to do. */
 export function failureMessage(result: Pick<ServiceEditResult, 'failure' | 'advice'>): string {

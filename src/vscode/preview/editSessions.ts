@@ -20,23 +20,31 @@ const ELEMENT_TARGETING = new Set<Operation['type']>(['REPLACE_ELEMENT', 'PATCH_
 
 export interface EditSession {
   readonly edit: PendingEdit;
-  /** Per file the text the operations were verified against, moved forward by what was accepted from them. */
+  /** Per file the text the operations were verified against. */
   readonly baseline: Map<string, string | undefined>;
-  /** Operations still proposed: neither rejected nor accepted yet. */
+  /** Operations still proposed and not decided yet. */
   readonly included: Set<number>;
+  /**
+   * Operations the user accepted one by one. They are written together, with what is accepted last, when nothing is
+   * left to decide: one batch, one Undo (issue 14).
+   */
   readonly accepted: Set<number>;
-  /** The included operations resolved against the current text; recomputed when the files change. */
+  /** The included and accepted operations resolved against the current text; recomputed when the files change. */
   resolution: Resolution;
   /** Bumped on every recomputation; CodeLenses cache per version. */
   version: number;
   /** Under the `ask` conflict policy: the version the user picked per conflicting operation. */
   readonly choices: Map<number, ConflictChoice>;
+  /** Operations whose conflict the user was told of already. */
+  readonly announced: Set<number>;
 }
 
 export interface AcceptResult {
   readonly editId: string;
-  /** Indices of the operations written by this call. */
+  /** Indices of the operations written by this call (none while other changes of the batch wait for a choice). */
   readonly applied: readonly number[];
+  /** Indices this call accepted; they are written with the last choice of the batch. */
+  readonly accepted: readonly number[];
   readonly files: readonly string[];
   readonly conflicts: readonly Conflict[];
   /** True when nothing of the edit is left pending. */
@@ -46,17 +54,31 @@ export interface AcceptResult {
 export interface RejectResult {
   readonly editId: string;
   readonly rejected: readonly number[];
+  /** Indices written by this call: the accepted changes, once rejecting the rest left nothing to decide. */
+  readonly applied: readonly number[];
+  readonly files: readonly string[];
+  readonly conflicts: readonly Conflict[];
   readonly finished: boolean;
+}
+
+/** How an edit ended, for a late click on one of its buttons (a chat answer keeps its Apply link). */
+export interface EndedEdit {
+  readonly title: string;
+  readonly outcome: 'applied' | 'rejected' | 'discarded';
 }
 
 export class EditSessions implements vscode.Disposable {
   private readonly sessions = new Map<string, EditSession>();
+  private readonly ended = new Map<string, EndedEdit>();
   private readonly changed = new vscode.EventEmitter<EditSession>();
-  private readonly ended = new vscode.EventEmitter<string>();
+  private readonly endedEvent = new vscode.EventEmitter<string>();
+  private readonly conflicted = new vscode.EventEmitter<{ session: EditSession; conflicts: readonly Conflict[] }>();
   /** Fires when a session's proposal changed (operations chosen, files edited). */
   readonly onDidChange = this.changed.event;
   /** Fires with the id of an edit that was accepted or rejected completely. */
-  readonly onDidEnd = this.ended.event;
+  readonly onDidEnd = this.endedEvent.event;
+  /** Fires when the user's typing made proposed changes conflict while the edit was pending (once per change). */
+  readonly onDidConflict = this.conflicted.event;
 
   constructor(private readonly ctx: Ctx) {}
 
@@ -73,9 +95,7 @@ export class EditSessions implements vscode.Disposable {
     const existing = this.sessions.get(editId);
     if (existing !== undefined) return existing;
     const edit = this.ctx.pendingEdits.get(editId);
-    if (edit === undefined) {
-      throw new UserFacingError(`There is no pending Scalpel edit "${editId}": it was accepted or rejected already.`);
-    }
+    if (edit === undefined) throw new UserFacingError(this.goneMessage(editId));
     const baseline = new Map<string, string | undefined>();
     for (const change of edit.changes) baseline.set(change.path, change.before);
     const session: EditSession = {
@@ -86,17 +106,45 @@ export class EditSessions implements vscode.Disposable {
       resolution: { changes: [], applied: [], conflicts: [] },
       version: 0,
       choices: new Map(),
+      announced: new Set(),
     };
     this.sessions.set(editId, session);
-    this.recompute(session);
+    session.resolution = this.resolve(session, this.proposed(session));
+    // What conflicts already when the edit arrives is reported with it; the announcements are for later typing.
+    for (const conflict of session.resolution.conflicts) session.announced.add(conflict.index);
+    session.version++;
+    this.changed.fire(session);
     return session;
+  }
+
+  /** Why an edit id no longer works, in words: its title and what became of it, never the internal id. */
+  private goneMessage(editId: string): string {
+    const ended = this.ended.get(editId);
+    if (ended === undefined)
+      return 'That Scalpel edit is no longer pending: it was accepted or rejected already, or VS Code was restarted since.';
+    switch (ended.outcome) {
+      case 'applied':
+        return `The Scalpel edit "${ended.title}" was applied already; Undo in its file reverts it.`;
+      case 'rejected':
+        return `The Scalpel edit "${ended.title}" was rejected already; nothing of it was written.`;
+      case 'discarded':
+        return `The Scalpel edit "${ended.title}" was discarded for a retry; nothing of it was written.`;
+    }
+  }
+
+  /** The operations the proposal shows: accepted ones and those still to decide. */
+  private proposed(session: EditSession): number[] {
+    return [...session.accepted, ...session.included];
   }
 
   /** Resolves the operations still proposed against the files as they are now. */
   recompute(session: EditSession): Resolution {
-    session.resolution = this.resolve(session, [...session.included]);
+    session.resolution = this.resolve(session, this.proposed(session));
     session.version++;
+    const fresh = session.resolution.conflicts.filter((c) => !session.announced.has(c.index));
+    for (const conflict of fresh) session.announced.add(conflict.index);
     this.changed.fire(session);
+    if (fresh.length > 0) this.conflicted.fire({ session, conflicts: fresh });
     return session.resolution;
   }
 
@@ -162,10 +210,55 @@ export class EditSessions implements vscode.Disposable {
     return offsets;
   }
 
+  /**
+   * Accepts these operations (all still proposed when none are given). While other changes of the batch wait for a
+   * choice nothing is written; the last choice writes every accepted change as one edit.
+   */
   async accept(editId: string, indices?: readonly number[]): Promise<AcceptResult> {
     const session = this.sessionOrThrow(editId);
     const wanted = (indices ?? [...session.included]).filter((i) => session.included.has(i));
-    const all = indices === undefined;
+    for (const index of wanted) {
+      session.included.delete(index);
+      session.accepted.add(index);
+    }
+    if (session.included.size > 0) {
+      this.ctx.log.info(`${editId}: accepted ${wanted.length} operation(s); written with the rest of the batch`);
+      this.recompute(session);
+      return { editId, applied: [], accepted: wanted, files: [], conflicts: [], finished: false };
+    }
+    const written = await this.write(session);
+    return { editId, accepted: wanted, ...written, finished: true };
+  }
+
+  /** Rejects these operations (all still proposed when none are given); the last choice writes what was accepted. */
+  async reject(editId: string, indices?: readonly number[]): Promise<RejectResult> {
+    const session = this.sessionOrThrow(editId);
+    const rejected = (indices ?? [...session.included]).filter((i) => session.included.has(i));
+    for (const index of rejected) session.included.delete(index);
+    this.ctx.log.info(`${editId}: rejected ${rejected.length} operation(s)`);
+    if (session.included.size > 0) {
+      this.recompute(session);
+      return { editId, rejected, applied: [], files: [], conflicts: [], finished: false };
+    }
+    if (session.accepted.size === 0) {
+      this.end(editId, 'rejected');
+      return { editId, rejected, applied: [], files: [], conflicts: [], finished: true };
+    }
+    const written = await this.write(session);
+    return { editId, rejected, ...written, finished: true };
+  }
+
+  /** Ends the edit without writing anything, accepted changes included (a retry replaces it). */
+  discard(editId: string): void {
+    if (this.sessions.has(editId) || this.ctx.pendingEdits.get(editId) !== undefined) this.end(editId, 'discarded');
+  }
+
+  /** Writes the accepted operations as one edit and ends the session: what conflicts is reported, never forced in. */
+  private async write(
+    session: EditSession,
+  ): Promise<{ applied: readonly number[]; files: readonly string[]; conflicts: readonly Conflict[] }> {
+    const editId = session.edit.id;
+    const wanted = [...session.accepted];
     let resolution = this.resolve(session, wanted);
     // `ask`: both versions of each element both sides changed, one pick each, before anything is written.
     const waiting = resolution.conflicts.filter((c) => c.decision === 'pending');
@@ -186,42 +279,18 @@ export class EditSessions implements vscode.Disposable {
           await applyChanges(session.edit.root, resolution.changes, session.edit.undoLabel, this.ctx.engine());
       }
     }
-    this.advanceBaseline(session, resolution.applied);
-    for (const index of resolution.applied) {
-      session.included.delete(index);
-      session.accepted.add(index);
-    }
-    // Accepting everything ends the edit: what conflicted is reported and dropped, never forced in.
-    if (all) for (const conflict of resolution.conflicts) session.included.delete(conflict.index);
-    const finished = session.included.size === 0;
     this.ctx.log.info(
       `${editId}: applied ${resolution.applied.length} operation(s) in ${resolution.changes.length} file(s)` +
         (resolution.conflicts.length > 0
           ? `; ${resolution.conflicts.length} conflict(s): ${this.ctx.engine().describeConflicts(resolution.conflicts)}`
           : ''),
     );
-    if (finished) this.end(editId);
-    else this.recompute(session);
+    this.end(editId, resolution.applied.length > 0 ? 'applied' : 'rejected');
     return {
-      editId,
       applied: resolution.applied,
       files: resolution.changes.map((c) => c.path),
       conflicts: resolution.conflicts,
-      finished,
     };
-  }
-
-  reject(editId: string, indices?: readonly number[]): RejectResult {
-    const session = this.sessionOrThrow(editId);
-    const rejected = (indices ?? [...session.included]).filter((i) => session.included.has(i));
-    for (const index of rejected) session.included.delete(index);
-    const finished = session.included.size === 0;
-    this.ctx.log.info(
-      `${editId}: rejected ${rejected.length} operation(s)${finished ? '; nothing of it is pending any more' : ''}`,
-    );
-    if (finished) this.end(editId);
-    else this.recompute(session);
-    return { editId, rejected, finished };
   }
 
   /** Keeps exactly these operations in the proposal (those not accepted yet). */
@@ -236,30 +305,18 @@ export class EditSessions implements vscode.Disposable {
     return session;
   }
 
-  /** After accepting some operations, the baseline of their files is what the model's text became with them. */
-  private advanceBaseline(session: EditSession, applied: readonly number[]): void {
-    if (applied.length === 0) return;
-    const engine = this.ctx.engine();
-    const baseline = session.baseline;
-    const reader = { read: (path: string) => baseline.get(path) ?? liveSnapshot(session.edit.root).read(path) };
-    const operations = applied.flatMap((i) => {
-      const operation = session.edit.operations[i];
-      return operation === undefined ? [] : [operation];
-    });
-    const strategy = this.ctx.config(session.edit.root).strategy;
-    const result = engine.applyOperations(reader, operations, { strategy, partial: true });
-    for (const change of result.changes) baseline.set(change.path, change.after);
-  }
-
-  private end(editId: string): void {
+  private end(editId: string, outcome: EndedEdit['outcome']): void {
+    const edit = this.sessions.get(editId)?.edit ?? this.ctx.pendingEdits.get(editId);
+    if (edit !== undefined) this.ended.set(editId, { title: edit.title, outcome });
     this.sessions.delete(editId);
     this.ctx.pendingEdits.delete(editId);
-    this.ended.fire(editId);
+    this.endedEvent.fire(editId);
   }
 
   dispose(): void {
     this.changed.dispose();
-    this.ended.dispose();
+    this.endedEvent.dispose();
+    this.conflicted.dispose();
     this.sessions.clear();
   }
 }

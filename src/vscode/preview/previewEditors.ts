@@ -3,6 +3,7 @@ import type { Ctx } from '../ctx';
 import { readCurrentText } from '../edit/workspaceSnapshot';
 import { describeChange, type EditSession, type EditSessions } from './editSessions';
 import { parseProposedUri, PROPOSED_SCHEME, proposedUri } from './proposedUris';
+import type { ReviewView } from './reviewView';
 
 /**
  * The preview of pending edits: a diff per file (current text on the left, the proposal on the right, read-only),
@@ -27,6 +28,7 @@ export class PreviewEditors
   constructor(
     private readonly ctx: Ctx,
     private readonly sessions: EditSessions,
+    private readonly review: ReviewView,
   ) {
     this.disposables.push(
       vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, this),
@@ -79,7 +81,25 @@ export class PreviewEditors
       );
     }
     this.updateContextKeys();
+    await this.review.reveal();
     return session;
+  }
+
+  /** Opens the preview with the cursor on one change: the review panel's Show. */
+  async reveal(editId: string, index: number): Promise<vscode.TextEditor | undefined> {
+    const session = await this.open(editId);
+    for (const path of this.sessions.filesOf(session)) {
+      const offset = this.sessions.operationOffsets(session, path).get(index);
+      if (offset === undefined) continue;
+      const uri = proposedUri(editId, path);
+      const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+      const editor = visible ?? (await vscode.window.showTextDocument(uri, { preview: false }));
+      const position = editor.document.positionAt(firstVisibleCharacter(editor.document.getText(), offset));
+      editor.selection = new vscode.Selection(position, position);
+      editor.revealRange(new vscode.Range(position, position), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+      return editor;
+    }
+    return undefined;
   }
 
   /** The pending edit the user is looking at: the active preview, else any visible one. */
@@ -130,7 +150,7 @@ export class PreviewEditors
     const actions: vscode.CodeAction[] = [];
     const change = this.operationAt(document, range.start);
     const operation = change === undefined ? undefined : session.edit.operations[change.index];
-    if (change !== undefined && operation !== undefined) {
+    if (change !== undefined && operation !== undefined && !session.accepted.has(change.index)) {
       const what = describeChange(session, change.index, target.path);
       const accept = new vscode.CodeAction(`Scalpel: accept this change (${what})`, vscode.CodeActionKind.QuickFix);
       accept.command = {
@@ -147,7 +167,7 @@ export class PreviewEditors
       };
       actions.push(accept, reject);
     }
-    const count = session.resolution.applied.length;
+    const count = session.resolution.applied.filter((i) => !session.accepted.has(i)).length;
     const acceptAll = new vscode.CodeAction(
       `Scalpel: accept ${count === 1 ? 'the change' : `all ${count} changes`}`,
       vscode.CodeActionKind.QuickFix,
@@ -168,7 +188,7 @@ export class PreviewEditors
     if (document.getText() !== (this.sessions.proposedText(session, target.path) ?? '')) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     const editId = session.edit.id;
-    const count = session.resolution.applied.length;
+    const count = session.resolution.applied.filter((i) => !session.accepted.has(i)).length;
     const lenses: vscode.CodeLens[] = [
       new vscode.CodeLens(top, {
         title: `$(check-all) Accept ${count === 1 ? 'the change' : `all ${count} changes`}`,
@@ -205,6 +225,13 @@ export class PreviewEditors
       const position = document.positionAt(firstVisibleCharacter(document.getText(), offset));
       const range = new vscode.Range(position.line, 0, position.line, 0);
       const what = describeChange(session, index, target.path);
+      if (session.accepted.has(index)) {
+        // Without a command id VS Code draws the lens as a label: there is nothing left to click for it.
+        lenses.push(
+          new vscode.CodeLens(range, { title: `$(pass) Accepted: ${what} (written with the batch)`, command: '' }),
+        );
+        continue;
+      }
       lenses.push(
         new vscode.CodeLens(range, {
           title: `$(check) Accept: ${what}`,

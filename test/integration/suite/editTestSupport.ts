@@ -21,6 +21,7 @@ export interface EditResult {
 export interface AcceptResult {
   readonly editId: string;
   readonly applied: readonly number[];
+  readonly accepted: readonly number[];
   readonly files: readonly string[];
   readonly conflicts: readonly { index: number; path: string; operation: string; reason: string }[];
   readonly finished: boolean;
@@ -63,6 +64,9 @@ export function useScriptedModel(): { readonly server: ScriptedLlmServer } {
     await setSetting('provider', 'openai');
     await setSetting('model', MODEL);
     await setSetting('preview', 'always');
+    // The web workbench auto-saves after a second by default; the tests check what stays unsaved and put documents
+    // back to their text on disk, which a save in between would defeat.
+    await setSetting('autoSave', 'off', 'files');
     // The playground's files are small enough to be sent whole; the tests want to see the focused view.
     await setSetting('smallFileLines', 10);
     // A scripted answer is what the test wants; repair rounds would only ask the script for more.
@@ -81,6 +85,7 @@ export function useScriptedModel(): { readonly server: ScriptedLlmServer } {
     await current?.close();
     current = undefined;
     for (const name of SETTINGS) await setSetting(name, undefined);
+    await setSetting('autoSave', undefined, 'files');
     await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
   });
   return {

@@ -133,24 +133,48 @@ describe('preview', () => {
     assert.ok(actions.some((a) => a.title === `Scalpel: accept this change (${label})`));
   });
 
-  it('accepting one element writes only it; the rest stays proposed until rejected', async () => {
+  it('accepting elements one by one writes them together with the last choice: one Undo reverts the batch', async () => {
     const { editor, editId } = await previewTwoChanges();
+    const before = editor.document.getText();
 
     const first = (await vscode.commands.executeCommand('scalpel.acceptChange', editId, 1)) as AcceptResult;
 
-    assert.deepEqual(first.applied, [1]);
+    assert.deepEqual(first.accepted, [1]);
+    assert.deepEqual(first.applied, []);
     assert.equal(first.finished, false);
-    assert.ok(editor.document.getText().includes('[admin]'));
-    assert.ok(!editor.document.getText().includes("this.role !== 'viewer'"));
+    assert.equal(editor.document.getText(), before, 'nothing is written while a change waits for a choice');
     const proposed = await proposedDocument('src/user.ts');
-    await waitFor(() => proposed.getText().includes('[admin]'), {
-      description: 'the preview to show the accepted change as current',
-    });
-    assert.ok(proposed.getText().includes("this.role !== 'viewer'"), 'the other change is still proposed');
+    const lenses = await lensTitles(proposed);
+    assert.ok(
+      lenses.some(
+        (l) => l.title === '$(pass) Accepted: replace class[User]/method[displayName] (written with the batch)',
+      ),
+      lenses.map((l) => l.title).join('\n'),
+    );
 
-    const rest = (await vscode.commands.executeCommand('scalpel.rejectChange', editId, 0)) as { finished: boolean };
+    const rest = (await vscode.commands.executeCommand('scalpel.acceptChange', editId, 0)) as AcceptResult;
+
+    assert.deepEqual(rest.applied, [0, 1]);
+    assert.equal(rest.finished, true);
+    await waitFor(() => proposedEditors().length === 0, { description: 'the preview to close' });
+    const text = editor.document.getText();
+    assert.ok(text.includes("this.role !== 'viewer'") && text.includes('[admin]'));
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(editor.document.getText(), before, 'one Undo reverts both accepted changes');
+  });
+
+  it('rejecting the last undecided change writes the accepted ones', async () => {
+    const { editor, editId } = await previewTwoChanges();
+
+    await vscode.commands.executeCommand('scalpel.acceptChange', editId, 1);
+    const rest = (await vscode.commands.executeCommand('scalpel.rejectChange', editId, 0)) as {
+      finished: boolean;
+      applied: number[];
+    };
 
     assert.equal(rest.finished, true);
+    assert.deepEqual(rest.applied, [1]);
     await waitFor(() => proposedEditors().length === 0, { description: 'the preview to close' });
     assert.ok(!editor.document.getText().includes("this.role !== 'viewer'"));
     assert.ok(editor.document.getText().includes('[admin]'));

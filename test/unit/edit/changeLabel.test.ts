@@ -42,3 +42,40 @@ void describe('describeOperation', () => {
     assert.equal(describeOperation(op, { file: FILE, renamedTo: `${FILE}/function[parse]` }), 'edit function[parse]');
   });
 });
+
+void describe('describeOperation of a created element', () => {
+  function create(content: string, elementKind?: string): Operation {
+    return {
+      type: 'CREATE_ELEMENT',
+      path: `${FILE}/class[UserService]`,
+      position: { kind: 'LAST_CHILD' },
+      content,
+      ...(elementKind === undefined ? {} : { elementKind }),
+    };
+  }
+
+  void test('names what it creates, after JSDoc, decorators and modifiers (issue 14)', () => {
+    assert.equal(
+      describeOperation(create('/** Resets it. */\n@logged()\npublic async reset(): Promise<void> {\n}', 'method'), {
+        file: FILE,
+      }),
+      'add method[reset] to class[UserService]',
+    );
+    assert.equal(
+      describeOperation(create('export function slugify(text: string) {}'), { file: FILE }),
+      'add slugify to class[UserService]',
+    );
+    assert.equal(
+      describeOperation(create('private readonly cache = new Map();', 'property'), { file: FILE }),
+      'add property[cache] to class[UserService]',
+    );
+  });
+
+  void test('a content it cannot read keeps the old label', () => {
+    assert.equal(
+      describeOperation(create('constructor() {}', 'constructor'), { file: FILE }),
+      'add constructor to class[UserService]',
+    );
+    assert.equal(describeOperation(create('', 'method'), { file: FILE }), 'add method to class[UserService]');
+  });
+});

@@ -43,7 +43,7 @@ export function applyFileOperation(
     return {
       ok: false,
       failure: {
-        message: `${label}: the content holds a placeholder instead of code: "${placeholder.text}" (line ${placeholder.line}); it would delete the code it stands for`,
+        message: `the content holds a placeholder instead of code: "${placeholder.text}" (line ${placeholder.line}); it would delete the code it stands for`,
         hint: 'write out the complete file, or change it with element operations',
       },
     };

@@ -89,7 +89,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     state.fail(index, { message: `${label} has no content`, hint: 'write the complete new element' });
     return;
   }
-  if (state.refusePlaceholder(index, label, content, undefined)) return;
+  if (state.refusePlaceholder(index, content, undefined)) return;
   const { info } = container;
   const flavor = info.flavor;
   if (flavor === 'file' && placeImport(state, index, op, label, content, container.children)) return;

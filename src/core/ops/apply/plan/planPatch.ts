@@ -53,7 +53,7 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
     return;
   }
   const patched = outcome.text;
-  if (state.refusePlaceholder(index, label, toLf(patched), toLf(originalText))) return;
+  if (state.refusePlaceholder(index, toLf(patched), toLf(originalText))) return;
   if (!checkPatched(state, index, label, probe, element, node, patched, existing?.split ?? false)) return;
   if (existing !== undefined) {
     existing.text = patched;

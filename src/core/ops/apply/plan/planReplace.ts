@@ -24,7 +24,7 @@ export function planReplace(state: PlanState, index: number, op: ReplaceElementO
   const { element, node } = resolved;
   const label = `REPLACE_ELEMENT ${node.path}`;
   const oldText = state.text.slice(node.range.start, node.range.end);
-  if (state.refusePlaceholder(index, label, content, oldText)) return;
+  if (state.refusePlaceholder(index, content, oldText)) return;
   const key = state.keyOf(node.range);
   const existing = state.targets.get(key);
   if (existing !== undefined) {

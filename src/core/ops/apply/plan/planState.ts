@@ -344,11 +344,12 @@ export class PlanState {
     return mismatch === undefined;
   }
 
-  refusePlaceholder(index: number, label: string, content: string, original: string | undefined): boolean {
+  /** The message does not name the operation: every report of a failure names it already (issue 14). */
+  refusePlaceholder(index: number, content: string, original: string | undefined): boolean {
     const placeholder = findNewPlaceholder(content, original, this.language);
     if (placeholder === undefined) return false;
     this.fail(index, {
-      message: `${label}: the content holds a placeholder instead of code: "${placeholder.text}" (line ${placeholder.line} of the content); it would delete the code it stands for`,
+      message: `the content holds a placeholder instead of code: "${placeholder.text}" (line ${placeholder.line} of the content); it would delete the code it stands for`,
       hint: 'write out the complete code, or use PATCH_ELEMENT to change only a few lines',
     });
     return true;
