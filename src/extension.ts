@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { registerChat } from './vscode/chat/registerChat';
 import { registerCommands } from './vscode/commands';
 import { Ctx } from './vscode/ctx';
-import { isEngineLoaded } from './vscode/engineLoader';
+import { isEngineLoaded, wasEngineDemanded } from './vscode/engineLoader';
+import { startEnginePreload } from './vscode/engineProgress';
 import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
 import { createServices } from './vscode/services';
@@ -12,11 +13,15 @@ import { registerTools } from './vscode/tools/registerTools';
 export interface ScalpelApi {
   /** Whether the heavy engine bundle was loaded while activating (it must not be). */
   readonly engineLoadedDuringActivation: boolean;
+  /** Whether the engine is loaded now (the background preload or a use loaded it). */
+  readonly isEngineLoaded: () => boolean;
+  /** Whether a feature has used the engine, as opposed to the background preload alone. */
+  readonly wasEngineDemanded: () => boolean;
 }
 
 /**
  * Activation stays light: it registers features and loads nothing heavy. The engine (ts-morph, the tokenizer) is
- * required on first use.
+ * loaded in the background soon after, or on first use if that comes first.
  */
 export function activate(context: vscode.ExtensionContext): ScalpelApi {
   const log = createLogger();
@@ -28,8 +33,9 @@ export function activate(context: vscode.ExtensionContext): ScalpelApi {
     registerTools(ctx, services);
     registerLanguageModels(ctx);
     registerChat(ctx, services);
+    startEnginePreload(ctx);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
-    return { engineLoadedDuringActivation: isEngineLoaded() };
+    return { engineLoadedDuringActivation: isEngineLoaded(), isEngineLoaded, wasEngineDemanded };
   } catch (error) {
     log.error('activation failed', error);
     void vscode.window.showErrorMessage(

@@ -23,6 +23,7 @@ import type { PendingEdit } from '../pendingEdits';
 import type { AcceptResult, EditSessions } from '../preview/editSessions';
 import type { PreviewEditors } from '../preview/previewEditors';
 import { chooseProvider } from '../providerChoice';
+import { ensureModelOrSetUp } from '../setup/modelSetup';
 import { recordMetrics } from '../stats';
 import type { LastUsage, ScalpelStatusBar } from '../statusBar';
 import { UserFacingError } from '../userError';
@@ -301,6 +302,8 @@ export class EditService {
         'Scalpel is already working on an edit. Wait for it, or cancel it from the status bar.',
       );
     }
+    // A user who set nothing up is offered setup here, and the request goes on (or waits) with their instruction.
+    await ensureModelOrSetUp(this.ctx, { instruction: spec.instruction, run: () => this.requestEdit(spec) });
     const { root, path } = locate(spec.document);
     const snapshot = new WorkspaceSnapshot(root).capture([path]);
     const controller = new AbortController();
