@@ -162,4 +162,3 @@ function sentence(text: string): string {
 
 /** A failed answer shows its beginning; the rest opens in an editor. */
 const SHOWN_ANSWER_LINES = 30;
-

@@ -63,8 +63,7 @@ export async function modelReadiness(ctx: Ctx): Promise<Readiness> {
       (await selectVsCodeModels(config.provider === 'auto' || config.provider === 'vscode-lm' ? config.model : ''))
         .length > 0,
     hasKey: async (kind) => (await readApiKey(ctx, kind)) !== undefined,
-    ollamaAnswers: async () =>
-      (await listServerModels(OLLAMA_DEFAULT_BASE_URL, OLLAMA_PROBE_TIMEOUT_MS)) !== undefined,
+    ollamaAnswers: async () => (await listServerModels(OLLAMA_DEFAULT_BASE_URL, OLLAMA_PROBE_TIMEOUT_MS)) !== undefined,
   });
 }
 
@@ -143,14 +142,12 @@ async function interactiveSetup(ctx: Ctx, reason: string): Promise<SetupResult |
   const models = await selectVsCodeModels('');
   const items: SetupItem[] = [
     { label: 'A model in VS Code', kind: vscode.QuickPickItemKind.Separator },
-    ...models.map(
-      (m): SetupItem => ({
-        label: `$(sparkle) ${m.name}`,
-        description: `${m.vendor} · ${m.id}`,
-        detail: 'A language model VS Code already has (GitHub Copilot or another extension); no key needed',
-        run: () => applyChoice(ctx, { provider: 'vscode-lm', model: m.id }),
-      }),
-    ),
+    ...models.map((m): SetupItem => ({
+      label: `$(sparkle) ${m.name}`,
+      description: `${m.vendor} · ${m.id}`,
+      detail: 'A language model VS Code already has (GitHub Copilot or another extension); no key needed',
+      run: () => applyChoice(ctx, { provider: 'vscode-lm', model: m.id }),
+    })),
     ...(models.length === 0
       ? [
           {
@@ -166,7 +163,8 @@ async function interactiveSetup(ctx: Ctx, reason: string): Promise<SetupResult |
     { label: 'An endpoint', kind: vscode.QuickPickItemKind.Separator },
     {
       label: '$(globe) OpenAI or an OpenAI-compatible server…',
-      detail: 'OpenAI, OpenRouter, LM Studio, vLLM, llama.cpp: a base URL, a model name and (for hosted services) a key',
+      detail:
+        'OpenAI, OpenRouter, LM Studio, vLLM, llama.cpp: a base URL, a model name and (for hosted services) a key',
       run: () => endpointSetup(ctx, 'openai'),
     },
     {

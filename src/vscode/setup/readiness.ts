@@ -19,7 +19,12 @@ export interface ReadinessFacts {
 
 export type Readiness =
   | { readonly ready: true; readonly via: 'vscode-lm' | 'endpoint' | 'local-ollama' }
-  | { readonly ready: false; readonly missing: 'model' | 'vscode-model' | 'key'; readonly kind?: EndpointProvider; readonly reason: string };
+  | {
+      readonly ready: false;
+      readonly missing: 'model' | 'vscode-model' | 'key';
+      readonly kind?: EndpointProvider;
+      readonly reason: string;
+    };
 
 const KEY_NAMES: Readonly<Record<'openai' | 'anthropic', string>> = { openai: 'OpenAI', anthropic: 'Anthropic' };
 
@@ -55,7 +60,8 @@ export async function readinessOf(facts: ReadinessFacts): Promise<Readiness> {
       return {
         ready: false,
         missing: 'model',
-        reason: 'Scalpel has no language model yet: no VS Code model (such as GitHub Copilot), no endpoint set up, and no Ollama running on this machine.',
+        reason:
+          'Scalpel has no language model yet: no VS Code model (such as GitHub Copilot), no endpoint set up, and no Ollama running on this machine.',
       };
   }
 }
