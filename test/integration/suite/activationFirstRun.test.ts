@@ -130,7 +130,12 @@ describe('first run: fresh profile, no Copilot, nothing set up', () => {
     );
     assert.equal(await readWorkspaceFileFromDisk('src/user.ts'), before);
 
-    // Setting up a model (here the choice the walkthrough's quick pick would write) runs the kept request.
+    // Setting up a model (here the choice the walkthrough's quick pick would write) runs the kept request. A
+    // provider set in the workspace makes the choice go to the workspace settings too, which the suites reset.
+    // TODO(#14): with user.ts sent whole here (smallFileLines 50) and the preview rejected, the edit suite that runs
+    // later finds changes of its own earlier tests saved in user.ts; a plain Edit Element at Cursor instead of the
+    // setup does the same, a focused view (as below) does not. Cause not found yet.
+    await configure({ provider: 'auto', smallFileLines: 10 });
     server.enqueue(scripted.answer(VALIDATE_ANSWER));
     const setUp = await vscode.commands.executeCommand<{ provider: string; retried?: CommandResult }>(
       'scalpel.setUpModel',
