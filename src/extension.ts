@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { registerChat } from './vscode/chat/registerChat';
 import { registerCommands } from './vscode/commands';
 import { Ctx } from './vscode/ctx';
-import { isEngineLoaded } from './vscode/engineLoader';
+import { isEngineLoaded, wasEngineDemanded } from './vscode/engineLoader';
+import { startEnginePreload } from './vscode/engineProgress';
 import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
 import { type Notice, recentNotices } from './vscode/notices';
@@ -18,11 +19,15 @@ export interface ScalpelApi {
   readonly review: { summary(): readonly ReviewEdit[]; renderedHtml(): string | undefined };
   /** The last notifications about pending edits (conflicts, retries); VS Code cannot read them back. */
   readonly recentNotices: () => readonly Notice[];
+  /** Whether the engine is loaded now (the background preload or a use loaded it). */
+  readonly isEngineLoaded: () => boolean;
+  /** Whether a feature has used the engine, as opposed to the background preload alone. */
+  readonly wasEngineDemanded: () => boolean;
 }
 
 /**
  * Activation stays light: it registers features and loads nothing heavy. The engine (ts-morph, the tokenizer) is
- * required on first use.
+ * loaded in the background soon after, or on first use if that comes first.
  */
 export function activate(context: vscode.ExtensionContext): ScalpelApi {
   const log = createLogger();
@@ -34,9 +39,12 @@ export function activate(context: vscode.ExtensionContext): ScalpelApi {
     registerTools(ctx, services);
     registerLanguageModels(ctx);
     registerChat(ctx, services);
+    startEnginePreload(ctx);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
     return {
       engineLoadedDuringActivation: isEngineLoaded(),
+      isEngineLoaded,
+      wasEngineDemanded,
       review: { summary: () => services.review.summary(), renderedHtml: () => services.review.renderedHtml() },
       recentNotices,
     };

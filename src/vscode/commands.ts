@@ -11,8 +11,12 @@ import {
 } from './edit/editCommands';
 import { conflictReports } from './edit/editService';
 import { clearApiKey, selectModel, setApiKey } from './edit/modelCommands';
+import { ensureEngineWithNotification } from './engineProgress';
 import { describeChange } from './preview/editSessions';
 import type { ScalpelServices } from './services';
+import { setUpModel } from './setup/modelSetup';
+import { openChatCommand } from './setup/openChatCommand';
+import { tryOnSample } from './setup/sample';
 import { tokenStatistics } from './stats';
 import { runUserAction } from './userActions';
 import { UserFacingError } from './userError';
@@ -85,7 +89,12 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
       const saved = result.wholeFileTokens === 0 ? 0 : Math.round((1 - result.tokens / result.wholeFileTokens) * 100);
       const header =
         `Scalpel context for ${element.path}\n` +
-        `${result.tokens} tokens (${result.encoding}) vs ${result.wholeFileTokens} for the whole file: ${saved}% fewer` +
+        `${result.tokens} tokens (${result.encoding}) vs ${result.wholeFileTokens} for the whole file: ` +
+        (saved > 0
+          ? `${saved}% fewer`
+          : saved < 0
+            ? `${-saved}% more (the file goes whole, with Scalpel's element labels)`
+            : 'as many') +
         (result.dropped.length > 0
           ? `; ${result.dropped.length} elements left out to fit the budget of ${config.tokenBudget}`
           : '') +
@@ -110,6 +119,12 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   setApiKey: (ctx) => (provider, key) => setApiKey(ctx, provider, key),
 
   clearApiKey: (ctx) => (provider) => clearApiKey(ctx, provider),
+
+  setUpModel: (ctx) => (choice) => setUpModel(ctx, choice),
+
+  openChat: (ctx) => (text) => openChatCommand(ctx, text),
+
+  tryOnSample: () => (options) => tryOnSample(options),
 
   showTokenStatistics:
     (ctx, { contextDocuments }) =>
@@ -245,13 +260,25 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   },
 };
 
+/** Commands that read code: the first one shows progress while the engine loads, if the preload has not done it. */
+const ENGINE_COMMANDS = new Set([
+  'editElementAtCursor',
+  'editSelection',
+  'editFile',
+  'showContext',
+  'copyContext',
+  'applyOperationsFromClipboard',
+]);
+
 export function registerCommands(ctx: Ctx, services: ScalpelServices): void {
   for (const [name, factory] of Object.entries(COMMANDS)) {
     const handler = factory(ctx, services);
     const id = `${COMMAND_PREFIX}${name}`;
+    const needsEngine = ENGINE_COMMANDS.has(name);
     ctx.subscriptions.push(
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
+          if (needsEngine) await ensureEngineWithNotification(ctx);
           await languagesReady(ctx);
           return await handler(...args);
         } catch (error) {

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { Logger } from '../core/logger';
 import { readConfig, type ScalpelConfig } from './config';
-import { loadEngine, type ScalpelEngine } from './engineLoader';
+import { isEngineLoaded, loadEngine, preloadEngine, type ScalpelEngine } from './engineLoader';
 import { PendingEdits } from './pendingEdits';
 
 /** What every feature of the extension gets: the extension context, the log, settings and the lazily loaded engine. */
@@ -25,5 +25,14 @@ export class Ctx {
   /** The core engine; loaded on first call, never during activation. */
   engine(): ScalpelEngine {
     return loadEngine();
+  }
+
+  isEngineLoaded(): boolean {
+    return isEngineLoaded();
+  }
+
+  /** Loads the engine ahead of need (the background preload); not a use of it. */
+  preloadEngine(): void {
+    preloadEngine();
   }
 }

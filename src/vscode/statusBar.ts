@@ -86,7 +86,11 @@ export class ScalpelStatusBar implements vscode.Disposable {
       `Last edit (${this.last.requests} request${this.last.requests === 1 ? '' : 's'} to ${this.last.model}): ` +
         `${this.last.inputTokens} input and ${this.last.outputTokens} output tokens; ` +
         `whole files would have sent ${this.last.wholeFileInputTokens} input tokens` +
-        (saved === undefined ? '.' : ` (${saved}% ${saved >= 0 ? 'saved' : 'more'}).`) +
+        (saved === undefined
+          ? '.'
+          : saved === 0
+            ? ', as many.'
+            : `, so Scalpel sent ${Math.abs(saved)}% ${saved > 0 ? 'fewer' : 'more'}.`) +
         '\n\nClick to select the model; **Scalpel: Show Token Statistics** sums up every request.',
     );
     this.item.tooltip = tooltip;

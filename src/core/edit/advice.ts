@@ -75,11 +75,11 @@ export function adviceFor(failure: FailureKind, provider?: ProviderDescription):
 }
 
 function modelAdvice(code: LlmErrorCode, provider: ProviderDescription | undefined): Advice {
-  const where = provider === undefined ? 'the model' : `${provider.model} at ${provider.endpoint}`;
   switch (code) {
     case 'auth':
+      // The failure already names the endpoint and how to set the key; repeating them made the message say it twice.
       return {
-        nextStep: `Set the API key for ${where}, or select another model.`,
+        nextStep: 'Or select another model.',
         actions: [{ kind: 'setApiKey' }, { kind: 'selectModel' }],
       };
     case 'network':

@@ -14,6 +14,19 @@ export function savingOf(tokens: number, wholeTokens: number): string | undefine
   return `${Math.round((1 - tokens / wholeTokens) * 100)}% fewer`;
 }
 
+/**
+ * Tokens sent against the whole files, in words that never contradict themselves: "**312 tokens** instead of 1,204
+ * for the whole file (74% fewer)", or, when the file went whole, "**360 tokens**: the whole file (343) and 17 for
+ * Scalpel's element labels". `note` goes right after the count (the encoding).
+ */
+export function tokensAgainstWhole(tokens: number, wholeTokens: number, wholeLabel: string, note = ''): string {
+  const count = `**${formatCount(tokens)} tokens**${note === '' ? '' : ` ${note}`}`;
+  const saved = savingOf(tokens, wholeTokens);
+  if (saved !== undefined) return `${count} instead of ${formatCount(wholeTokens)} for ${wholeLabel} (${saved})`;
+  if (tokens === wholeTokens || wholeTokens <= 0) return `${count}, as many as ${wholeLabel}`;
+  return `${count}: ${wholeLabel} (${formatCount(wholeTokens)}) and ${formatCount(tokens - wholeTokens)} for Scalpel's element labels`;
+}
+
 /** A code fence longer than any backtick run in the text, so the text cannot close it. */
 function fenceFor(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
-import { formatCount, inlineCode, markdownExcerpt, plural, savingOf } from './chatText';
+import { formatCount, inlineCode, markdownExcerpt, plural, tokensAgainstWhole } from './chatText';
 import { actionLinks, type ChatTurn, describeFocus, linkElement } from './requestSupport';
 
 /** Longer contexts show their beginning; the rest opens in an editor. */
@@ -27,7 +27,7 @@ export async function handleContext(turn: ChatTurn): Promise<vscode.ChatResult> 
   });
   const wholeFiles = context.files.length === 1 ? 'the whole file' : 'the whole files';
   stream.markdown(
-    `**Context for ${focus.origin}:** **${formatCount(context.tokens)} tokens** (${context.encoding}) instead of ${formatCount(context.wholeFileTokens)} for ${wholeFiles}${inParentheses(savingOf(context.tokens, context.wholeFileTokens) ?? 'no fewer: the file goes whole')}.\n\n`,
+    `**Context for ${focus.origin}:** ${tokensAgainstWhole(context.tokens, context.wholeFileTokens, wholeFiles, `(${context.encoding})`)}.\n\n`,
   );
   for (const summary of context.files) {
     const file = focus.files.find((f) => f.path === summary.file);
@@ -86,8 +86,4 @@ export async function handleContext(turn: ChatTurn): Promise<vscode.ChatResult> 
     actionLinks(stream, [{ command: 'vscode.open', title: 'Open the whole context', arguments: [uri] }]);
   }
   return chatResult({ command: 'context', instruction, outcome: 'ok', focus: knownFocusOf(focus) });
-}
-
-function inParentheses(text: string): string {
-  return ` (${text})`;
 }

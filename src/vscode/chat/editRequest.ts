@@ -7,7 +7,7 @@ import { CHAT_CONVERSATION } from './chatConversation';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
 import { chatResult, focusFromHistory, type ScalpelChatMetadata } from './chatResult';
 import type { ChatDocuments } from './chatDocuments';
-import { codeBlock, firstLines, formatCount, inlineCode, plural, savingOf } from './chatText';
+import { codeBlock, firstLines, formatCount, inlineCode, plural, tokensAgainstWhole } from './chatText';
 import { abortSignalOf, actionLinks, type ChatTurn, describeFocus, linkElement, progressOf } from './requestSupport';
 
 /**
@@ -136,7 +136,7 @@ function reportTokens(stream: vscode.ChatResponseStream, result: ServiceEditResu
   if (outcome.context !== undefined) {
     const { tokens, wholeFileTokens } = outcome.context;
     lines.push(
-      `Context sent: **${formatCount(tokens)} tokens** instead of ${formatCount(wholeFileTokens)} for the whole file${outcome.context.files.length === 1 ? '' : 's'}${saving(tokens, wholeFileTokens)}.`,
+      `Context sent: ${tokensAgainstWhole(tokens, wholeFileTokens, outcome.context.files.length === 1 ? 'the whole file' : 'the whole files')}.`,
     );
   }
   const models = [...new Set(outcome.requests.map((r) => r.model))].join(', ');
@@ -185,8 +185,3 @@ function sentence(text: string): string {
 
 /** A failed answer shows its beginning; the rest opens in an editor. */
 const SHOWN_ANSWER_LINES = 30;
-
-function saving(tokens: number, wholeTokens: number): string {
-  const saved = savingOf(tokens, wholeTokens);
-  return saved === undefined ? ': the file went whole' : ` (${saved})`;
-}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { languagesReady, referencedPaths } from '../languagesReady';
+import { ensureEngineInChat } from '../engineProgress';
 import type { ScalpelServices } from '../services';
 import { UserFacingError } from '../userError';
 import { chatResult, metadataOf, type ScalpelChatCommand, type ScalpelChatMetadata } from './chatResult';
@@ -83,6 +84,7 @@ async function answer(
   const instruction = instructionOf(request);
   const turn: ChatTurn = { ctx, services, documents, request, chatContext, stream, token, instruction };
   try {
+    await ensureEngineInChat(ctx, stream);
     switch (command) {
       case 'context':
         return await handleContext(turn);

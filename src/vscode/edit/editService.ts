@@ -24,6 +24,7 @@ import type { PendingEdit, RetrySpec } from '../pendingEdits';
 import type { AcceptResult, EditSession, EditSessions, RejectResult } from '../preview/editSessions';
 import type { PreviewEditors } from '../preview/previewEditors';
 import { chooseProvider } from '../providerChoice';
+import { ensureModelOrSetUp } from '../setup/modelSetup';
 import { recordMetrics } from '../stats';
 import type { LastUsage, ScalpelStatusBar } from '../statusBar';
 import { UserFacingError } from '../userError';
@@ -339,6 +340,8 @@ export class EditService {
         'Scalpel is already working on an edit. Wait for it, or cancel it from the status bar.',
       );
     }
+    // A user who set nothing up is offered setup here, and the request goes on (or waits) with their instruction.
+    await ensureModelOrSetUp(this.ctx, { instruction: spec.instruction, run: () => this.requestEdit(spec) });
     const { root, path } = locate(spec.document);
     const retry: RetrySpec = { uri: spec.document.uri, instruction: spec.instruction, focus: spec.focus };
     this.lastRequest = retry;

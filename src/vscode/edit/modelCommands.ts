@@ -157,7 +157,7 @@ export async function setApiKey(
   ctx: Ctx,
   providerArg: unknown,
   keyArg: unknown,
-): Promise<{ provider: EndpointProvider } | undefined> {
+): Promise<{ provider: EndpointProvider; message: string } | undefined> {
   if (providerArg !== undefined && !isEndpoint(providerArg)) {
     throw new UserFacingError(
       `"${String(providerArg)}" is not a provider with an API key; use one of ${ENDPOINTS.join(', ')}.`,
@@ -178,7 +178,17 @@ export async function setApiKey(
   if (key === undefined || key.trim() === '') return undefined;
   await storeApiKey(ctx, provider, key);
   ctx.log.info(`API key for ${provider} stored`);
-  return { provider };
+  const config = ctx.config();
+  const message = confirmKeyStored(provider, config.provider === provider ? config.model : undefined);
+  return { provider, message };
+}
+
+/** Says what was stored and where, never the key itself; returns what it said. */
+export function confirmKeyStored(provider: EndpointProvider, model?: string): string {
+  const service = provider === 'openai' ? 'OpenAI-compatible' : provider === 'anthropic' ? 'Anthropic' : 'Ollama';
+  const message = `Scalpel stored your ${service} API key in VS Code's secret storage${model === undefined || model === '' ? '' : `; requests to ${model} use it`}. It never goes to settings or logs.`;
+  void vscode.window.showInformationMessage(message);
+  return message;
 }
 
 export async function clearApiKey(ctx: Ctx, providerArg: unknown): Promise<{ provider: EndpointProvider } | undefined> {

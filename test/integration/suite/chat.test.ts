@@ -14,7 +14,6 @@ import {
   ask,
   type Transcript,
   configure,
-  engineLoaded,
   KEY,
   lastTranscript,
   markdownOf,
@@ -99,9 +98,10 @@ describe('@scalpel chat participant', () => {
     await server.close();
   });
 
-  it('offers its language model to the chat without loading the engine', () => {
-    // Announcing models happens during activation; ts-morph and the tokenizer load with the first real request.
-    assert.equal(engineLoaded(), false);
+  it('offers its language model to the chat', async () => {
+    // That announcing it never needs the engine is checked in activationFirstRun.test.ts, before the background
+    // preload could hide it.
+    assert.equal((await vscode.lm.selectChatModels({ vendor: 'scalpel', id: MODEL_ID })).length, 1);
   });
 
   it('/edit prepares an edit of the element at the cursor, applied only when the user accepts it', async () => {
@@ -250,7 +250,8 @@ ${note}
     const answer = await ask('@scalpel /edit trim the name before checking it');
     const text = markdownOf(answer);
     assert.match(text, /The edit failed:\*\*/);
-    assert.match(text, /Set the API key for gpt-4o-mini at http:\/\/127\.0\.0\.1:\d+\/v1, or select another model\./);
+    assert.match(text, /API key rejected by http:\/\/127\.0\.0\.1:\d+\/v1 \(401\).*set a valid key there\.\s+Or select another model\./);
+    assert.equal(text.split('127.0.0.1').length - 1, 1, `the address is named once: ${text}`);
     assert.equal(answer.result?.metadata?.outcome, 'failed');
     assert.equal(answer.result?.metadata?.editId, undefined);
     assert.ok(!actions(answer).some((b) => b.command === 'scalpel.acceptEdit'));

@@ -269,7 +269,8 @@ describe('edit commands', () => {
     placeCursor(editor, "return this.role === 'admin'");
     const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'anything')) as EditResult;
     assert.equal(result.status, 'failed');
-    assert.match(result.message ?? '', /Set the API key/);
+    assert.match(result.message ?? '', /API key rejected by .*"Scalpel: Set API Key".*Or select another model\./);
+    assert.equal((result.message ?? '').split('127.0.0.1').length - 1, 1, 'the address is named once');
   });
 
   describe('excluded files never reach a model', () => {

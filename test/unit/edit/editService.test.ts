@@ -278,7 +278,10 @@ void describe('the edit service', () => {
       result.advice?.actions.map((a) => a.kind),
       ['setApiKey', 'selectModel'],
     );
-    assert.match(result.advice?.nextStep ?? '', /^Set the API key for gpt-4o-mini at http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(result.failure ?? '', /API key rejected by http:\/\/127\.0\.0\.1:\d+\/v1 \(401\)/);
+    assert.equal(result.advice?.nextStep, 'Or select another model.');
+    const said = `${result.failure ?? ''} ${result.advice?.nextStep ?? ''}`;
+    assert.equal(said.split('127.0.0.1').length - 1, 1, `the address is named once: ${said}`);
   });
 
   void test('planning alone: the elements the model names, the ones it got wrong, the metrics', async () => {
