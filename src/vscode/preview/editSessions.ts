@@ -226,7 +226,7 @@ export class EditSessions implements vscode.Disposable {
       this.recompute(session);
       return { editId, applied: [], accepted: wanted, files: [], conflicts: [], finished: false };
     }
-    const written = await this.write(session);
+    const written = await this.writeOrReopen(session);
     return { editId, accepted: wanted, ...written, finished: true };
   }
 
@@ -244,8 +244,25 @@ export class EditSessions implements vscode.Disposable {
       this.end(editId, 'rejected');
       return { editId, rejected, applied: [], files: [], conflicts: [], finished: true };
     }
-    const written = await this.write(session);
+    const written = await this.writeOrReopen(session);
     return { editId, rejected, ...written, finished: true };
+  }
+
+  /**
+   * The batch write; when it is refused (a protected file the user did not allow, a gate refusal) nothing was written,
+   * so the accepted changes are proposed again. A later Reject then writes nothing instead of asking again.
+   */
+  private async writeOrReopen(session: EditSession): ReturnType<EditSessions['write']> {
+    try {
+      return await this.write(session);
+    } catch (error) {
+      if (this.sessions.get(session.edit.id) === session) {
+        for (const index of session.accepted) session.included.add(index);
+        session.accepted.clear();
+        this.recompute(session);
+      }
+      throw error;
+    }
   }
 
   /** Ends the edit without writing anything, accepted changes included (a retry replaces it). */

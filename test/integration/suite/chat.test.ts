@@ -250,7 +250,10 @@ ${note}
     const answer = await ask('@scalpel /edit trim the name before checking it');
     const text = markdownOf(answer);
     assert.match(text, /The edit failed:\*\*/);
-    assert.match(text, /API key rejected by http:\/\/127\.0\.0\.1:\d+\/v1 \(401\).*set a valid key there\.\s+Or select another model\./);
+    assert.match(
+      text,
+      /API key rejected by http:\/\/127\.0\.0\.1:\d+\/v1 \(401\).*set a valid key there\.\s+Or select another model\./,
+    );
     assert.equal(text.split('127.0.0.1').length - 1, 1, `the address is named once: ${text}`);
     assert.equal(answer.result?.metadata?.outcome, 'failed');
     assert.equal(answer.result?.metadata?.editId, undefined);

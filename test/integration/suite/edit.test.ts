@@ -171,7 +171,8 @@ describe('edit commands', () => {
   });
 
   it('Edit File lets the model plan which elements it needs first', async () => {
-    await setSetting('planning', 'auto');
+    // 'always': under 'auto' the cost rule sends the playground's small file whole, with no planning round.
+    await setSetting('planning', 'always');
     try {
       model.server.enqueue(
         scripted.answer('NEED src/user.ts/class[User]/method[isDormant]\n'),

@@ -113,7 +113,7 @@ describe('model, key, statistics and clipboard commands', () => {
 
     assert.deepEqual(copied.focus, [CAN_EDIT]);
     const text = await vscode.env.clipboard.readText();
-    assert.match(text, /^You are Scalpel, a precise code editor\./);
+    assert.match(text, /^You are Scalpel, a precise code editor\b/);
     assert.ok(text.includes('REPLACE_ELEMENT <path>'), 'the operation format');
     assert.ok(text.includes("return this.role === 'admin' || this.role === 'editor';"), 'the focused body');
     assert.ok(!text.includes('this.lastLogin.getTime()'), 'not the others');
@@ -288,7 +288,7 @@ describe('model, key, statistics and clipboard commands', () => {
       const sent = (received?.body?.messages ?? []).map((m) => String(m.content)).join('\n');
       assert.match(
         sent,
-        /^You are Scalpel, a precise code editor\./,
+        /^You are Scalpel, a precise code editor\b/,
         'the system prompt goes first, as a user message',
       );
       assert.ok(sent.includes("return this.role === 'admin' || this.role === 'editor';"));

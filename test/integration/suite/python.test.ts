@@ -70,7 +70,10 @@ describe('Python files', () => {
     assert.equal(editor.document.languageId, 'python');
     placeCursor(editor, 'self.radius *= factor');
 
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'refuse factors <= 0')) as EditResult;
+    const result = (await vscode.commands.executeCommand(
+      'scalpel.editElementAtCursor',
+      'refuse factors <= 0',
+    )) as EditResult;
 
     assert.equal(result.status, 'preview', result.message);
     const sent = sentUserText(model.server);

@@ -108,7 +108,7 @@ describe('Writes: containment and protected paths in the VS Code host', () => {
     } finally {
       cancel.restore();
     }
-    assert.equal(cancel.asked.length, 1, 'one modal question');
+    assert.equal(cancel.asked.length, 1, `one modal question: ${cancel.asked.join(' | ')}`);
     assert.match(cancel.asked[0] ?? '', /\.vscode\/tasks\.json/);
     assert.equal(refused.accepted?.status, 'failed');
     assert.equal(await readFile(workspaceUri('.vscode/tasks.json').fsPath, 'utf8'), '{}\n');
