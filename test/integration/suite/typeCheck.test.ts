@@ -159,4 +159,33 @@ describe('type check and seen-code rule in the host', () => {
     assert.equal((await openWorkspaceFile('src/user.ts')).document.getText(), before);
     assert.equal(await readWorkspaceFileFromDisk('src/user.ts'), before);
   });
+
+  it('a REPLACE_FILE written from the focused view, which left out a stubbed function, writes nothing', async () => {
+    const before = (await openWorkspaceFile('src/user.ts')).document.getText();
+    placeCursor(await openWorkspaceFile('src/user.ts'), "return this.role === 'admin' || this.role === 'editor';");
+    // What a model writes back from the focused view: findByEmail was only named there, so it is gone.
+    const rewritten = before.slice(0, before.indexOf('export function findByEmail')).trimEnd() + '\n';
+    model.server.enqueue(scripted.answer(fenced('REPLACE_FILE src/user.ts', rewritten)));
+    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'tidy up')) as TypedResult;
+    assert.equal(result.status, 'failed');
+    assert.match(result.message ?? '', /REPLACE_FILE of src\/user\.ts.*did not see whole/s);
+    assert.equal((await openWorkspaceFile('src/user.ts')).document.getText(), before);
+    assert.equal(await readWorkspaceFileFromDisk('src/user.ts'), before);
+  });
+
+  it('deleting a function another file imports goes back to the model with the broken import', async () => {
+    await setSetting('repairRounds', 1);
+    placeCursor(await openWorkspaceFile('src/user.ts'), 'const wanted = email.toLowerCase();');
+    const answer = `DELETE_ELEMENT ${FIND_BY_EMAIL}\n`;
+    model.server.enqueue(scripted.answer(answer), scripted.answer(answer));
+    const sent = chatRequests(model.server);
+    const result = await vscode.commands.executeCommand<TypedResult>('scalpel.editElementAtCursor', 'drop it');
+    assert.equal(chatRequests(model.server), sent + 2, 'one repair round');
+    assert.match(
+      sentUserText(model.server),
+      /src\/index\.ts\/import\[\.\/user\]: TS2305 .*has no exported member 'findByEmail'/,
+    );
+    assert.equal(result.status, 'preview', result.message);
+    assert.ok((result.typeErrors ?? 0) >= 1);
+  });
 });
