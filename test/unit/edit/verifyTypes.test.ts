@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
+import { diskSnapshot } from '../../../src/cli/writeChanges';
 import { createEditService } from '../../../src/core/edit/editService';
 import { remainingTypeErrors } from '../../../src/core/edit/typeCheckStep';
 import { parseOperations } from '../../../src/core/ops/format';
@@ -39,29 +40,22 @@ function workspace(): string {
   return root;
 }
 
-function diskSnapshot(root: string): { read(path: string): string | undefined } {
-  return {
-    read: (path) => {
-      try {
-        return readFileSync(join(root, path), 'utf8');
-      } catch {
-        return undefined;
-      }
-    },
-  };
-}
-
 void describe('the edit service verifies pasted operations with the type check', () => {
   const { operations } = parseOperations(OPERATIONS);
 
-  void test('a new error in an importer fails the batch, with the error located', async () => {
+  /** The pasted operations verified on a fresh workspace, as VS Code's Apply from Clipboard does. */
+  function verifyOnDisk(verify: 'types' | 'syntax', allowNewErrors = false) {
     const root = workspace();
-    const service = createEditService({ workspaceRoot: root });
-    const verification = await service.verify({
+    return createEditService({ workspaceRoot: root }).verify({
       snapshot: diskSnapshot(root),
       operations,
-      settings: { verify: 'types' },
+      settings: { verify },
+      ...(allowNewErrors ? { allowNewErrors: true } : {}),
     });
+  }
+
+  void test('a new error in an importer fails the batch, with the error located', async () => {
+    const verification = await verifyOnDisk('types');
     assert.equal(verification.apply.ok, true);
     assert.equal(verification.ok, false);
     const [error] = remainingTypeErrors(verification.steps);
@@ -75,14 +69,7 @@ void describe('the edit service verifies pasted operations with the type check',
   });
 
   void test('allowNewErrors lets it through and still reports the errors', async () => {
-    const root = workspace();
-    const service = createEditService({ workspaceRoot: root });
-    const verification = await service.verify({
-      snapshot: diskSnapshot(root),
-      operations,
-      settings: { verify: 'types' },
-      allowNewErrors: true,
-    });
+    const verification = await verifyOnDisk('types', true);
     assert.equal(verification.ok, true);
     assert.deepEqual(
       remainingTypeErrors(verification.steps).map((e) => e.code),
@@ -91,13 +78,7 @@ void describe('the edit service verifies pasted operations with the type check',
   });
 
   void test('verify: syntax runs no type check', async () => {
-    const root = workspace();
-    const service = createEditService({ workspaceRoot: root });
-    const verification = await service.verify({
-      snapshot: diskSnapshot(root),
-      operations,
-      settings: { verify: 'syntax' },
-    });
+    const verification = await verifyOnDisk('syntax');
     assert.equal(verification.ok, true);
     assert.deepEqual(remainingTypeErrors(verification.steps), []);
   });
