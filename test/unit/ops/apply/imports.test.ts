@@ -150,6 +150,27 @@ void describe('ADD_IMPORT', () => {
     assert.match(failure(result, 0).message ?? '', /"alpha" is already imported from '\.\/greek'/);
   });
 
+  void test('a name whose import the batch deletes first may be imported from another module', () => {
+    const { after } = applyOk({ [FILE]: app }, [
+      { type: 'DELETE_ELEMENT', path: `${FILE}/import[react]` },
+      add("import { React } from './letters';"),
+    ]);
+    assert.equal(
+      after(FILE),
+      edited(
+        edited(app, "import { b, d } from './letters';", "import { b, d, React } from './letters';"),
+        "import React from 'react';\n",
+        '',
+      ),
+    );
+    // Deleted after the import that needs its name: the name is still taken when the ADD_IMPORT runs.
+    const reversed = applyFails({ [FILE]: app }, [
+      add("import { React } from './letters';"),
+      { type: 'DELETE_ELEMENT', path: `${FILE}/import[react]` },
+    ]);
+    assert.match(failure(reversed, 0).message ?? '', /"React" is already imported from 'react'/);
+  });
+
   void test('content that is not an import is refused', () => {
     const result = applyFails({ [FILE]: app }, [add('export const y = 2;')]);
     assert.match(failure(result, 0).message ?? '', /is not an import declaration/);

@@ -33,4 +33,10 @@ export function planDelete(state: PlanState, index: number, op: DeleteElementOpe
   }
   if (state.collides(index, probe.range, label)) return;
   state.targets.set(state.keyOf(probe.range), probe);
+  // A deleted import no longer holds its names: an ADD_IMPORT after it may import one of them from another module
+  // (`import invariant from 'tiny-invariant'` replaced by `import { invariant } from '@tanstack/router-core'`).
+  // Only a declaration no import operation changed: one that is both edited and deleted is refused as it was.
+  for (const declaration of state.imports?.declarations ?? []) {
+    if (declaration.element === element && declaration.ops.length === 0) declaration.removed = true;
+  }
 }
