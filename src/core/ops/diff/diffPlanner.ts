@@ -68,6 +68,8 @@ interface Unit {
   readonly isFile?: boolean;
   /** The leading import declarations of the file, as one unit. */
   readonly isImportBlock?: boolean;
+  /** Imports deleted and inserted between two unchanged neighbours, and nothing else. */
+  readonly isImportSegment?: boolean;
 }
 
 interface Resolution {
@@ -432,7 +434,13 @@ export class DiffPlanner {
     const renamed = this.renameCandidate(deleted, inserted);
     if (renamed !== undefined) candidates.push(renamed);
     const first = deleted[0] ?? inserted[0];
-    return { path: first?.path ?? this.tree.file, region, candidates: sortCandidates(candidates) };
+    const importsOnly = [...deleted, ...inserted].every((e) => e.kind === 'import');
+    return {
+      path: first?.path ?? this.tree.file,
+      region,
+      candidates: sortCandidates(candidates),
+      ...(importsOnly ? { isImportSegment: true } : {}),
+    };
   }
 
   /**
@@ -485,6 +493,10 @@ export class DiffPlanner {
         ? undefined
         : { kind: 'element', path: unit.path, reason: 'imports removed and added back in order' };
     }
+    // ADD_IMPORT puts a new declaration next to its module's or after the last import; one added elsewhere in the
+    // list is CREATE_ELEMENT beside the import it follows, the import operation that keeps the position.
+    if (unit.isImportSegment === true && chosen.label === 'structure' && failed.every((label) => label === 'imports'))
+      return undefined;
     if (unit.notDescended !== undefined) return { kind: 'container', path: unit.path, reason: unit.notDescended };
     if (failed.includes('descend'))
       return { kind: 'container', path: unit.path, reason: 'member operations did not reproduce the text' };

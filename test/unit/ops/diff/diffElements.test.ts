@@ -151,6 +151,8 @@ void describe('diffElements: element operations for a change', () => {
       kind: 'AFTER',
       sibling: 'import[./repository]',
     });
+    // CREATE_ELEMENT beside an import is the import operation that keeps the position, not a fallback.
+    assert.deepEqual(diffElementsInDetail(FILE, userService, after, { counter }).fallbacks, []);
   });
 
   void test('imports reordered, and a module changed where it stands, keep the other imports untouched', () => {
