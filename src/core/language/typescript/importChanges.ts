@@ -1,5 +1,6 @@
 import { ts } from 'ts-morph';
 import type { ImportBindingChange } from '../importModel';
+import { addedBindingsSorted } from './imports';
 
 /**
  * What changed between two versions of one import declaration, in the terms of ADD_IMPORT and REMOVE_IMPORT: the
@@ -14,6 +15,8 @@ interface ImportShape {
   readonly namespaceName: string | undefined;
   /** Specifier texts as written, whitespace collapsed: `a`, `type B`, `c as d`. */
   readonly named: readonly string[];
+  /** The exported name of each specifier (`c` of `c as d`), the key ADD_IMPORT sorts new bindings by. */
+  readonly importedNames: readonly string[];
   readonly semicolon: boolean;
 }
 
@@ -33,9 +36,18 @@ export function importBindingChange(beforeText: string, afterText: string): Impo
     if (named.length > 0) parts.push(`{ ${named.join(', ')} }`);
     return `import ${shape.typeOnly ? 'type ' : ''}${parts.join(', ')} from ${shape.moduleText}${shape.semicolon ? ';' : ''}`;
   };
+  // ADD_IMPORT sorts new bindings into a sorted list and appends them to any other; a list that ends up in another
+  // order is written out whole, which ADD_IMPORT takes as the order wanted.
+  const kept = before.named.filter((n) => after.named.includes(n));
+  const importedOf = (text: string): string => after.importedNames[after.named.indexOf(text)] ?? text;
+  const merged = [...kept, ...added];
+  const predicted = addedBindingsSorted(before.importedNames)
+    ? [...merged].sort((a, b) => importedOf(a).localeCompare(importedOf(b), 'en', { sensitivity: 'base' }))
+    : merged;
+  const inOrder = added.length === 0 || predicted.join('\0') === after.named.join('\0');
   const add =
     added.length > 0 || defaultAdded
-      ? declaration(defaultAdded ? after.defaultName : undefined, added, after)
+      ? declaration(defaultAdded ? after.defaultName : undefined, inOrder ? added : after.named, after)
       : undefined;
   const remove =
     removed.length > 0 || defaultRemoved
@@ -53,16 +65,15 @@ function readImport(text: string): ImportShape | undefined {
   const clause = statement.importClause;
   if (clause === undefined || clause.phaseModifier === ts.SyntaxKind.DeferKeyword) return undefined;
   const bindings = clause.namedBindings;
-  const named =
-    bindings !== undefined && ts.isNamedImports(bindings)
-      ? bindings.elements.map((e) => e.getText(source).replace(/\s+/g, ' '))
-      : [];
+  const elements = bindings !== undefined && ts.isNamedImports(bindings) ? bindings.elements : [];
+  const named = elements.map((e) => e.getText(source).replace(/\s+/g, ' '));
   return {
     moduleText: statement.moduleSpecifier.getText(source),
     typeOnly: clause.phaseModifier === ts.SyntaxKind.TypeKeyword,
     defaultName: clause.name?.text,
     namespaceName: bindings !== undefined && ts.isNamespaceImport(bindings) ? bindings.name.text : undefined,
     named,
+    importedNames: elements.map((e) => (e.propertyName ?? e.name).text),
     semicolon: text.trimEnd().endsWith(';'),
   };
 }

@@ -108,7 +108,7 @@ export class ImportPlan implements ImportBook {
 
   private rewrite(
     live: Live,
-    wanted: { defaultName?: string; namespaceName?: string; named: readonly NamedBinding[] },
+    wanted: { defaultName?: string; namespaceName?: string; named: readonly NamedBinding[]; order?: readonly string[] },
     opIndex: number,
   ): void {
     this.touch(live.state, opIndex, rewriteDeclaration(live.state.text, wanted, this.layout));
@@ -196,7 +196,11 @@ export class ImportPlan implements ImportBook {
       if (target !== undefined) {
         this.rewrite(
           target,
-          { ...withDefault(target.shape.defaultName), named: [...target.shape.named, ...missing] },
+          {
+            ...withDefault(target.shape.defaultName),
+            named: [...target.shape.named, ...missing],
+            order: request.named.map((n) => n.name),
+          },
           opIndex,
         );
       } else {

@@ -143,6 +143,11 @@ export function renderDeclaration(shape: ImportShape, layout: ImportLayout): str
   return `import ${shape.typeOnly ? 'type ' : ''}${parts.join(', ')} from ${module}${end}`;
 }
 
+/** Whether ADD_IMPORT sorts new bindings into a list with these exported names rather than appending them. */
+export function addedBindingsSorted(importedNames: readonly string[]): boolean {
+  return isSorted(importedNames);
+}
+
 function isSorted(names: readonly string[]): boolean {
   for (let i = 1; i < names.length; i++) {
     if ((names[i - 1] ?? '').localeCompare(names[i] ?? '', 'en', { sensitivity: 'base' }) > 0) return false;
@@ -158,6 +163,7 @@ function rewriteNamedList(
   wanted: readonly NamedBinding[],
   eol: string,
   braceSpacing: boolean,
+  order: readonly string[] | undefined,
 ): string {
   // A kept binding keeps its text (comments, spacing) unless its `type` marker changes.
   const existingText = new Map(
@@ -169,7 +175,11 @@ function rewriteNamedList(
   const kept = wanted.filter((b) => existingNames.has(b.name));
   const added = wanted.filter((b) => !existingNames.has(b.name));
   let ordered: NamedBinding[] = [...kept, ...added];
-  if (added.length > 0 && isSorted(originalOrder)) {
+  const written = order ?? [];
+  if (added.length > 0 && ordered.every((b) => written.includes(b.name))) {
+    // The request wrote out the whole list: that is the order wanted, sorted or not.
+    ordered = [...ordered].sort((a, b) => written.indexOf(a.name) - written.indexOf(b.name));
+  } else if (added.length > 0 && isSorted(originalOrder)) {
     ordered = [...ordered].sort((a, b) => a.imported.localeCompare(b.imported, 'en', { sensitivity: 'base' }));
   }
   const texts = ordered.map((b) => existingText.get(textKey(b)) ?? bindingText(b));
@@ -203,7 +213,13 @@ function rewriteNamedList(
  */
 export function rewriteDeclaration(
   text: string,
-  wanted: { defaultName?: string; namespaceName?: string; named: readonly NamedBinding[] },
+  wanted: {
+    defaultName?: string;
+    namespaceName?: string;
+    named: readonly NamedBinding[];
+    /** The local names in the order the operation wrote them; new bindings follow it when it names them all. */
+    order?: readonly string[];
+  },
   layout: ImportLayout,
 ): string | undefined {
   const parsed = parseDeclaration(text);
@@ -228,14 +244,22 @@ export function rewriteDeclaration(
     wanted.namespaceName === undefined &&
     wanted.named.length > 0
   ) {
-    return rewriteNamedList(text, sourceFile, list, wanted.named, layout.eol, layout.braceSpacing);
+    return rewriteNamedList(text, sourceFile, list, wanted.named, layout.eol, layout.braceSpacing, wanted.order);
   }
   const parts: string[] = [];
   if (wanted.defaultName !== undefined) parts.push(wanted.defaultName);
   if (wanted.namespaceName !== undefined) parts.push(`* as ${wanted.namespaceName}`);
   if (wanted.named.length > 0) {
     if (list !== undefined) {
-      const rewritten = rewriteNamedList(text, sourceFile, list, wanted.named, layout.eol, layout.braceSpacing);
+      const rewritten = rewriteNamedList(
+        text,
+        sourceFile,
+        list,
+        wanted.named,
+        layout.eol,
+        layout.braceSpacing,
+        wanted.order,
+      );
       const reparsed = parseDeclaration(rewritten);
       const newList =
         reparsed?.statement !== undefined && ts.isImportDeclaration(reparsed.statement)

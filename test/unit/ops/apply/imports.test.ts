@@ -42,6 +42,18 @@ void describe('ADD_IMPORT', () => {
     );
   });
 
+  void test('an import that writes out the whole list, old bindings and new, gets the order it is written in', () => {
+    const { after } = applyOk({ [FILE]: app }, [add("import { b, d, a } from './letters';")]);
+    assert.equal(after(FILE), edited(app, "import { b, d } from './letters';", "import { b, d, a } from './letters';"));
+    const reordered = applyOk({ [FILE]: app }, [add("import { d, a, b } from './letters';")]);
+    assert.equal(
+      reordered.after(FILE),
+      edited(app, "import { b, d } from './letters';", "import { d, a, b } from './letters';"),
+    );
+    const multiLine = applyOk({ [FILE]: app }, [add("import { alpha, gamma, beta } from './greek';")]);
+    assert.equal(multiLine.after(FILE), edited(app, '  alpha,\n  beta,\n}', '  alpha,\n  gamma,\n  beta,\n}'));
+  });
+
   void test('a multi-line import gets the new binding on its own line', () => {
     const { after } = applyOk({ [FILE]: app }, [add("import { gamma } from './greek';")]);
     assert.equal(after(FILE), edited(app, '  alpha,\n  beta,\n}', '  alpha,\n  beta,\n  gamma,\n}'));

@@ -130,6 +130,23 @@ void describe('diffElements: element operations for a change', () => {
     );
   });
 
+  void test('a binding appended out of alphabetical order is one ADD_IMPORT that writes out the list', () => {
+    const before = "import { OperatorFunction } from '../types';\n\nexport const f: OperatorFunction = 1;\n";
+    const after = before.replace('{ OperatorFunction }', '{ OperatorFunction, ObservableInput }');
+    const operations = diffRoundTrip(before, after);
+    assert.deepEqual(
+      operations.map((o) => (o.type === 'ADD_IMPORT' ? o.content : o.type)),
+      ["import { OperatorFunction, ObservableInput } from '../types';"],
+    );
+    assert.deepEqual(diffElementsInDetail(FILE, before, after, { counter }).fallbacks, []);
+    // Sorted in, it needs only the new name.
+    const sorted = diffRoundTrip(before, before.replace('{ OperatorFunction }', '{ Input, OperatorFunction }'));
+    assert.deepEqual(
+      sorted.map((o) => (o.type === 'ADD_IMPORT' ? o.content : o.type)),
+      ["import { Input } from '../types';"],
+    );
+  });
+
   void test('a new import of another module is added on its own', () => {
     const after = userService.replace(
       "import { hash } from './crypto';\n",
