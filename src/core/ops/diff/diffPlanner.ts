@@ -210,6 +210,8 @@ export class DiffPlanner {
         candidates.push(this.leaf('structure', [...deletions, ...rest]));
       }
     }
+    const recreated = this.recreatedInPlace(beforeImports, afterImports);
+    if (recreated !== undefined) candidates.push(this.leaf('structure', recreated));
     const directives = (elements: readonly ElementNode[], text: string): string[] =>
       elements.filter((e) => isDirectiveElement(e, text)).map((e) => text.slice(e.range.start, e.range.end));
     const beforeDirectives = directives(beforeImports, this.beforeText);
@@ -247,6 +249,42 @@ export class DiffPlanner {
     const parts = [block, ...rest.candidate.parts];
     const cost = parts.reduce((sum, part) => sum + (part.candidates[0]?.cost ?? Infinity), 0);
     return { ok: true, candidate: { label: 'descend', cost, parts } };
+  }
+
+  /**
+   * Each import whose text changed deleted and created again where it stood, for the changes no import operation
+   * says (the header comment above the first import removed). Only when the list keeps its imports in their order.
+   */
+  private recreatedInPlace(
+    beforeImports: readonly ElementNode[],
+    afterImports: readonly ElementNode[],
+  ): OpSpec[] | undefined {
+    if (beforeImports.length !== afterImports.length) return undefined;
+    const specs: OpSpec[] = [];
+    let previous: TrackedElement | undefined;
+    for (const [i, before] of beforeImports.entries()) {
+      const after = afterImports[i];
+      if (after === undefined || before.kind !== 'import' || after.kind !== 'import' || before.name !== after.name) {
+        return undefined;
+      }
+      const tracked = this.trackedOrThrow(before);
+      if (this.textOf(this.beforeText, before) === this.textOf(this.afterText, after)) {
+        previous = tracked;
+        continue;
+      }
+      const created: TrackedElement = { kind: after.kind, name: after.name, parent: undefined };
+      const following = beforeImports[i + 1];
+      specs.push({ type: 'DELETE_ELEMENT', target: tracked });
+      specs.push({
+        type: 'CREATE_ELEMENT',
+        created,
+        previous,
+        next: following === undefined ? undefined : this.trackedOrThrow(following),
+        content: this.contentOf(after),
+      });
+      previous = created;
+    }
+    return specs.length === 0 ? undefined : specs;
   }
 
   private textOf(text: string, element: ElementNode | undefined): string | undefined {

@@ -172,6 +172,18 @@ void describe('diffElements: element operations for a change', () => {
     assert.deepEqual(diffElementsInDetail(FILE, userService, after, { counter }).fallbacks, []);
   });
 
+  void test('a comment removed above the first import recreates that import in place, not the whole list', () => {
+    const before = `/**\n * @prettier\n */\nimport { a } from './a';\nimport { b } from './b';\nimport { c } from './c';\n\nexport const x = a + b + c;\n`;
+    const after = before.replace('/**\n * @prettier\n */\n', '');
+    const operations = diffRoundTrip(before, after);
+    assert.deepEqual(summary(operations), [`DELETE_ELEMENT ${FILE}/import[./a]`, `CREATE_ELEMENT ${FILE}`]);
+    assert.deepEqual(operations[1]?.type === 'CREATE_ELEMENT' ? operations[1].position : undefined, {
+      kind: 'BEFORE',
+      sibling: 'import[./b]',
+    });
+    assert.deepEqual(diffElementsInDetail(FILE, before, after, { counter }).fallbacks, []);
+  });
+
   void test('imports reordered, and a module changed where it stands, keep the other imports untouched', () => {
     const three = `import { a } from './a';\nimport { b } from './b';\nimport { c } from './c';\n\nexport const x = a + b + c;\n`;
     const swapped = three.replace(
