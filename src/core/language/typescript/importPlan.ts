@@ -128,7 +128,14 @@ export class ImportPlan implements ImportBook {
         };
       }
     }
-    if (sameModule.length === 0 || placement?.separate === true) {
+    // A placed import that cannot merge (a value import of a module imported only with `import type`, or the
+    // reverse) is a declaration of its own, and goes where it was placed, not next to the module's other import.
+    const requestNames = localNames(request);
+    const standsAlone =
+      placement !== undefined &&
+      !sameModule.some((l) => l.shape.typeOnly === request.typeOnly && l.shape.equalsName === undefined) &&
+      !sameModule.some((l) => localNames(l.shape).some((name) => requestNames.includes(name)));
+    if (sameModule.length === 0 || placement?.separate === true || standsAlone) {
       this.addDeclaration(request, text, opIndex, placement);
       return { ok: true };
     }

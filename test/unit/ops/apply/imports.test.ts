@@ -317,6 +317,26 @@ void describe('imports placed by CREATE_ELEMENT beside another import', () => {
     );
   });
 
+  void test('a value import of a module imported only as `import type` goes where it is placed', () => {
+    const placed = applyOk({ [FILE]: app }, [
+      create('BEFORE', 'import[./letters]', "import { makeProps } from './types';"),
+    ]);
+    assert.equal(
+      placed.after(FILE),
+      edited(
+        app,
+        "import { b, d } from './letters';\n",
+        "import { makeProps } from './types';\nimport { b, d } from './letters';\n",
+      ),
+    );
+    // A name the type import holds is needed as a value: that import changes, nothing is added.
+    const needed = applyOk({ [FILE]: app }, [create('AFTER', 'import[react]', "import { Props } from './types';")]);
+    assert.equal(
+      needed.after(FILE),
+      edited(app, "import type { Props } from './types';\n", "import { Props } from './types';\n"),
+    );
+  });
+
   void test('a placed import whose name is already imported from elsewhere fails like ADD_IMPORT', () => {
     const result = applyFails({ [FILE]: app }, [create('AFTER', 'import[react]', "import { b } from './other';")]);
     assert.match(failure(result, 0).message ?? '', /"b" is already imported from '.\/letters'/);
