@@ -38,6 +38,8 @@ export interface ImportDeclarationState {
   readonly after?: ImportDeclarationState;
   /** The existing declaration a new one goes before (CREATE_ELEMENT BEFORE an import); undefined otherwise. */
   readonly before?: ImportDeclarationState;
+  /** The code a new declaration goes right before when no import is there (CREATE_ELEMENT BEFORE the first code). */
+  readonly beforeCode?: ElementNode;
   /** Set for declarations this plan created. */
   readonly created: boolean;
 }

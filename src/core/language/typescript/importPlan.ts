@@ -92,6 +92,17 @@ export class ImportPlan implements ImportBook {
         });
         return;
       }
+      if (placement.before !== undefined && placement.before.kind !== 'import') {
+        this.declarations.push({
+          element: undefined,
+          text: rendered,
+          removed: false,
+          ops: [opIndex],
+          created: true,
+          beforeCode: placement.before,
+        });
+        return;
+      }
     }
     // Next to the module's own imports (even one this batch removes), else after the last import.
     const anchor =

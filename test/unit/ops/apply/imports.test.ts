@@ -337,6 +337,19 @@ void describe('imports placed by CREATE_ELEMENT beside another import', () => {
     );
   });
 
+  void test('in a file without imports, an import placed BEFORE the first code goes right there, flush', () => {
+    const types = lines('type Handle = number;', 'type Clear = (handle: Handle) => void;');
+    const placed = applyOk({ [FILE]: types }, [
+      create('BEFORE', 'type[Handle]', "import type { Timer } from './timer';"),
+    ]);
+    assert.equal(placed.after(FILE), `import type { Timer } from './timer';\n${types}`);
+    // Before later code it would be an import among the code: refused as in any CREATE content.
+    const later = applyFails({ [FILE]: types }, [
+      create('BEFORE', 'type[Clear]', "import type { Timer } from './timer';"),
+    ]);
+    assert.match(failure(later, 0).message ?? '', /holds an import declaration/);
+  });
+
   void test('a placed import whose name is already imported from elsewhere fails like ADD_IMPORT', () => {
     const result = applyFails({ [FILE]: app }, [create('AFTER', 'import[react]', "import { b } from './other';")]);
     assert.match(failure(result, 0).message ?? '', /"b" is already imported from '.\/letters'/);

@@ -184,6 +184,14 @@ void describe('diffElements: element operations for a change', () => {
     assert.deepEqual(diffElementsInDetail(FILE, before, after, { counter }).fallbacks, []);
   });
 
+  void test('an import added flush above the code of a file without imports is created BEFORE that code', () => {
+    const before = 'type Handle = number;\ntype Clear = (handle: Handle) => void;\n';
+    const after = `import type { Timer } from './timer';\n${before.replace('= number', '= Timer')}`;
+    const operations = diffRoundTrip(before, after);
+    assert.deepEqual(summary(operations), [`CREATE_ELEMENT ${FILE}`, `REPLACE_ELEMENT ${FILE}/type[Handle]`]);
+    assert.deepEqual(diffElementsInDetail(FILE, before, after, { counter }).fallbacks, []);
+  });
+
   void test('imports reordered, and a module changed where it stands, keep the other imports untouched', () => {
     const three = `import { a } from './a';\nimport { b } from './b';\nimport { c } from './c';\n\nexport const x = a + b + c;\n`;
     const swapped = three.replace(

@@ -299,7 +299,18 @@ function placeImport(
   const shape = read.ok && read.imports.length === 1 ? read.imports[0] : undefined;
   if (!read.ok || shape === undefined) return false;
   const wanted = segmentWanted(position.sibling);
-  if (wanted?.kind !== 'import') return false;
+  if (wanted === undefined) return false;
+  if (wanted.kind !== 'import') {
+    // An import placed BEFORE the first code of the file, where the imports would be, goes right there (a file
+    // that starts its code flush against its imports); anywhere else it is refused like any import in CREATE content.
+    const first = children.find((c) => c.kind !== 'import' && !isDirective(state, c));
+    if (position.kind !== 'BEFORE' || first === undefined || canonicalKind(first.kind) !== wanted.kind) return false;
+    if (first.name !== wanted.name) return false;
+    const text = read.texts[0] ?? content;
+    const normalized = state.semicolons && !text.trimEnd().endsWith(';') ? `${text.trimEnd()};` : text;
+    changeImports(state, index, label, () => book.add(shape, normalized, index, { before: first, separate: false }));
+    return true;
+  }
   let placement = state.placedImports.get(wanted.name);
   if (placement === undefined) {
     const sibling = children.find((c) => c.kind === 'import' && c.name === wanted.name);

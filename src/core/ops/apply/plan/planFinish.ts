@@ -141,7 +141,7 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
       continue;
     }
     if (declaration.removed) continue;
-    const before = declaration.before?.element;
+    const before = declaration.before?.element ?? declaration.beforeCode;
     const anchor = before ?? declaration.after?.element;
     const key = anchor === undefined ? 'top' : `${before === undefined ? 'after' : 'before'}:${anchor.range.start}`;
     const entry = newByAnchor.get(key) ?? { anchor, before: before !== undefined, items: [] };
