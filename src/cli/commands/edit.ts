@@ -1,5 +1,6 @@
 import { createEditService } from '../../core/edit/editService';
-import { remainingTypeErrors, TYPES_STEP } from '../../core/edit/typeCheckStep';
+import type { NewTypeError } from '../../core/check/typeCheck';
+import { remainingTypeErrors } from '../../core/edit/typeCheckStep';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import type { EditFileRequest } from '../../core/llm/pipeline';
@@ -167,10 +168,10 @@ Options:
     // A batch that verified but changes nothing is still a success, as it always was for the CLI.
     const ok = result.status === 'ready' || result.status === 'nothing';
     const written = ok && values['dry-run'] !== true;
-    // Only --allow-new-errors lets a batch with remaining type errors through: say what it adds.
-    const remaining = ok ? outcome.verification.flatMap((s) => (s.step === TYPES_STEP ? s.problems : [])) : [];
-    for (const problem of remaining)
-      io.stderr(`scalpel: new type errors allowed in ${problem.path}: ${problem.message}\n`);
+    // Only --allow-new-errors lets a batch with remaining type errors through: say what it adds. One list feeds
+    // both stderr and --json.
+    const remaining = ok ? remainingTypeErrors(outcome.verification) : [];
+    for (const line of describeRemaining(remaining)) io.stderr(`${line}\n`);
     const changes = resolution?.changes ?? outcome.apply.changes;
     const conflicts = resolution?.conflicts ?? [];
     const pending = conflicts.filter((c) => c.decision === 'pending');
@@ -205,7 +206,7 @@ Options:
             overridden: (resolution?.overridden ?? []).map(conflictAsJson),
             ...(result.userChanges === undefined ? {} : { userChanges: result.userChanges.files }),
             usage,
-            ...(remaining.length === 0 ? {} : { newTypeErrors: remainingTypeErrors(outcome.verification) }),
+            ...(remaining.length === 0 ? {} : { newTypeErrors: remaining }),
             notes: outcome.notes,
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
@@ -239,6 +240,23 @@ Options:
     return 0;
   },
 };
+
+/**
+ * The type errors a batch was let through with, for the terminal: per file a count, then each error where an editor
+ * or terminal can jump to it (`file:line:column`), its code and message, and the element it is in.
+ */
+function describeRemaining(errors: readonly NewTypeError[]): string[] {
+  const byFile = new Map<string, NewTypeError[]>();
+  for (const error of errors) byFile.set(error.file, [...(byFile.get(error.file) ?? []), error]);
+  return [...byFile].flatMap(([file, inFile]) => [
+    `scalpel: new type errors allowed in ${file}: ${inFile.length} error${inFile.length === 1 ? '' : 's'} the edit adds`,
+    ...inFile.map(
+      (e) =>
+        `  ${e.file}:${e.line}:${e.column} TS${e.code} ${e.message.replace(/\n\s*/g, ' ')}` +
+        (e.elementPath === undefined ? '' : ` (in ${e.elementPath})`),
+    ),
+  ]);
+}
 
 /** `--on-conflict ask` left elements for the user to decide: the rest was written. */
 export const ASK_EXIT_CODE = 3;

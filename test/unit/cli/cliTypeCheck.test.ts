@@ -85,8 +85,27 @@ void describe('scalpel edit: the type check', () => {
 
     assert.equal(run.code, 0, run.stderr);
     assert.match(lastUserMessage(from + 1), /TS2554/, 'the errors still went back to the model first');
-    assert.match(run.stderr, /new type errors allowed in src\/app\.ts: .*\n.*TS2554/);
+    assert.match(run.stderr, /new type errors allowed in src\/app\.ts: 1 error the edit adds\n.*TS2554/);
     assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), GREETED);
+  });
+
+  void test('stderr and --json report the same errors, stderr where to find them and not the advice meant for the model', async () => {
+    const root = workspace();
+    server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
+    const run = await scalpel(root, [...args, '--allow-new-errors', '--json'], { env });
+
+    assert.equal(run.code, 0, run.stderr);
+    const json = JSON.parse(run.stdout) as { newTypeErrors?: { file: string; line: number; column: number }[] };
+    const listed = run.stderr.split('\n').filter((line) => /^ {2}\S+:\d+:\d+ TS\d+ /.test(line));
+    assert.deepEqual(
+      listed.map((line) => line.trim().split(' ')[0]),
+      (json.newTypeErrors ?? []).map((e) => `${e.file}:${e.line}:${e.column}`),
+    );
+    assert.match(
+      listed[0] ?? '',
+      /^ {2}src\/app\.ts:4:\d+ TS2554 Expected 2 arguments, but got 1\. \(in src\/app\.ts\/function\[main\]\)$/,
+    );
+    assert.doesNotMatch(run.stderr, /with further operations/, 'the repair advice is for the model, not the user');
   });
 
   void test('--json lists the new errors it was let through with, where they are', async () => {
