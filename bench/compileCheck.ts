@@ -7,6 +7,7 @@ import { CodeGraph } from '../src/core/graph/codeGraph';
 import { nodeSourceFileSystem } from '../src/core/graph/sourceFiles';
 import { DEFAULT_PLANNING_OUTLINE_BUDGET, planningOutline } from '../src/core/llm/prompts';
 import type { Corpus, CorpusPackage } from '../test/support/corpus';
+import type { SectionMarkers } from './benchSection';
 import { summarize, type Summary } from './stats';
 
 /**
@@ -367,7 +368,7 @@ export function renderCompileCheck(results: CompileCheckResults): string {
   const pct = (n: number, of: number): string => (of === 0 ? 'n/a' : `${((100 * n) / of).toFixed(0)}%`);
   const ms = (value: number): string =>
     Number.isNaN(value) ? 'n/a' : value < 10 ? value.toFixed(1) : value.toFixed(0);
-  lines.push(COMPILE_SECTION_START);
+  lines.push(COMPILE_SECTION.start);
   lines.push('## Type-aware verification and planning outline (issue 18)');
   lines.push('');
   lines.push(
@@ -434,19 +435,12 @@ export function renderCompileCheck(results: CompileCheckResults): string {
   lines.push('| file | lines | unbudgeted | budgeted |');
   lines.push('|---|---:|---:|---:|');
   for (const row of results.outline) lines.push(`| ${row.file} | ${row.lines} | ${row.unbudgeted} | ${row.budgeted} |`);
-  lines.push(COMPILE_SECTION_END);
+  lines.push(COMPILE_SECTION.end);
   return lines.join('\n');
 }
 
-export const COMPILE_SECTION_START = '<!-- issue-18 compile check: start -->';
-export const COMPILE_SECTION_END = '<!-- issue-18 compile check: end -->';
-
-/** results.md with the section replaced (or appended when it is not there yet). */
-export function spliceCompileSection(markdown: string, section: string): string {
-  const start = markdown.indexOf(COMPILE_SECTION_START);
-  const end = markdown.indexOf(COMPILE_SECTION_END);
-  if (start >= 0 && end > start) {
-    return `${markdown.slice(0, start)}${section}${markdown.slice(end + COMPILE_SECTION_END.length)}`;
-  }
-  return `${markdown.trimEnd()}\n\n${section}\n`;
-}
+/** Issue 18's type-check section of bench/results.md. */
+export const COMPILE_SECTION: SectionMarkers = {
+  start: '<!-- issue-18 compile check: start -->',
+  end: '<!-- issue-18 compile check: end -->',
+};

@@ -14,6 +14,7 @@ import { runEdit } from '../src/core/llm/pipeline';
 import { CODING_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../src/core/llm/prompts';
 import type { Corpus } from '../test/support/corpus';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../test/support/llmServer';
+import type { SectionMarkers } from './benchSection';
 import { summarize, type Summary } from './stats';
 
 /**
@@ -247,11 +248,18 @@ export async function measureContextCost(
   };
 }
 
-export const CONTEXT_COST_START = '<!-- issue-18 context cost: start -->';
-export const CONTEXT_COST_END = '<!-- issue-18 context cost: end -->';
+/** Issue 18's cost section of bench/results.md. */
+export const CONTEXT_COST_SECTION: SectionMarkers = {
+  start: '<!-- issue-18 context cost: start -->',
+  end: '<!-- issue-18 context cost: end -->',
+};
 
 export function renderContextCost(results: ContextCostResults): string {
-  const lines: string[] = [CONTEXT_COST_START, '## References, cost rule and instruction tokens (issue 18)', ''];
+  const lines: string[] = [
+    CONTEXT_COST_SECTION.start,
+    '## References, cost rule and instruction tokens (issue 18)',
+    '',
+  ];
   const f0 = (n: number): string => (Number.isNaN(n) ? 'n/a' : n.toFixed(0));
   const pct = (n: number): string => (Number.isNaN(n) ? 'n/a' : `${(100 * n).toFixed(0)}%`);
   lines.push(
@@ -303,15 +311,6 @@ export function renderContextCost(results: ContextCostResults): string {
   for (const o of results.outlines) {
     lines.push(`| ${o.file} | ${o.lines} | ${o.plainTokens} | ${o.notedTokens} | ${o.notesMs.toFixed(0)} |`);
   }
-  lines.push(CONTEXT_COST_END);
+  lines.push(CONTEXT_COST_SECTION.end);
   return lines.join('\n');
-}
-
-export function spliceContextCost(markdown: string, section: string): string {
-  const start = markdown.indexOf(CONTEXT_COST_START);
-  const end = markdown.indexOf(CONTEXT_COST_END);
-  if (start >= 0 && end > start) {
-    return `${markdown.slice(0, start)}${section}${markdown.slice(end + CONTEXT_COST_END.length)}`;
-  }
-  return `${markdown.trimEnd()}\n\n${section}\n`;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import { buildContext } from '../src/core/context/buildContext';
@@ -7,8 +7,9 @@ import { createTokenCounter, type TokenCounter } from '../src/core/context/token
 import { loadAllLanguages, supportedLanguages } from '../src/core/language/languages';
 import { loadedGrammar, parserFor } from '../src/core/language/treeSitter/treeSitterRuntime';
 import type { LanguageSupport } from '../src/core/language/languageSupport';
-import { findRepoRootOrThrow, loadCorpus } from '../test/support/corpus';
+import { loadCorpus } from '../test/support/corpus';
 import { loadLanguageCorpus } from '../test/support/languageCorpus';
+import { type BenchOutput, type BenchRun, runBenchSection } from './benchSection';
 import { middleElement } from './speed';
 import { summarize } from './stats';
 import { medianRatio, timeInterleaved } from './timing';
@@ -212,8 +213,7 @@ function installLanguageCorpora(root: string): void {
   }
 }
 
-async function main(): Promise<void> {
-  const root = findRepoRootOrThrow();
+async function measureLanguages({ root, log }: BenchRun): Promise<BenchOutput> {
   installLanguageCorpora(root);
   await loadAllLanguages();
   const counter = createTokenCounter();
@@ -221,12 +221,16 @@ async function main(): Promise<void> {
   for (const language of supportedLanguages()) {
     const started = Date.now();
     results.push(measureLanguage(language, counter));
-    process.stderr.write(`bench: ${language.id} measured in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    log(`${language.id} measured in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
-  const markdown = languagesMarkdown(results);
-  writeFileSync(join(root, 'bench', 'results-languages.md'), markdown);
-  writeFileSync(join(root, 'bench', 'results-languages.json'), `${JSON.stringify(results, null, 2)}\n`);
-  process.stdout.write(markdown);
+  return { markdown: languagesMarkdown(results), json: results };
 }
 
-if (require.main === module) void main();
+if (require.main === module) {
+  runBenchSection({
+    label: 'bench:languages',
+    markdownFile: 'results-languages.md',
+    jsonFile: 'results-languages.json',
+    measure: measureLanguages,
+  });
+}

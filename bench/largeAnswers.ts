@@ -1,5 +1,6 @@
 import { applyOperations } from '../src/core/ops/apply';
 import { DEFAULT_MAX_ANSWER_BYTES, parseOperations } from '../src/core/ops/format';
+import { runBenchMain } from './benchSection';
 
 /**
  * `npm run bench:answers`: how long a 6 MB answer takes to refuse or apply (goal: under 5 s each). A model's answer
@@ -139,4 +140,4 @@ function main(): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main();
+runBenchMain('bench:answers', main);

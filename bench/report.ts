@@ -1,3 +1,4 @@
+import type { SectionMarkers } from './benchSection';
 import { commitTargets, type CorpusFigures } from './corpusFigures';
 import { OUTPUT_FORMATS, type OutputFormat } from './corpusEdits';
 import type { BenchResults, Target } from './results';
@@ -368,8 +369,8 @@ function percent(count: number, total: number): string {
   return `${((100 * count) / Math.max(1, total)).toFixed(1)}%`;
 }
 
-export const CORPORA_START = '<!-- corpora:start -->';
-export const CORPORA_END = '<!-- corpora:end -->';
+/** The section `npm run bench -- --corpora` replaces on its own. */
+export const CORPORA_SECTION: SectionMarkers = { start: '<!-- corpora:start -->', end: '<!-- corpora:end -->' };
 
 /**
  * Every token figure on both corpora, and the commit-sized corpus against the targets of issue 10. Delimited so that
@@ -385,7 +386,7 @@ export function corporaSection(release: CorpusFigures, commits: CorpusFigures, d
   const failures = (f: CorpusFigures): string[] =>
     f.failures.length === 0 ? [] : f.failures.map((x) => `- ${f.label}: \`${x.file}\`: ${x.reason}`);
   return [
-    CORPORA_START,
+    CORPORA_SECTION.start,
     '## Both corpora: release-sized and commit-sized edits',
     '',
     `Measured ${date}. Release corpus: ${release.packages.join(', ')}. Commit-sized corpus: consecutive patch releases (x.y.z → x.y.z+1) of ${[...new Set(commits.packages.map((p) => p.split(' ')[0]))].join(', ')}, ${commits.pairs} changed files in ${commits.packages.length} release pairs (\`node scripts/corpus.mjs --commits\`). Medians per file, p10–p90 in brackets.`,
@@ -440,7 +441,7 @@ export function corporaSection(release: CorpusFigures, commits: CorpusFigures, d
     '',
     ...failures(release),
     ...failures(commits),
-    CORPORA_END,
+    CORPORA_SECTION.end,
     '',
   ];
 }

@@ -24,9 +24,10 @@ import {
   type EditRequest,
   type OutputFormat,
 } from './corpusEdits';
+import { markedSection, runBenchMain, spliceMarkedSection, TOOL_ANSWERS_SECTION } from './benchSection';
 import { buildLargeModule, type LargeModule } from './largeModules';
 import { corpusFigures } from './corpusFigures';
-import { CORPORA_END, CORPORA_START, corporaSection, renderResults } from './report';
+import { CORPORA_SECTION, corporaSection, renderResults } from './report';
 import type {
   ActivationRun,
   ActivationSummary,
@@ -174,8 +175,8 @@ let phase: { name: string; started: number } | undefined;
 function toolAnswersSection(root: string): string {
   const file = join(root, 'bench', 'results.md');
   const current = existsSync(file) ? readFileSync(file, 'utf8') : '';
-  const match = /<!-- tool answers: start[\s\S]*?<!-- tool answers: end -->/.exec(current);
-  return match === null ? '' : `\n${match[0]}\n`;
+  const section = markedSection(current, TOOL_ANSWERS_SECTION);
+  return section === undefined ? '' : `\n${section}\n`;
 }
 
 function startPhase(name: string, description: string): void {
@@ -252,13 +253,12 @@ function corporaOnly(): void {
   ).join('\n');
   const resultsPath = join(root, 'bench', 'results.md');
   const existing = existsSync(resultsPath) ? readFileSync(resultsPath, 'utf8') : '# Scalpel benchmark\n';
-  const start = existing.indexOf(CORPORA_START);
-  const end = existing.indexOf(CORPORA_END);
-  const updated =
-    start >= 0 && end > start
-      ? existing.slice(0, start) + section.trimEnd() + existing.slice(end + CORPORA_END.length)
-      : insertAfterTargets(existing, section);
-  writeFileSync(resultsPath, updated);
+  writeFileSync(
+    resultsPath,
+    spliceMarkedSection(existing, section.trimEnd(), CORPORA_SECTION, (markdown) =>
+      insertAfterTargets(markdown, section),
+    ),
+  );
   process.stdout.write(`\n${section}\n`);
   log('updated the corpora section of bench/results.md');
 }
@@ -720,11 +720,4 @@ function machine(root: string): BenchResults['machine'] {
   };
 }
 
-try {
-  main();
-} catch (error) {
-  process.stderr.write(
-    `[bench] could not run: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
-}
+runBenchMain('[bench] could not run', main);

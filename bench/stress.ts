@@ -6,6 +6,7 @@ import { CliError } from '../src/cli/cliError';
 import { diskSnapshot, writeChanges } from '../src/cli/writeChanges';
 import { applyOperations } from '../src/core/ops/apply';
 import type { Operation } from '../src/core/ops/operation';
+import { numberOption, runBenchMain } from './benchSection';
 import { renderStressSection, spliceStressSection, type StressResult } from './stressReport';
 import { findRepoRootOrThrow } from './workspacePaths';
 
@@ -113,9 +114,8 @@ export const STRESS_RUNS: ReadonlyArray<{ readonly intervalMs: number; readonly 
 /** Runs the stress configurations (or the one the flags name) and returns their results. */
 export async function runStressRuns(args: readonly string[]): Promise<StressResult[]> {
   const flag = (name: string): number | undefined => {
-    const at = args.indexOf(`--${name}`);
-    const value = at === -1 ? undefined : Number(args[at + 1]);
-    return value === undefined || !Number.isFinite(value) || value <= 0 ? undefined : value;
+    const value = numberOption(args, `--${name}`);
+    return value === undefined || value <= 0 ? undefined : value;
   };
   const files = flag('files') ?? 3;
   const interval = flag('interval');
@@ -150,9 +150,4 @@ async function main(): Promise<void> {
   if (args.includes('--write')) writeStressSection(results);
 }
 
-if (require.main === module) {
-  main().catch((error: unknown) => {
-    process.stderr.write(`stress: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exitCode = 1;
-  });
-}
+if (require.main === module) runBenchMain('stress', main);

@@ -1,5 +1,6 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { numberOption } from './benchSection';
 
 /**
  * The other program of the stress benchmark (bench/stress.ts): an editor that saves the same files every few
@@ -21,11 +22,7 @@ function sleep(ms: number): void {
 
 function main(): void {
   const args = process.argv.slice(2);
-  const flag = (name: string, fallback: number): number => {
-    const at = args.indexOf(`--${name}`);
-    const value = at === -1 ? undefined : Number(args[at + 1]);
-    return value === undefined || !Number.isFinite(value) ? fallback : value;
-  };
+  const flag = (name: string, fallback: number): number => numberOption(args, `--${name}`) ?? fallback;
   const interval = flag('interval', 2);
   const seconds = flag('seconds', 10);
   const positionals = args.filter((arg, i) => !arg.startsWith('--') && !(args[i - 1] ?? '').startsWith('--'));

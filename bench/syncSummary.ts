@@ -1,5 +1,3 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { createTokenCounter } from '../src/core/context/tokens';
 import { resolveElementPath } from '../src/core/elements/resolve';
 import { outlineSource } from '../src/core/language/languages';
@@ -7,7 +5,7 @@ import { renderChanges } from '../src/core/sync/renderChanges';
 import { CHANGES_SECTION_MAX_TOKENS, CHANGES_SECTION_TITLE } from '../src/core/sync/sync';
 import { userChangesOf } from '../src/core/sync/userChanges';
 import { loadCorpus } from '../test/support/corpus';
-import { findRepoRootOrThrow } from './workspacePaths';
+import { runBenchSection, type SectionMarkers } from './benchSection';
 
 /**
  * `npm run bench:sync`: what telling the model about the user's edits costs (issue 11). The corpus's two releases
@@ -17,8 +15,7 @@ import { findRepoRootOrThrow } from './workspacePaths';
  * bench/results.md between the `sync` markers.
  */
 
-const START = '<!-- sync: start (npm run bench:sync) -->';
-const END = '<!-- sync: end -->';
+const SYNC_SECTION: SectionMarkers = { start: '<!-- sync: start (npm run bench:sync) -->', end: '<!-- sync: end -->' };
 
 function quantile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -26,7 +23,7 @@ function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
-function main(): void {
+function measureSyncSummary(): string {
   const counter = createTokenCounter();
   const corpus = loadCorpus();
   const summary: number[] = [];
@@ -67,8 +64,8 @@ function main(): void {
   const row = (name: string, values: readonly number[]): string =>
     `| ${name} | ${quantile(values, 0.5).toLocaleString('en-US')} | ${quantile(values, 0.9).toLocaleString('en-US')} |`;
   const ratio = summary.map((s, i) => s / Math.max(1, elements[i] ?? 1));
-  const section = [
-    START,
+  return [
+    SYNC_SECTION.start,
     '',
     "### Follow-up after the user's edits: change summary vs resending (issue 11)",
     '',
@@ -85,18 +82,12 @@ function main(): void {
     `Change section / changed elements: median ${quantile(ratio, 0.5).toFixed(2)}, p90 ${quantile(ratio, 0.9).toFixed(2)}; ` +
       `${collapsed} of ${summary.length} sections collapsed some diffs to stay within the budget.`,
     '',
-    END,
+    SYNC_SECTION.end,
   ].join('\n');
-  const resultsFile = join(findRepoRootOrThrow(), 'bench', 'results.md');
-  const current = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
-  const at = current.indexOf(START);
-  const end = current.indexOf(END);
-  const updated =
-    at >= 0 && end > at
-      ? `${current.slice(0, at)}${section}${current.slice(end + END.length)}`
-      : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(resultsFile, updated);
-  process.stdout.write(`${section}\n`);
 }
 
-main();
+runBenchSection({
+  label: 'bench:sync',
+  markers: SYNC_SECTION,
+  measure: () => ({ markdown: measureSyncSummary() }),
+});

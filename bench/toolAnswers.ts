@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encode as toonEncode } from '@toon-format/toon';
@@ -16,7 +16,7 @@ import { parseElementPath } from '../src/core/elements/elementPath';
 import { shortestPaths } from '../src/core/tools/graph/shortestPaths';
 import { compactTable, jsonTable, type TableSpec } from '../src/core/tools/table';
 import { loadCorpus } from '../test/support/corpus';
-import { findRepoRootOrThrow } from './workspacePaths';
+import { runBenchSection, TOOL_ANSWERS_SECTION } from './benchSection';
 
 /**
  * `npm run bench:tools`: what the agent tools' answers cost on the real-code corpus (tokens per answer per tool),
@@ -26,8 +26,6 @@ import { findRepoRootOrThrow } from './workspacePaths';
  */
 
 const SAMPLES = 15;
-const START = '<!-- tool answers: start (npm run bench:tools) -->';
-const END = '<!-- tool answers: end -->';
 
 interface Distribution {
   readonly count: number;
@@ -216,7 +214,7 @@ function change(tokens: number, json: number): string {
 function render(runs: readonly PackageRun[]): string {
   const largest = [...runs].sort((a, b) => b.lines - a.lines)[0];
   const out: string[] = [
-    START,
+    TOOL_ANSWERS_SECTION.start,
     '## Agent tools: answer tokens and compact layout',
     '',
     `Measured by \`npm run bench:tools\` (bench/toolAnswers.ts) on ${runs.map((r) => `${r.name} (${r.files} files, ${r.lines.toLocaleString('en-US')} lines)`).join(', ')}: ` +
@@ -268,12 +266,11 @@ function render(runs: readonly PackageRun[]): string {
       '',
     );
   }
-  out.push(END);
+  out.push(TOOL_ANSWERS_SECTION.end);
   return out.join('\n');
 }
 
-async function main(): Promise<void> {
-  const repo = findRepoRootOrThrow();
+async function measureToolAnswers(log: (message: string) => void): Promise<string> {
   const corpus = loadCorpus();
   const scratch = mkdtempSync(join(tmpdir(), 'scalpel-bench-tools-'));
   try {
@@ -288,27 +285,16 @@ async function main(): Promise<void> {
           scratch,
         ),
       );
-      process.stderr.write(`bench:tools: ${pkg.name} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      log(`${pkg.name} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     }
-    const section = render(runs);
-    const resultsFile = join(repo, 'bench', 'results.md');
-    const current = existsSync(resultsFile) ? readFileSync(resultsFile, 'utf8') : '';
-    const at = current.indexOf(START);
-    const end = current.indexOf(END);
-    const updated =
-      at >= 0 && end > at
-        ? `${current.slice(0, at)}${section}${current.slice(end + END.length)}`
-        : `${current.trimEnd()}\n\n${section}\n`;
-    writeFileSync(resultsFile, updated);
-    process.stdout.write(`${section}\n`);
+    return render(runs);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-void main().catch((error: unknown) => {
-  process.stderr.write(
-    `bench:tools failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exitCode = 1;
+runBenchSection({
+  label: 'bench:tools',
+  markers: TOOL_ANSWERS_SECTION,
+  measure: async ({ log }) => ({ markdown: await measureToolAnswers(log) }),
 });
