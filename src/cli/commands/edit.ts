@@ -29,7 +29,9 @@ Model (flags win over environment variables):
                       whose key is set, OPENAI_API_KEY or ANTHROPIC_API_KEY, else a local Ollama)
   --base-url URL      OpenAI-compatible or Anthropic endpoint ($SCALPEL_BASE_URL)
   --model NAME        model name ($SCALPEL_MODEL)
-  --timeout SECONDS   time limit of each model request, retries and waits included (default 600)
+  --timeout SECONDS   time limit of the whole command: planning, every model request and repair
+                      round, the type check; past it nothing is written and the exit code is 1
+                      (default: none; each model request alone still ends after 600 s)
 
 Options:
   -m, --message TEXT  the instruction
@@ -118,10 +120,18 @@ Options:
       throw new UsageError(error instanceof Error ? error.message : String(error));
     }
     const timeoutSeconds = parsePositiveInteger('timeout', values.timeout);
+    // --timeout bounds the whole command; one request can take no longer than that either.
     if (timeoutSeconds !== undefined) providerConfig = { ...providerConfig, timeoutMs: timeoutSeconds * 1000 };
+    const deadline = timeoutSeconds === undefined ? undefined : AbortSignal.timeout(timeoutSeconds * 1000);
+    const signal = deadline === undefined ? io.signal : AbortSignal.any([io.signal, deadline]);
+    const timedOut = (): boolean => deadline?.aborted === true && !io.signal.aborted;
+    let lastStep = 'starting';
     const logger = stderrLogger(io.stderr, values.verbose === true);
     const provider = createProvider(providerConfig, logger);
-    const progress = values.json === true ? () => undefined : (message: string) => io.stderr(`scalpel: ${message}\n`);
+    const progress = (message: string): void => {
+      lastStep = message;
+      if (values.json !== true) io.stderr(`scalpel: ${message}\n`);
+    };
     progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
 
     const metricsFile = metricsFilePath(io.env, io.cwd);
@@ -156,7 +166,7 @@ Options:
         ...(repairRounds === undefined ? {} : { repairRounds }),
       },
       ...(values.full === true ? { full: true } : {}),
-      signal: io.signal,
+      signal,
       onProgress: (event) => progress(event.message),
       // Always stream: Ctrl-C and the inactivity timeout act between chunks, and a cut-off answer is recognised as
       // truncated rather than as broken JSON. --verbose shows the answer as it arrives.
@@ -165,8 +175,13 @@ Options:
       ...(values['allow-new-errors'] === true ? { allowNewErrors: true } : {}),
     });
     const { outcome, usage, resolution } = result;
+    // The limit may run out in a step that does not watch the signal (the type check): nothing is written then either.
+    const expired = timedOut();
+    const failure = expired
+      ? `the time limit of ${timeoutSeconds ?? 0} s (--timeout) ran out while ${lastStep}; nothing was written`
+      : result.failure;
     // A batch that verified but changes nothing is still a success, as it always was for the CLI.
-    const ok = result.status === 'ready' || result.status === 'nothing';
+    const ok = (result.status === 'ready' || result.status === 'nothing') && !expired;
     const written = ok && values['dry-run'] !== true;
     // Only --allow-new-errors lets a batch with remaining type errors through: say what it adds. One list feeds
     // both stderr and --json.
@@ -195,7 +210,7 @@ Options:
           {
             ok,
             written,
-            ...(ok || result.failure === undefined ? {} : { failure: result.failure }),
+            ...(ok || failure === undefined ? {} : { failure }),
             ...(ok || result.advice === undefined ? {} : { advice: result.advice }),
             ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
             operations: serializeOperations(outcome.operations),
@@ -229,7 +244,8 @@ Options:
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
     }
-    if (!ok) throw new CliError(result.failure ?? 'the edit did not apply', result.status === 'cancelled' ? 130 : 1);
+    if (!ok)
+      throw new CliError(failure ?? 'the edit did not apply', result.status === 'cancelled' && !expired ? 130 : 1);
     if (pending.length > 0) {
       io.stderr(
         `scalpel: ${pending.length} element(s) changed by you and by the model were not written (--on-conflict ask); ` +

@@ -50,10 +50,36 @@ void describe('scalpel edit: deadlines and messages', () => {
     const run = await scalpel(root, env, [...EDIT, '--timeout', '2']);
 
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /within 2 s, the time limit of one request/);
+    assert.match(run.stderr, /the time limit of 2 s \(--timeout\) ran out while asking .*; nothing was written/);
     assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
     assert.ok(run.ms < 30_000, `it ended in ${run.ms} ms`);
     assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE);
+  });
+
+  void test('--timeout limits the whole command: two answers each within it, together past it, write nothing', async () => {
+    const root = workspace();
+    // The first answer names an element that does not exist, so a repair round follows; each answer alone comes well
+    // within the limit, the two together do not.
+    const wrong = 'REPLACE_ELEMENT src/greet.ts/function[welcome]\n```ts\nexport function welcome(): void {}\n```\n';
+    const right =
+      'REPLACE_ELEMENT src/greet.ts/function[greet]\n```ts\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n```\n';
+    server.enqueue(scripted.answer(wrong, { delayMs: 1_800 }), scripted.answer(right, { delayMs: 1_800 }));
+    const from = server.requests.length;
+    const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl };
+
+    const run = await scalpel(root, env, [...EDIT, '--timeout', '3', '--verify', 'syntax', '--json']);
+
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(server.requests.length - from, 2, 'the repair round was asked');
+    const json = JSON.parse(run.stdout) as { ok: boolean; written: boolean; failure?: string };
+    assert.equal(json.written, false);
+    assert.match(
+      json.failure ?? '',
+      /^the time limit of 3 s \(--timeout\) ran out while sending 1 failure\(s\) back to the model \(repair 1 of 2\); nothing was written$/,
+    );
+    assert.match(run.stderr, /the time limit of 3 s \(--timeout\) ran out/);
+    assert.ok(run.ms < 15_000, `it ended in ${run.ms} ms`);
+    assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE, 'nothing written');
   });
 
   void test('a rejected SCALPEL_API_KEY is named as such, not as OPENAI_API_KEY', async () => {
