@@ -30,7 +30,8 @@ export {
 export { applyOperations } from './core/ops/apply';
 export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from './core/ops/format';
 export { gitignoreRuleOnDisk } from './core/workspace/gitignore';
-export { checkWriteTargets } from './core/write';
+export { checkWriteTargets, writePolicyGate } from './core/write';
+export { gateFailureMessage } from './core/edit/preWriteGate';
 export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';
 export { createEditService } from './core/edit/editService';
 export { EditConversation } from './core/edit/conversation';

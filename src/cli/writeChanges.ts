@@ -2,7 +2,9 @@ import { readFileSync, statSync } from 'node:fs';
 import type { FileChange, SnapshotReader } from '../core/ops/apply';
 import { type FileFingerprint, fingerprintOf, MISSING_FILE } from '../core/workspace/fileFingerprint';
 import { resolveInWorkspace } from '../core/workspace/workspacePaths';
-import { writeFiles } from '../core/write';
+import { createEditService } from '../core/edit/editService';
+import type { GateFinding, PreWriteGate } from '../core/edit/preWriteGate';
+import { writeFiles, writePolicyGate } from '../core/write';
 import { CliError } from './cliError';
 
 export interface CliWriteOptions {
@@ -16,7 +18,34 @@ export interface CliWriteOptions {
   readonly beforeRename?: (path: string) => void;
 }
 
-/** Writes a verified batch through the core writer, all or nothing; a refusal or a conflict is one line, exit 1. */
+/**
+ * The CLI's pre-write gates: the write gate over the root with the `--allow` globs. Registered with the edit service
+ * (`EditServiceDeps.preWriteGates`) by `edit`, and passed by `apply` and the MCP server through `service.checkWrite`.
+ */
+export function cliPreWriteGates(root: string, allow: readonly string[] = []): PreWriteGate[] {
+  return [writePolicyGate({ root, allow })];
+}
+
+/** What the CLI adds to a gate's refusal: how to let a protected file through. */
+export function cliGateFailure(failure: string, stoppedBy: GateFinding | undefined): string {
+  return stoppedBy?.decision === 'ask' ? `${failure} (to let it be written: --allow '${stoppedBy.path}')` : failure;
+}
+
+/** A batch from elsewhere (`scalpel apply`, the MCP server) through the CLI's gates; a stop is one line, exit 1. */
+export async function checkWriteOrThrow(
+  root: string,
+  changes: readonly FileChange[],
+  options: { readonly allow?: readonly string[]; readonly namedFiles?: readonly string[] } = {},
+): Promise<void> {
+  const service = createEditService({ preWriteGates: cliPreWriteGates(root, options.allow) });
+  const passage = await service.checkWrite({ changes, namedFiles: options.namedFiles ?? [] });
+  if (!passage.ok) throw new CliError(cliGateFailure(passage.failure, passage.stoppedBy));
+}
+
+/**
+ * Writes a verified batch through the core writer, all or nothing; a refusal or a conflict is one line, exit 1. The
+ * writer checks every target again at the last moment, after the gate the batch passed.
+ */
 export function writeChanges(root: string, changes: readonly FileChange[], options: CliWriteOptions = {}): void {
   const result = writeFiles(changes, {
     root,

@@ -28,6 +28,11 @@ export interface PendingEdit {
   readonly notes?: readonly string[];
   /** The request again, for Retry (the instruction on the current text); absent for pasted or agent operations. */
   readonly retry?: RetrySpec;
+  /**
+   * Files the user named for the request (the palette's file, the chat's `#` references): protected ones among them
+   * are written on Accept without asking, as the CLI writes the files on its command line.
+   */
+  readonly userNamed?: readonly string[];
   /** Token usage of the request(s) that produced it. */
   readonly usage?: {
     readonly inputTokens: number;

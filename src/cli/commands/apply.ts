@@ -7,7 +7,7 @@ import { type CliCommand, parseCommandArgs } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { workspaceRoot } from '../workspaceFiles';
-import { diskSnapshot, writeChanges } from '../writeChanges';
+import { checkWriteOrThrow, diskSnapshot, writeChanges } from '../writeChanges';
 
 export const applyCommand: CliCommand = {
   name: 'apply',
@@ -56,8 +56,10 @@ Options:
     const result = applyOperations(snapshot, parsed.operations, values.partial === true ? { partial: true } : {});
     const verified = result.ok && parsed.errors.length === 0;
     const writable = verified || (values.partial === true && result.changes.length > 0);
-    if (writable && values['dry-run'] !== true)
+    if (writable && values['dry-run'] !== true) {
+      await checkWriteOrThrow(root, result.changes, { allow: values.allow ?? [] });
       writeChanges(root, result.changes, { allow: values.allow ?? [], baselines: snapshot.fingerprints });
+    }
     if (values.json === true) {
       io.stdout(
         `${JSON.stringify(

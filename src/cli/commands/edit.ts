@@ -1,5 +1,6 @@
 import { createEditService } from '../../core/edit/editService';
 import type { NewTypeError } from '../../core/check/typeCheck';
+import { firstStop } from '../../core/edit/preWriteGate';
 import { remainingTypeErrors } from '../../core/edit/typeCheckStep';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
@@ -9,7 +10,7 @@ import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../comm
 import { CliError, UsageError } from '../cliError';
 import { metricsFilePath } from '../metricsFile';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
-import { diskSnapshot, writeChanges } from '../writeChanges';
+import { cliGateFailure, cliPreWriteGates, diskSnapshot, writeChanges } from '../writeChanges';
 import { focusByFileOrThrow, workspacePathOf, workspaceRoot } from '../workspaceFiles';
 import type { Logger } from '../../core/logger';
 import { isConflictPolicy, type Conflict } from '../../core/edit/rebase';
@@ -138,6 +139,8 @@ Options:
     const service = createEditService({
       logger,
       workspaceRoot: root,
+      // The same gate as `scalpel apply` and the MCP server; the files on the command line count as named.
+      preWriteGates: cliPreWriteGates(root, values.allow ?? []),
       recordMetrics: (requests) => {
         try {
           appendMetrics(metricsFile, requests);
@@ -179,7 +182,9 @@ Options:
     const expired = timedOut();
     const failure = expired
       ? `the time limit of ${timeoutSeconds ?? 0} s (--timeout) ran out while ${lastStep}; nothing was written`
-      : result.failure;
+      : result.status === 'refused' && result.failure !== undefined
+        ? cliGateFailure(result.failure, firstStop(result.gateFindings))
+        : result.failure;
     // A batch that verified but changes nothing is still a success, as it always was for the CLI.
     const ok = (result.status === 'ready' || result.status === 'nothing') && !expired;
     const written = ok && values['dry-run'] !== true;
@@ -236,7 +241,8 @@ Options:
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
       );
-    } else {
+    } else if (result.status !== 'refused') {
+      // A refused batch verified: its failure line says all; the operations and the answer were fine.
       for (const r of outcome.apply.results) io.stderr(`${describeResult(r)}\n`);
       // The whole last answer follows when there is one; the notes of earlier rounds would be lost without this.
       if (outcome.lastAnswer === '' || outcome.error !== undefined) printNotes(io.stderr, outcome.notes);

@@ -17,13 +17,14 @@ import {
 import { CliError, UsageError } from '../cliError';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { metricsFilePath } from '../metricsFile';
-import { diskSnapshot, writeChanges } from '../writeChanges';
+import { checkWriteOrThrow, diskSnapshot, writeChanges } from '../writeChanges';
 import { workspaceRoot } from '../workspaceFiles';
 
 /**
- * The one adapter between the agent tools and the disk: the same snapshot and writer as `scalpel apply` (checked
- * against the disk again just before the write, all or nothing). TODO(#9, #17): the core edit service and the write
- * gate replace this function when they land; nothing else in the MCP path writes.
+ * The one adapter between the agent tools and the disk: the same snapshot, pre-write gates and writer as `scalpel
+ * apply` (checked against the disk again just before the write, all or nothing). An agent names no file as the user
+ * does: every protected file is refused. TODO(#9): the core edit service replaces this function when it serves the
+ * tools; nothing else in the MCP path writes.
  */
 export function cliBatchWriter(root: string): BatchWriter {
   return {
@@ -31,6 +32,7 @@ export function cliBatchWriter(root: string): BatchWriter {
     write: async (batch) => {
       const files = batch.changes.map((c) => c.path);
       try {
+        await checkWriteOrThrow(root, batch.changes);
         writeChanges(root, batch.changes);
         return { status: 'written', message: `wrote ${files.join(', ')}`, files };
       } catch (error) {

@@ -31,7 +31,14 @@ import { nodeSourceFileSystem } from '../graph/sourceFiles';
 import { createSymbolFinder, type SymbolFinder } from './findSymbol';
 import { seenCodeStep } from './seenCodeStep';
 import { typeCheckStep } from './typeCheckStep';
-import { runPreWriteGates, type GateFinding, type PreWriteGate } from './preWriteGate';
+import {
+  type ConfirmWrite,
+  type GateFinding,
+  type GatePassage,
+  passPreWriteGates,
+  type PreWriteGate,
+  type PreWriteRequest,
+} from './preWriteGate';
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
 import { CHANGES_SECTION_MAX_TOKENS, CHANGES_SECTION_SHARE, changesSection, type ChangesSection } from '../sync/sync';
 import { usageTotals, type UsageTotals } from './usage';
@@ -81,7 +88,7 @@ export interface ServiceEditRequest extends RequestBase {
   /** The text as it is now, read at the end; when a file changed meanwhile the batch is resolved again against it. */
   readonly current?: SnapshotReader;
   /** Asks the user about files a pre-write gate wants confirmed; without it those files are refused. */
-  readonly confirm?: (findings: readonly GateFinding[]) => Promise<boolean>;
+  readonly confirm?: ConfirmWrite;
   readonly conversation?: EditConversation;
   readonly onText?: (delta: string) => void;
   /** New type errors that remain after the repair rounds do not stop the batch (the CLI's --allow-new-errors). */
@@ -168,6 +175,16 @@ export interface EditService {
   context(request: ServiceContextRequest): ServiceContextResult;
   /** Operations from elsewhere (pasted from another chat): the same verification steps as a model's answer. */
   verify(request: ServiceVerifyRequest): Promise<Verification>;
+  /**
+   * A batch from elsewhere (pasted, an agent tool, `scalpel apply`) through the same pre-write gates as the service's
+   * own edits, with the same wording when they stop it.
+   */
+  checkWrite(request: ServiceWriteCheck): Promise<GatePassage>;
+}
+
+export interface ServiceWriteCheck extends PreWriteRequest {
+  /** Asks the user about files a gate wants confirmed; without it those files stop the batch. */
+  readonly confirm?: ConfirmWrite;
 }
 
 export interface ServiceVerifyRequest {
@@ -226,6 +243,7 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     edit: (request) => edit(request, deps, log, record, steps, references, finderFor(request)),
     plan: (request) => plan(request, log, record, finderFor(request)),
     context: (request) => contextOf(request, references, log),
+    checkWrite: ({ confirm, ...request }) => passPreWriteGates(deps.preWriteGates ?? [], request, confirm),
     verify: ({ snapshot, operations, settings, allowNewErrors }) => {
       const verified = verifyBatch(
         snapshot,
@@ -371,23 +389,13 @@ async function edit(
   );
   if (unwritable !== undefined) return stop('refused', outcome, unwritable, { kind: 'excluded' });
 
-  const gateFindings = await runPreWriteGates(deps.preWriteGates ?? [], {
-    changes,
-    namedFiles: request.files.map((f) => f.path),
-  });
-  const refused = gateFindings.filter((f) => f.decision === 'refuse');
-  const asked = gateFindings.filter((f) => f.decision === 'ask');
-  const confirmed = refused.length === 0 && asked.length > 0 && (await request.confirm?.(asked)) === true;
-  if (refused.length > 0 || (asked.length > 0 && !confirmed)) {
-    const first = refused[0] ?? asked[0];
-    return stop(
-      'refused',
-      outcome,
-      `Scalpel does not write ${first?.path ?? 'these files'}: ${first?.reason ?? 'refused'}`,
-      { kind: 'refused' },
-      { gateFindings },
-    );
-  }
+  const passage = await passPreWriteGates(
+    deps.preWriteGates ?? [],
+    { changes, namedFiles: request.files.map((f) => f.path) },
+    request.confirm,
+  );
+  const gateFindings = passage.findings;
+  if (!passage.ok) return stop('refused', outcome, passage.failure, { kind: 'refused' }, { gateFindings });
 
   const changeSet = changeSetOf(outcome, changes);
   for (const change of changes) request.conversation?.recordProposed(change.path, change.after);

@@ -61,8 +61,8 @@ export interface WriteOutcome {
 
 /**
  * How a verified batch reaches the files. The one adapter between the tools and a surface's write path: the CLI's
- * writer for MCP, the preview of the edit service in VS Code. TODO(#9): the core edit service and the write gate
- * replace both when they land.
+ * writer for MCP, the preview of the edit service in VS Code; both pass the edit service's pre-write gates
+ * (`EditService.checkWrite`) first. TODO(#9): the core edit service replaces both when it serves the tools.
  */
 export interface BatchWriter {
   /** The snapshot the batch is resolved against (what `write` will compare with before writing). */

@@ -9,3 +9,4 @@ export {
   type WriteFilesResult,
   writeFiles,
 } from './writeFiles';
+export { writePolicyGate } from './writePolicyGate';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { FileChange } from '../../core/ops/apply';
-import type { GateVerdict } from '../../core/write';
+import type { GateVerdict, WriteGateOptions } from '../../core/write';
 import { readConfig } from '../config';
 import type { ScalpelEngine } from '../engineLoader';
 import { exclusionOf } from '../exclusions';
@@ -8,9 +8,10 @@ import { UserFacingError } from '../userError';
 
 /**
  * Writes a verified batch as ONE WorkspaceEdit, so one Undo reverts all of it, in every file. Files are left unsaved
- * (dirty) like any other edit: saving is the user's call, or auto-save's. Before anything is built, every file passes
- * the same write gate as the CLI's writer (src/core/write): containment through symlinks, one file under two names,
- * version-control folders never, and a modal confirmation naming each protected file.
+ * (dirty) like any other edit: saving is the user's call, or auto-save's. The batch passed the edit service's
+ * pre-write gate when it was made; before anything is built here, every file passes the same write gate again (the
+ * disk may have moved since): containment through symlinks, one file under two names, version-control folders never,
+ * and a modal confirmation naming each protected file the user did not name.
  */
 
 export class StaleChangeError extends Error {
@@ -36,7 +37,7 @@ export async function confirmProtectedWrite(path: string, reason: string): Promi
 }
 
 /** What the gate needs from the engine (the caller's `ctx.engine()`: the extension layer loads no core values itself). */
-export type WriteGateEngine = Pick<ScalpelEngine, 'checkWriteTargets' | 'gitignoreRuleOnDisk'>;
+export type WriteGateEngine = Pick<ScalpelEngine, 'checkWriteTargets' | 'gitignoreRuleOnDisk' | 'gateFailureMessage'>;
 
 /** The workspace-relative path of the active editor's file under `root`: a file the user named by opening it. */
 function activeFile(root: vscode.Uri): string | undefined {
@@ -51,43 +52,55 @@ function activeFile(root: vscode.Uri): string | undefined {
  * the rest pass. `userNamed`: files the user named for this edit (chat references, the file edited); the active
  * editor's file counts too.
  */
+/**
+ * The write gate's options for a batch in VS Code: `scalpel.allowWrite`, the exclusions (`scalpel.exclude`,
+ * `files.exclude`, .gitignore), whether the root is a workspace folder, and the active editor's file as named. The
+ * pre-write gate the edit service runs (EditService) and the last-moment check below read the same.
+ */
+export async function writeGateOptionsOf(
+  engine: WriteGateEngine,
+  root: vscode.Uri,
+  paths: readonly string[],
+  userNamed: readonly string[] = [],
+): Promise<WriteGateOptions> {
+  if (root.scheme !== 'file') throw new UserFacingError(`Scalpel writes files on disk only, not ${root.toString()}.`);
+  const config = readConfig(root);
+  const exclusions = new Map<string, string>();
+  for (const path of paths) {
+    const exclusion = await exclusionOf(root, path, config.exclude);
+    if (exclusion !== undefined) exclusions.set(path, exclusion.rule);
+  }
+  const named = new Set(userNamed);
+  const active = activeFile(root);
+  if (active !== undefined) named.add(active);
+  return {
+    root: root.fsPath,
+    allow: config.allowWrite,
+    userNamed: named,
+    excludedBy: (path) => exclusions.get(path) ?? engine.gitignoreRuleOnDisk(root.fsPath, path),
+    outsideWorkspace: vscode.workspace.getWorkspaceFolder(root) === undefined,
+  };
+}
+
 export async function gateChanges(
   engine: WriteGateEngine,
   root: vscode.Uri,
   changes: readonly FileChange[],
   userNamed: readonly string[] = [],
 ): Promise<readonly GateVerdict[]> {
-  if (root.scheme !== 'file') throw new UserFacingError(`Scalpel writes files on disk only, not ${root.toString()}.`);
-  const config = readConfig(root);
-  const exclusions = new Map<string, string>();
-  for (const change of changes) {
-    const exclusion = await exclusionOf(root, change.path, config.exclude);
-    if (exclusion !== undefined) exclusions.set(change.path, exclusion.rule);
-  }
-  const named = new Set(userNamed);
-  const active = activeFile(root);
-  if (active !== undefined) named.add(active);
-  const verdicts = engine.checkWriteTargets(
-    changes.map((c) => c.path),
-    {
-      root: root.fsPath,
-      allow: config.allowWrite,
-      userNamed: named,
-      excludedBy: (path) => exclusions.get(path) ?? engine.gitignoreRuleOnDisk(root.fsPath, path),
-      outsideWorkspace: vscode.workspace.getWorkspaceFolder(root) === undefined,
-    },
-  );
+  const paths = changes.map((c) => c.path);
+  const verdicts = engine.checkWriteTargets(paths, await writeGateOptionsOf(engine, root, paths, userNamed));
   const refused = verdicts.find((v) => v.verdict === 'refuse');
   if (refused !== undefined) {
     throw new UserFacingError(
-      `Scalpel did not write ${refused.path}: ${refused.reason}. Nothing of the edit was written.`,
+      engine.gateFailureMessage({ path: refused.path, decision: 'refuse', reason: refused.reason }),
     );
   }
   for (const verdict of verdicts) {
     if (verdict.verdict !== 'ask') continue;
     if (!(await confirmProtectedWrite(verdict.path, verdict.reason))) {
       throw new UserFacingError(
-        `Scalpel did not write ${verdict.path}: it is protected (${verdict.reason}) and was not allowed. Nothing of the edit was written.`,
+        engine.gateFailureMessage({ path: verdict.path, decision: 'ask', reason: verdict.reason }),
       );
     }
   }

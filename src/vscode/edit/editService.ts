@@ -28,6 +28,7 @@ import { ensureModelOrSetUp } from '../setup/modelSetup';
 import { recordMetrics } from '../stats';
 import type { LastUsage, ScalpelStatusBar } from '../statusBar';
 import { UserFacingError } from '../userError';
+import { writeGateOptionsOf } from './applyChanges';
 import { adviceButtons } from './advicePresentation';
 import { runUserAction } from '../userActions';
 import { liveSnapshot, locate, WorkspaceSnapshot } from './workspaceSnapshot';
@@ -114,7 +115,15 @@ export interface VerifiedBatch {
   readonly retry?: RetrySpec;
   /** What the model wrote beside its operations: the review panel shows it. */
   readonly notes?: readonly string[];
+  /** Files the user named for the request: protected ones among them are written without asking. */
+  readonly userNamed?: readonly string[];
 }
+
+/**
+ * The pre-write gates' questions in VS Code wait for Accept: the write there asks for each protected file the user
+ * did not name (applyChanges' confirmation), after the preview showed the change. Refusals stop the batch at once.
+ */
+const askOnAccept = (): Promise<boolean> => Promise.resolve(true);
 
 /** A text the user may want to read after a failure: the model's answer, the result of every operation. */
 interface Report {
@@ -152,9 +161,12 @@ export class EditService {
     const key = root.toString();
     let core = this.cores.get(key);
     if (core === undefined) {
-      core = this.ctx.engine().createEditService({
+      const engine = this.ctx.engine();
+      core = engine.createEditService({
         logger: this.ctx.log,
         recordMetrics: (requests) => recordMetrics(this.ctx, requests),
+        // The one write gate every surface passes (the CLI registers the same); settings are read per batch.
+        preWriteGates: [engine.writePolicyGate((paths) => writeGateOptionsOf(engine, root, paths))],
         // The type check reads the folder's files from disk; only local folders have a path it can read.
         ...(root.scheme === 'file' ? { workspaceRoot: root.fsPath } : {}),
       });
@@ -229,6 +241,7 @@ export class EditService {
       command: input.command,
       // Type errors the repair rounds leave are shown in the preview and chat for the user to judge, not refused.
       allowNewErrors: true,
+      confirm: askOnAccept,
       ...(input.full === true ? { full: true } : {}),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }),
@@ -290,9 +303,18 @@ export class EditService {
     return first === undefined ? root : vscode.Uri.joinPath(root, ...first.path.split('/'));
   }
 
-  /** A ready result becomes a pending edit the preview, the chat's links and the accept commands refer to. */
-  addPending(root: vscode.Uri, result: ServiceEditResult, retry?: RetrySpec): PendingEdit {
+  /**
+   * A ready result becomes a pending edit the preview, the chat's links and the accept commands refer to. `userNamed`:
+   * the files the user named for the request (the chat's `#` references), written without asking again.
+   */
+  addPending(
+    root: vscode.Uri,
+    result: ServiceEditResult,
+    retry?: RetrySpec,
+    userNamed: readonly string[] = [],
+  ): PendingEdit {
     const pending = this.ctx.pendingEdits.add({
+      ...(userNamed.length === 0 ? {} : { userNamed }),
       title: result.title,
       undoLabel: result.undoLabel,
       operations: result.outcome.operations,
@@ -408,18 +430,22 @@ export class EditService {
         return { status: 'conflict', conflicts: conflictReports(this.ctx, conflicts), message, ...common };
       }
       case 'ready': {
-        const delivered = await this.deliver({
-          root,
-          title: result.title,
-          undoLabel: result.undoLabel,
-          operations: result.outcome.operations,
-          results: result.outcome.apply.results,
-          changes: result.outcome.apply.changes,
-          usage,
-          ...this.typeErrorsOf(result.outcome.verification),
-          retry,
-          ...(result.outcome.notes.length === 0 ? {} : { notes: result.outcome.notes }),
-        });
+        const delivered = await this.deliver(
+          {
+            root,
+            title: result.title,
+            undoLabel: result.undoLabel,
+            operations: result.outcome.operations,
+            results: result.outcome.apply.results,
+            changes: result.outcome.apply.changes,
+            usage,
+            ...this.typeErrorsOf(result.outcome.verification),
+            retry,
+            ...(result.outcome.notes.length === 0 ? {} : { notes: result.outcome.notes }),
+            userNamed: [path],
+          },
+          { gated: true },
+        );
         this.showNotes(result.outcome.notes);
         return { ...common, ...delivered };
       }
@@ -471,7 +497,7 @@ export class EditService {
    */
   async deliver(
     batch: VerifiedBatch,
-    { checkExclusions }: { readonly checkExclusions: boolean } = { checkExclusions: false },
+    { checkExclusions = false, gated = false }: { readonly checkExclusions?: boolean; readonly gated?: boolean } = {},
   ): Promise<EditCommandResult> {
     // The edit service checks what it produces; a batch from elsewhere (an agent tool) is checked here.
     if (checkExclusions) {
@@ -481,7 +507,17 @@ export class EditService {
       if (exclusion !== undefined)
         throw new UserFacingError(this.ctx.engine().exclusionMessage(exclusion, 'edit'), ['Open Settings']);
     }
+    // A batch the service did not produce (pasted, an agent tool's) passes the same pre-write gates here.
+    if (!gated) {
+      const passage = await this.service(batch.root).checkWrite({
+        changes: batch.changes,
+        namedFiles: batch.userNamed ?? [],
+        confirm: askOnAccept,
+      });
+      if (!passage.ok) throw new UserFacingError(passage.failure);
+    }
     const pending = this.ctx.pendingEdits.add({
+      ...(batch.userNamed === undefined ? {} : { userNamed: batch.userNamed }),
       title: batch.title,
       undoLabel: batch.undoLabel ?? this.ctx.engine().undoLabelOf(batch.title),
       operations: batch.operations,

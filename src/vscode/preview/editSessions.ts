@@ -285,7 +285,13 @@ export class EditSessions implements vscode.Disposable {
     }
     if (resolution.applied.length > 0) {
       try {
-        await applyChanges(session.edit.root, resolution.changes, session.edit.undoLabel, this.ctx.engine());
+        await applyChanges(
+          session.edit.root,
+          resolution.changes,
+          session.edit.undoLabel,
+          this.ctx.engine(),
+          session.edit.userNamed,
+        );
       } catch (error) {
         if (!(error instanceof StaleChangeError)) throw error;
         // The user typed between the resolution and the write: resolve once more against that text, once the
@@ -293,7 +299,13 @@ export class EditSessions implements vscode.Disposable {
         await new Promise((resolve) => setTimeout(resolve, 100));
         resolution = this.resolve(session, wanted);
         if (resolution.applied.length > 0)
-          await applyChanges(session.edit.root, resolution.changes, session.edit.undoLabel, this.ctx.engine());
+          await applyChanges(
+            session.edit.root,
+            resolution.changes,
+            session.edit.undoLabel,
+            this.ctx.engine(),
+            session.edit.userNamed,
+          );
       }
     }
     this.ctx.log.info(

@@ -72,3 +72,19 @@ export function scalpelExtensionOrThrow(): vscode.Extension<unknown> {
 export function printToTestOutput(...args: unknown[]): void {
   Mocha.reporters.Base.consoleLog(...args);
 }
+
+/** Every question VS Code was asked with a modal warning while stubbed, answered with `answer` (undefined: Cancel). */
+export function stubModalWarnings(answer: string | undefined): { asked: string[]; restore(): void } {
+  const window = vscode.window as unknown as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
+  const original = window.showWarningMessage;
+  const asked: string[] = [];
+  window.showWarningMessage = (message: unknown, ...rest: unknown[]) => {
+    const options = rest[0];
+    if (typeof options === 'object' && options !== null && (options as { modal?: boolean }).modal === true) {
+      asked.push(String(message));
+      return Promise.resolve(answer);
+    }
+    return original.call(vscode.window, message, ...rest);
+  };
+  return { asked, restore: () => (window.showWarningMessage = original) };
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { type AcceptResult, type EditResult, resetWorkspace, setSetting } from './editTestSupport';
-import { openWorkspaceFile, scalpelExtensionOrThrow, waitFor, workspaceUri } from './helpers';
+import { openWorkspaceFile, scalpelExtensionOrThrow, stubModalWarnings, waitFor, workspaceUri } from './helpers';
 
 // Issue 17 in the real host: the VS Code write path passes the same gate as the CLI's writer. Answers come in through
 // "Apply Operations from Clipboard" (no model needed) and are accepted from the preview.
@@ -13,22 +13,6 @@ const OUTSIDE_TEXT = 'export function leak(): string {\n  return "outside";\n}\n
 
 function fenced(header: string, code: string, lang = 'ts'): string {
   return `${header}\n\`\`\`${lang}\n${code}\`\`\`\n`;
-}
-
-/** Every question VS Code was asked with a modal warning during a test, answered with `answer`. */
-function stubModalWarnings(answer: string | undefined): { asked: string[]; restore(): void } {
-  const window = vscode.window as unknown as { showWarningMessage: (...args: unknown[]) => Thenable<unknown> };
-  const original = window.showWarningMessage;
-  const asked: string[] = [];
-  window.showWarningMessage = (message: unknown, ...rest: unknown[]) => {
-    const options = rest[0];
-    if (typeof options === 'object' && options !== null && (options as { modal?: boolean }).modal === true) {
-      asked.push(String(message));
-      return Promise.resolve(answer);
-    }
-    return original.call(vscode.window, message, ...rest);
-  };
-  return { asked, restore: () => (window.showWarningMessage = original) };
 }
 
 /** Pastes an answer, previews it and accepts it: what a user does with a model's answer from another chat. */
@@ -88,7 +72,12 @@ describe('Writes: containment and protected paths in the VS Code host', () => {
       /linkdir\/leak\.ts.*outside the workspace/,
     );
     const create = await pasteAndAccept(fenced('CREATE_FILE linkdir/planted.ts', 'export const planted = 1;\n'));
-    assert.equal(create.accepted?.status ?? create.preview.status, 'failed');
+    // Stopped by the pre-write gate before any preview, in the words of the CLI's (test/unit/write/oneGate.test.ts).
+    assert.equal(create.preview.status, 'failed');
+    assert.equal(
+      create.preview.message,
+      'linkdir/planted.ts: it resolves through a symbolic link to a place outside the workspace; nothing was written',
+    );
     assert.equal(await readFile(join(outside, 'leak.ts'), 'utf8'), OUTSIDE_TEXT);
     await assert.rejects(readFile(join(outside, 'planted.ts'), 'utf8'));
   });
@@ -137,8 +126,11 @@ describe('Writes: containment and protected paths in the VS Code host', () => {
       modal.restore();
     }
     assert.deepEqual(modal.asked, []);
-    assert.equal(result.accepted?.status ?? result.preview.status, 'failed');
-    assert.match(result.accepted?.message ?? result.preview.message ?? '', /\.git\/config.*version-control/);
+    assert.equal(result.preview.status, 'failed', 'stopped by the pre-write gate before any preview');
+    assert.equal(
+      result.preview.message,
+      '.git/config: it is inside .git, version-control data that can run programs; nothing was written',
+    );
     assert.equal(await readFile(workspaceUri('.git/config').fsPath, 'utf8'), '[core]\n\tbare = false\n');
   });
 });

@@ -176,7 +176,7 @@ void describe('the edit service', () => {
     server.enqueue(scripted.answer(NEW_VALIDATE), scripted.answer(NEW_VALIDATE), scripted.answer(NEW_VALIDATE));
     const refused = await createEditService({ preWriteGates: [refuse] }).edit(request());
     assert.equal(refused.status, 'refused');
-    assert.equal(refused.failure, 'Scalpel does not write src/hard.ts: it is protected');
+    assert.equal(refused.failure, 'src/hard.ts: it is protected; nothing was written');
     assert.deepEqual(refused.changeSet, []);
 
     const asked: string[] = [];
