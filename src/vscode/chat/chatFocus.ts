@@ -35,6 +35,11 @@ export interface ChatFocus {
   readonly origin: string;
   /** References left out, and why. */
   readonly notes: readonly string[];
+  /**
+   * The files the user named for this request: attached with `#` (a file or a symbol in it), or the active editor's.
+   * A protected file among them is written on Apply without asking, as the CLI writes the files on its command line.
+   */
+  readonly userNamed: readonly string[];
 }
 
 /** A focus chosen earlier (the elements a /plan answer named), by workspace path and element paths. */
@@ -137,13 +142,21 @@ class FocusBuilder {
     return file;
   }
 
-  build(origin: string): ChatFocus {
+  /** `named`: whether the user named these files themselves (a reference, the active editor), not an earlier plan. */
+  build(origin: string, named: boolean): ChatFocus {
     if (this.root === undefined || this.snapshot === undefined || this.files.length === 0) {
       throw new UserFacingError(
         `None of the references can be edited: ${this.notes.join('; ')}. Reference a TypeScript or JavaScript file of the workspace with #.`,
       );
     }
-    return { root: this.root, snapshot: this.snapshot, files: this.files, origin, notes: this.notes };
+    return {
+      root: this.root,
+      snapshot: this.snapshot,
+      files: this.files,
+      origin,
+      notes: this.notes,
+      userNamed: named ? this.files.map((f) => f.path) : [],
+    };
   }
 }
 
@@ -170,7 +183,7 @@ function focusOfReferencesOrThrow(ctx: Ctx, references: readonly vscode.ChatProm
       addFocus(file, touched);
     }
   }
-  return builder.build('your references');
+  return builder.build('your references', true);
 }
 
 function focusOfKnown(ctx: Ctx, known: KnownFocus): ChatFocus {
@@ -182,7 +195,7 @@ function focusOfKnown(ctx: Ctx, known: KnownFocus): ChatFocus {
     for (const path of entry.focus) if (!file.focus.includes(path)) file.focus.push(path);
     if (entry.whole === true) file.whole = true;
   }
-  return builder.build(known.origin);
+  return builder.build(known.origin, false);
 }
 
 function focusOfActiveEditorOrThrow(ctx: Ctx): ChatFocus {
@@ -196,15 +209,15 @@ function focusOfActiveEditorOrThrow(ctx: Ctx): ChatFocus {
   const file = builder.file(editor.document.uri);
   if (file === undefined)
     throw new UserFacingError(`Scalpel cannot read ${editor.document.uri.fsPath}: ${builder.notes.join('; ')}.`);
-  if (file.outline === undefined) return builder.build(`the file ${file.path}`);
+  if (file.outline === undefined) return builder.build(`the file ${file.path}`, true);
   const engine = ctx.engine();
   const selection = editor.selection;
   const start = file.lines.offsetAt(selection.start);
   const end = file.lines.offsetAt(selection.end);
   const touched = engine.elementsInRange(file.outline, start, end).filter((e) => e.kind !== 'import');
   addFocus(file, touched);
-  if (touched.length === 0) return builder.build(`the file ${file.path} (the cursor is outside any element)`);
-  return builder.build(selection.isEmpty ? 'the element at the cursor' : 'the elements the selection touches');
+  if (touched.length === 0) return builder.build(`the file ${file.path} (the cursor is outside any element)`, true);
+  return builder.build(selection.isEmpty ? 'the element at the cursor' : 'the elements the selection touches', true);
 }
 
 /** Lines as the core counts them: a final line break does not start another line. */

@@ -74,7 +74,8 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     shaped.files.length === 1 && only !== undefined && !shaped.full
       ? { uri: vscode.Uri.joinPath(focus.root, ...only.path.split('/')), instruction, focus: only.focus }
       : undefined;
-  const pending = services.edits.addPending(focus.root, result, retry);
+  // The files attached with # are the user's own choice: Apply writes a protected one among them without asking.
+  const pending = services.edits.addPending(focus.root, result, retry, focus.userNamed);
   ctx.log.info(
     `chat edit ${pending.id}: ${result.outcome.apply.changes.map((c) => c.path).join(', ')} (${result.usage.inputTokens} in, ${result.usage.outputTokens} out)`,
   );

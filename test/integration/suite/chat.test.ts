@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { openScalpelChat } from '../../../src/vscode/chat/openChat';
 import {
@@ -27,6 +28,7 @@ import {
   openWorkspaceFile,
   readWorkspaceFileFromDisk,
   scalpelExtensionOrThrow,
+  stubModalWarnings,
   waitFor,
   workspaceUri,
 } from './helpers';
@@ -390,6 +392,35 @@ ${note}
     assert.ok(editId);
     await vscode.commands.executeCommand('scalpel.rejectEdit', editId);
     assert.match(await readWorkspaceFileFromDisk('src/config.ts'), /maxNameLength: 64,/);
+  });
+
+  it('/edit of an attached protected file: Apply writes it without asking, the user named it', async () => {
+    const file = '.vscode/extensions.json';
+    await mkdir(workspaceUri('.vscode').fsPath, { recursive: true });
+    await writeFile(workspaceUri(file).fsPath, '{ "recommendations": [] }\n');
+    try {
+      await placeCursor(USER_TS, "problems.push('name is empty')");
+      server.enqueue(
+        scripted.answer(
+          `REPLACE_FILE ${file}\n\`\`\`json\n{ "recommendations": ["dbaeumer.vscode-eslint"] }\n\`\`\`\n`,
+        ),
+      );
+      const answer = await ask('@scalpel /edit recommend ESLint', [workspaceUri(file)]);
+      const editId = answer.result?.metadata?.editId;
+      assert.ok(editId, markdownOf(answer));
+      const modal = stubModalWarnings(undefined);
+      try {
+        await vscode.commands.executeCommand('scalpel.acceptEdit', editId);
+      } finally {
+        modal.restore();
+      }
+      assert.deepEqual(modal.asked, [], 'a file attached with # counts as named: no question on Apply');
+      const document = await vscode.workspace.openTextDocument(workspaceUri(file));
+      assert.match(document.getText(), /dbaeumer\.vscode-eslint/);
+      await document.save();
+    } finally {
+      await rm(workspaceUri(file).fsPath, { force: true });
+    }
   });
 
   it('stopping the request closes the model call and prepares nothing', async () => {
