@@ -283,29 +283,19 @@ export class EditSessions implements vscode.Disposable {
       for (const [index, choice] of await askConflictChoices(waiting)) session.choices.set(index, choice);
       resolution = this.resolve(session, wanted);
     }
+    const { root, undoLabel, userNamed } = session.edit;
+    const writeResolved = (changes: typeof resolution.changes): Promise<void> =>
+      applyChanges(root, changes, undoLabel, this.ctx.engine(), userNamed);
     if (resolution.applied.length > 0) {
       try {
-        await applyChanges(
-          session.edit.root,
-          resolution.changes,
-          session.edit.undoLabel,
-          this.ctx.engine(),
-          session.edit.userNamed,
-        );
+        await writeResolved(resolution.changes);
       } catch (error) {
         if (!(error instanceof StaleChangeError)) throw error;
         // The user typed between the resolution and the write: resolve once more against that text, once the
         // extension host has heard of it.
         await new Promise((resolve) => setTimeout(resolve, 100));
         resolution = this.resolve(session, wanted);
-        if (resolution.applied.length > 0)
-          await applyChanges(
-            session.edit.root,
-            resolution.changes,
-            session.edit.undoLabel,
-            this.ctx.engine(),
-            session.edit.userNamed,
-          );
+        if (resolution.applied.length > 0) await writeResolved(resolution.changes);
       }
     }
     this.ctx.log.info(
