@@ -43,43 +43,59 @@ void describe('scalpel edit: deadlines and messages', () => {
   });
 
   void test('--timeout ends a request to a server that never answers, with exit 1 and the reason', async () => {
-    const root = workspace();
-    server.enqueue(scripted.stall());
-    const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl };
+    // A server of its own: a stall the limit ends before the request arrives must not reach the next test.
+    const stalled = await startScriptedLlmServer();
+    try {
+      const root = workspace();
+      stalled.enqueue(scripted.stall());
+      const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: stalled.openaiBaseUrl };
 
-    const run = await scalpel(root, env, [...EDIT, '--timeout', '2']);
+      const run = await scalpel(root, env, [...EDIT, '--timeout', '3', '--verify', 'syntax']);
 
-    assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /the time limit of 2 s \(--timeout\) ran out while asking .*; nothing was written/);
-    assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
-    assert.ok(run.ms < 30_000, `it ended in ${run.ms} ms`);
-    assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /the time limit of 3 s \(--timeout\) ran out while .*; nothing was written/);
+      assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+      assert.ok(run.ms < 30_000, `it ended in ${run.ms} ms`);
+      assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE);
+    } finally {
+      await stalled.close();
+    }
   });
 
-  void test('--timeout limits the whole command: two answers each within it, together past it, write nothing', async () => {
-    const root = workspace();
-    // The first answer names an element that does not exist, so a repair round follows; each answer alone comes well
-    // within the limit, the two together do not.
-    const wrong = 'REPLACE_ELEMENT src/greet.ts/function[welcome]\n```ts\nexport function welcome(): void {}\n```\n';
-    const right =
-      'REPLACE_ELEMENT src/greet.ts/function[greet]\n```ts\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n```\n';
-    server.enqueue(scripted.answer(wrong, { delayMs: 1_800 }), scripted.answer(right, { delayMs: 1_800 }));
-    const from = server.requests.length;
-    const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl };
+  void test('--timeout limits the whole command: answers each well within it, together past it, write nothing', async () => {
+    // A server of its own: steps left unanswered when the limit ends the command must not reach the next test.
+    const slow = await startScriptedLlmServer();
+    try {
+      const root = workspace();
+      // Answers naming an element that does not exist go back for repair (two rounds by default), the last one would
+      // verify; each comes 1.5 s after its request, so three of them take longer than the limit of 4 s however fast
+      // the rest of the command runs, while no one request comes near it (a request's own limit words it otherwise:
+      // "within 4 s, the time limit of one request").
+      const wrong = 'REPLACE_ELEMENT src/greet.ts/function[welcome]\n```ts\nexport function welcome(): void {}\n```\n';
+      const right =
+        'REPLACE_ELEMENT src/greet.ts/function[greet]\n```ts\nexport function greet(name: string): string {\n  return `hello ${name}`;\n}\n```\n';
+      slow.enqueue(
+        scripted.answer(wrong, { delayMs: 1_500 }),
+        scripted.answer(wrong, { delayMs: 1_500 }),
+        scripted.answer(right, { delayMs: 1_500 }),
+      );
+      const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: slow.openaiBaseUrl };
 
-    const run = await scalpel(root, env, [...EDIT, '--timeout', '3', '--verify', 'syntax', '--json']);
+      const run = await scalpel(root, env, [...EDIT, '--timeout', '4', '--verify', 'syntax', '--json']);
 
-    assert.equal(run.code, 1, run.stderr);
-    assert.equal(server.requests.length - from, 2, 'the repair round was asked');
-    const json = JSON.parse(run.stdout) as { ok: boolean; written: boolean; failure?: string };
-    assert.equal(json.written, false);
-    assert.match(
-      json.failure ?? '',
-      /^the time limit of 3 s \(--timeout\) ran out while sending 1 failure\(s\) back to the model \(repair 1 of 2\); nothing was written$/,
-    );
-    assert.match(run.stderr, /the time limit of 3 s \(--timeout\) ran out/);
-    assert.ok(run.ms < 15_000, `it ended in ${run.ms} ms`);
-    assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE, 'nothing written');
+      assert.equal(run.code, 1, run.stderr);
+      const json = JSON.parse(run.stdout) as { ok: boolean; written: boolean; failure?: string };
+      assert.equal(json.written, false);
+      assert.match(
+        json.failure ?? '',
+        /^the time limit of 4 s \(--timeout\) ran out while (asking|sending \d+ failure\(s\) back to the model).*; nothing was written$/,
+      );
+      assert.match(run.stderr, /the time limit of 4 s \(--timeout\) ran out/);
+      assert.ok(run.ms < 20_000, `it ended in ${run.ms} ms`);
+      assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE, 'nothing written');
+    } finally {
+      await slow.close();
+    }
   });
 
   void test('a rejected SCALPEL_API_KEY is named as such, not as OPENAI_API_KEY', async () => {
