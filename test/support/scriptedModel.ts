@@ -44,6 +44,8 @@ export interface ScriptedModel {
    * for that API, a test key and model, retries 5 ms apart, logging into `logLines`.
    */
   provider(config?: Partial<ProviderConfig>): ChatProvider;
+  /** The environment that points the `scalpel` CLI at the server through OpenAI's client. */
+  readonly cliEnv: NodeJS.ProcessEnv;
   /** The messages of the server's request `index`, each content as text. */
   messagesOf(index: number): Array<{ role: string; content: string }>;
   /** The user messages of request `index`, joined by newlines. */
@@ -80,6 +82,9 @@ export function useScriptedModel(options: ScriptedModelOptions = {}): ScriptedMo
       return running;
     },
     logLines,
+    get cliEnv(): NodeJS.ProcessEnv {
+      return { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: model.server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' };
+    },
     provider(config = {}) {
       const name = config.provider ?? 'openai';
       const server = model.server;
