@@ -83,7 +83,11 @@ export function useScriptedModel(options: ScriptedModelOptions = {}): ScriptedMo
     },
     logLines,
     get cliEnv(): NodeJS.ProcessEnv {
-      return { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: model.server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' };
+      return {
+        OPENAI_API_KEY: 'sk-cli-test',
+        SCALPEL_BASE_URL: model.server.openaiBaseUrl,
+        SCALPEL_MODEL: 'gpt-4o-mini',
+      };
     },
     provider(config = {}) {
       const name = config.provider ?? 'openai';

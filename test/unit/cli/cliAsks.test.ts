@@ -65,7 +65,11 @@ void describe('scalpel edit: the model asks and notes', () => {
     const root = workspace();
     const before = llm.server.requests.length;
     // FIND shows where find is used, not its body: the seen-code rule then shows it in full before the replace.
-    llm.server.enqueue(scripted.answer('FIND find'), scripted.answer(`${NOTE}\n\n${NEW_FIND}`), scripted.answer(NEW_FIND));
+    llm.server.enqueue(
+      scripted.answer('FIND find'),
+      scripted.answer(`${NOTE}\n\n${NEW_FIND}`),
+      scripted.answer(NEW_FIND),
+    );
     const run = await edit(root, ['--json']);
     assert.equal(run.code, 0, run.stderr);
     const result = JSON.parse(run.stdout) as { ok: boolean; notes: string[] };

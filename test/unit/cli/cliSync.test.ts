@@ -33,7 +33,10 @@ const ANSWER = [
 const USERS_VALIDATE = 'return input.length > 1 && path.isAbsolute(this.root); // mine';
 
 function workspace(): { root: string; state: string } {
-  return { root: tempWorkspace('scalpel-sync-', { [FILE]: HARD }), state: mkdtempSync(join(tmpdir(), 'scalpel-state-')) };
+  return {
+    root: tempWorkspace('scalpel-sync-', { [FILE]: HARD }),
+    state: mkdtempSync(join(tmpdir(), 'scalpel-state-')),
+  };
 }
 
 void describe('scalpel sync, changes and edit with a conversation', () => {

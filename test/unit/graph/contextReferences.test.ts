@@ -123,7 +123,10 @@ void describe('references in the focused context', () => {
       ),
       appendix,
     );
-    assert.ok(appendix.includes(`References to ${say}: not searched in time (1 other file mentions the name)`), appendix);
+    assert.ok(
+      appendix.includes(`References to ${say}: not searched in time (1 other file mentions the name)`),
+      appendix,
+    );
     const whole = contextReferences(finder, [{ outline, focus: [GREET_PATH] }], counter);
     assert.equal(whole.cutShort, 0);
     assert.match(whole.appendices.get('src/greet.ts') ?? '', /\(33 in 3 files\)/);

@@ -176,7 +176,11 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
       });
 
       void test('gives up after the configured retries with a server error that says how often it tried', async () => {
-        llm.server.enqueue(scripted.error('server-error'), scripted.error('server-error'), scripted.error('server-error'));
+        llm.server.enqueue(
+          scripted.error('server-error'),
+          scripted.error('server-error'),
+          scripted.error('server-error'),
+        );
 
         const error = await rejectsWith(provider({ maxRetries: 2 }).chat(request()), 'server');
 
@@ -252,7 +256,10 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
         });
       } else {
         void test('an answer body cut off by a dropped connection is retried', async () => {
-          llm.server.enqueue(scripted.answer('first copy is lost', { ending: 'drop' }), scripted.answer('whole answer'));
+          llm.server.enqueue(
+            scripted.answer('first copy is lost', { ending: 'drop' }),
+            scripted.answer('whole answer'),
+          );
 
           const response = await provider().chat(request());
 

@@ -401,7 +401,8 @@ void describe('REPLACE_ELEMENT keeps what a model leaves out by habit', () => {
       {
         type: 'REPLACE_ELEMENT',
         path: 'src/main.ts/function[main]',
-        content: "// uses b now\nimport { b } from './b';\n/** The sum. */\nexport function main(): number {\n  return a + b;\n}",
+        content:
+          "// uses b now\nimport { b } from './b';\n/** The sum. */\nexport function main(): number {\n  return a + b;\n}",
       },
     ]);
     assert.equal(
