@@ -6,7 +6,7 @@ import { usageNotes } from '../src/core/edit/planningUsage';
 import type { ElementNode } from '../src/core/elements/element';
 import { countLines, outlineSource } from '../src/core/elements/outline';
 import { CodeGraph } from '../src/core/graph/codeGraph';
-import { contextReferences, referencesBudgetOf } from '../src/core/graph/contextReferences';
+import { CONTEXT_REFERENCES_MS, contextReferences, referencesBudgetOf } from '../src/core/graph/contextReferences';
 import { ReferenceFinder } from '../src/core/graph/references';
 import { nodeSourceFileSystem } from '../src/core/graph/sourceFiles';
 import { createProvider } from '../src/core/llm/createProvider';
@@ -29,6 +29,8 @@ export interface ReferencesCost {
   readonly elements: number;
   /** Elements with at least one use outside what the context shows in full. */
   readonly withUses: number;
+  /** Elements whose search the time limit cut short (the appendix says so instead of listing uses). */
+  readonly cutShort: number;
   readonly appendixTokens: Summary;
   readonly appendixMaxTokens: number;
   /** Appendix tokens / tokens of the focused context without it. */
@@ -60,6 +62,7 @@ export interface OutlineNotes {
 export interface ContextCostResults {
   readonly references: readonly ReferencesCost[];
   readonly referencesBudget: number;
+  readonly referencesTimeLimitMs: number;
   readonly costRule: readonly CostRuleFile[];
   readonly instructions: { readonly coding: number; readonly planning: number };
   readonly outlines: readonly OutlineNotes[];
@@ -105,6 +108,7 @@ async function measureReferences(corpus: Corpus, counter: TokenCounter, perPacka
     const warm: number[] = [];
     let cold = 0;
     let withUses = 0;
+    let cutShort = 0;
     for (const [i, { outline, element }] of targets.entries()) {
       const request = { outline, focus: [element.path] };
       const started = performance.now();
@@ -113,7 +117,8 @@ async function measureReferences(corpus: Corpus, counter: TokenCounter, perPacka
       if (i === 0) cold = ms;
       else warm.push(ms);
       const appendix = found.appendices.get(outline.file) ?? '';
-      if (appendix.startsWith('References to')) withUses += 1;
+      if (appendix.startsWith('References to') && found.cutShort === 0) withUses += 1;
+      cutShort += found.cutShort;
       const base = buildContext([request], counter).tokens;
       tokens.push(found.tokens);
       shares.push(found.tokens / Math.max(1, base));
@@ -123,6 +128,7 @@ async function measureReferences(corpus: Corpus, counter: TokenCounter, perPacka
       pkg: pkg.name,
       elements: targets.length,
       withUses,
+      cutShort,
       appendixTokens: summarize(tokens),
       appendixMaxTokens: Math.max(0, ...tokens),
       share: summarize(shares),
@@ -241,6 +247,7 @@ export async function measureContextCost(
   return {
     references,
     referencesBudget: referencesBudgetOf(12_000),
+    referencesTimeLimitMs: CONTEXT_REFERENCES_MS,
     costRule,
     instructions: { coding: counter.count(CODING_SYSTEM_PROMPT), planning: counter.count(PLANNING_SYSTEM_PROMPT) },
     outlines,
@@ -266,16 +273,18 @@ export function renderContextCost(results: ContextCostResults): string {
     `Measured by \`node out/bench/contextCostRun.js\` (also part of \`npm run bench\`) in ${results.durationSeconds.toFixed(0)} s. ` +
       `**References in the context**: functions and methods spread over each package's sources (its newer release), ` +
       `each focused alone; the appendix lists its uses outside the focused element (budget ${results.referencesBudget} ` +
-      'tokens at the default context budget of 12,000). Share = appendix tokens / the focused context without it.',
+      'tokens at the default context budget of 12,000). Share = appendix tokens / the focused context without it. ' +
+      `Cut short: searches stopped at the time limit of ${results.referencesTimeLimitMs} ms (counted once the ` +
+      "compiler's program is ready); their appendix says so. Times are wall time on a shared 2-core machine.",
   );
   lines.push('');
   lines.push(
-    '| package | elements | with uses | appendix tokens median | p90 | max | share median | p90 | warm ms median | p90 | cold ms |',
+    '| package | elements | with uses | cut short | appendix tokens median | p90 | max | share median | p90 | warm ms median | p90 | cold ms |',
   );
-  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of results.references) {
     lines.push(
-      `| ${r.pkg} | ${r.elements} | ${r.withUses} | ${f0(r.appendixTokens.median)} | ${f0(r.appendixTokens.p90)} | ${r.appendixMaxTokens} | ${pct(r.share.median)} | ${pct(r.share.p90)} | ${f0(r.warmMs.median)} | ${f0(r.warmMs.p90)} | ${f0(r.coldMs)} |`,
+      `| ${r.pkg} | ${r.elements} | ${r.withUses} | ${r.cutShort} | ${f0(r.appendixTokens.median)} | ${f0(r.appendixTokens.p90)} | ${r.appendixMaxTokens} | ${pct(r.share.median)} | ${pct(r.share.p90)} | ${f0(r.warmMs.median)} | ${f0(r.warmMs.p90)} | ${f0(r.coldMs)} |`,
     );
   }
   lines.push('');

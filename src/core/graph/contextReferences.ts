@@ -36,11 +36,19 @@ const MAX_SITES = 12;
  * on the corpus a search of hundreds of files took tens of seconds. The type check still sees every caller.
  */
 export const CONTEXT_MAX_FILES = 20;
+/**
+ * Time the search of one element may take, in ms, once the compiler's program is ready. On a large project (zod) a
+ * method's search type-checks every file that mentions its name and took up to 19 s; past the limit its appendix
+ * says it was not searched in time.
+ */
+export const CONTEXT_REFERENCES_MS = 2_000;
 
 export interface ContextReferencesOptions {
   /** The context's token budget; the appendices take at most a tenth of it. */
   readonly contextBudget?: number;
   readonly logger?: Logger;
+  /** Time each element's search may take, in ms; default {@link CONTEXT_REFERENCES_MS}. */
+  readonly timeLimitMs?: number;
 }
 
 export interface ContextReferences {
@@ -52,6 +60,8 @@ export interface ContextReferences {
   readonly elements: number;
   /** Sites found (before the budget cut). */
   readonly sites: number;
+  /** Elements whose search the time limit cut short. */
+  readonly cutShort: number;
 }
 
 export function referencesBudgetOf(contextBudget: number | undefined): number {
@@ -92,6 +102,7 @@ export function contextReferences(
         const references = finder.referencesOf(request.outline.file, element.path, {
           texts,
           maxFiles: CONTEXT_MAX_FILES,
+          timeLimitMs: options.timeLimitMs ?? CONTEXT_REFERENCES_MS,
         });
         const seenLines = new Set<string>();
         // One line per use: `f(a) && f(b)` is one place to change.
@@ -127,11 +138,16 @@ export function contextReferences(
     tokens,
     elements: found.length,
     sites: found.reduce((sum, f) => sum + f.references.sites.length, 0),
+    cutShort: found.filter((f) => f.references.cutShort === true).length,
   };
 }
 
 /** The element's sites as the model reads them, as many as fit `budget` tokens; undefined when not even the header does. */
 function describeWithin(references: ElementReferences, budget: number, counter: TokenCounter): string | undefined {
+  if (references.cutShort === true) {
+    const text = describeReferences(references);
+    return counter.count(text) <= budget ? text : undefined;
+  }
   if (references.sites.length === 0 && references.unsearched === undefined) {
     const text = `No uses of ${references.target} outside what is shown in full.`;
     return counter.count(text) <= budget ? text : undefined;

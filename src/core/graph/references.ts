@@ -1,7 +1,7 @@
 import type { ElementNode } from '../elements/element';
 import { elementsAtOffset, resolveElementPathOrThrow } from '../elements/resolve';
 import type { CodeGraph } from './codeGraph';
-import type { OverlayText, ReferenceHit } from './semantics';
+import { ReferenceSearchCutShort, type OverlayText, type ReferenceHit } from './semantics';
 
 /**
  * Where an element is used across the workspace: for a function, method, property, variable, class or type, every
@@ -32,8 +32,10 @@ export interface ElementReferences {
   readonly target: string;
   /** Every reference: other files first (by path), then the declaring file, each in line order. */
   readonly sites: readonly ReferenceSite[];
-  /** Files that mention the name but were not searched (over `maxFiles`); absent when none. */
+  /** Files that mention the name but were not searched (over `maxFiles`, or not reached); absent when none. */
   readonly unsearched?: number;
+  /** The search ran out of time: `sites` is empty and `unsearched` counts every other file that mentions the name. */
+  readonly cutShort?: true;
 }
 
 export interface ReferencesOptions {
@@ -41,6 +43,8 @@ export interface ReferencesOptions {
   readonly texts?: ReadonlyMap<string, OverlayText>;
   /** At most this many files are searched besides the declaring one; default 200. */
   readonly maxFiles?: number;
+  /** Time in ms the search may take once the program is ready; past it the result says it was cut short. */
+  readonly timeLimitMs?: number;
 }
 
 const DEFAULT_MAX_FILES = 200;
@@ -90,9 +94,18 @@ export class ReferenceFinder {
     const ordered = [...mentioning.filter((f) => direct.has(f)), ...mentioning.filter((f) => !direct.has(f))];
     const candidates = ordered.slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
     const unsearched = ordered.length - candidates.length;
+    const { timeLimitMs } = options;
+    let hits: ReferenceHit[];
+    try {
+      hits = semantics.references(file, element, candidates, texts, timeLimitMs === undefined ? {} : { timeLimitMs });
+    } catch (error) {
+      if (error instanceof ReferenceSearchCutShort) {
+        return { target: element.path, sites: [], unsearched: ordered.length, cutShort: true };
+      }
+      throw error;
+    }
     const lineStarts = new Map<string, number[]>();
-    const sites = semantics
-      .references(file, element, candidates, texts)
+    const sites = hits
       .map((hit) => this.site(hit, lineStarts))
       // An import or re-export names the element without using it; the uses that follow are what matter.
       .filter((site): site is ReferenceSite => site !== undefined);
@@ -151,6 +164,11 @@ export interface DescribeReferencesOptions {
  */
 export function describeReferences(references: ElementReferences, options: DescribeReferencesOptions = {}): string {
   const { sites, target } = references;
+  if (references.cutShort === true) {
+    const files = references.unsearched ?? 0;
+    const mention = files === 1 ? '1 other file mentions' : `${files} other files mention`;
+    return `References to ${target}: not searched in time (${mention} the name); uses may exist beyond what is shown.`;
+  }
   const unsearched =
     references.unsearched === undefined
       ? ''

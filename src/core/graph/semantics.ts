@@ -63,6 +63,23 @@ export interface ReferenceHit {
   readonly isCall: boolean;
 }
 
+export interface ReferenceSearchOptions {
+  /**
+   * Time in ms the search may take once the program is ready (its build is not counted: it is kept warm for the next
+   * search). A search that type-checks hundreds of files of a large project takes tens of seconds, more than a
+   * context may wait for.
+   */
+  readonly timeLimitMs?: number;
+}
+
+/** A reference search stopped at its time limit; what it found so far is too partial to show. */
+export class ReferenceSearchCutShort extends Error {
+  constructor(readonly elapsedMs: number) {
+    super(`the reference search was cut short after ${(elapsedMs / 1000).toFixed(1)} s`);
+    this.name = 'ReferenceSearchCutShort';
+  }
+}
+
 /** A name used inside an element's own code, and the workspace declaration it resolves to. */
 export interface UseHit {
   /** Offset of the use in the element's file. */
@@ -98,13 +115,14 @@ export interface WorkspaceSemantics {
   ): ReadonlyMap<string, string | undefined>;
   /**
    * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
-   * one) with `texts` in place.
+   * one) with `texts` in place. Throws {@link ReferenceSearchCutShort} past `options.timeLimitMs`.
    */
   references(
     file: string,
     element: ElementNode,
     candidates: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
+    options?: ReferenceSearchOptions,
   ): ReferenceHit[];
   /**
    * The workspace declarations the element's own code uses (its members' code excluded, its own parameters and

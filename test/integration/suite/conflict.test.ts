@@ -6,17 +6,18 @@ import {
   CAN_EDIT,
   chatRequests,
   DISPLAY_NAME,
+  editAtCursor,
   type EditResult,
   fenced,
   NEW_CAN_EDIT,
   NEW_DISPLAY_NAME,
-  placeCursor,
   proposedDocument,
   setSetting,
-  useScriptedModel,
+  startEditAtCursor,
   typeAt,
+  useScriptedModel,
 } from './editTestSupport';
-import { openWorkspaceFile, waitFor } from './helpers';
+import { waitFor } from './helpers';
 
 describe('conflicts with what the user typed meanwhile', () => {
   const model = useScriptedModel();
@@ -37,12 +38,10 @@ describe('conflicts with what the user typed meanwhile', () => {
     await setSetting('smallFileLines', 1000);
     model.server.enqueue(scripted.answer(TWO_CHANGES, { delayMs: 2500 }));
     const before = chatRequests(model.server);
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const running = vscode.commands.executeCommand(
-      'scalpel.editElementAtCursor',
+    const { editor, running } = await startEditAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
       'two changes',
-    ) as Thenable<EditResult>;
+    );
     await waitFor(() => chatRequests(model.server) > before, { description: 'the request to reach the model' });
     await meanwhile(editor);
     return { editor, result: await running };
@@ -105,9 +104,10 @@ describe('conflicts with what the user typed meanwhile', () => {
 
   it('a change made while the preview is open is checked again on Accept', async () => {
     model.server.enqueue(scripted.answer(TWO_CHANGES));
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'two changes')) as EditResult;
+    const { editor, result } = await editAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
+      'two changes',
+    );
     assert.equal(result.status, 'preview', result.message);
     assert.deepEqual(result.conflicts, []);
 

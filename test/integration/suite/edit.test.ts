@@ -3,11 +3,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { scripted } from '../../support/llmServer';
 import {
+  type AcceptResult,
   CAN_EDIT,
   chatRequests,
   DISPLAY_NAME,
+  editAtCursor,
   type EditResult,
-  type AcceptResult,
   fenced,
   NEW_CAN_EDIT,
   NEW_DISPLAY_NAME,
@@ -17,6 +18,7 @@ import {
   removeWorkspaceFile,
   sentUserText,
   setSetting,
+  startEditAtCursor,
   useScriptedModel,
 } from './editTestSupport';
 import { openWorkspaceFile, readWorkspaceFileFromDisk, waitFor, workspaceUri } from './helpers';
@@ -31,13 +33,10 @@ describe('edit commands', () => {
 
   it('Edit Element at Cursor sends the focused element, previews the change and writes it on Accept, unsaved', async () => {
     model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT)));
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-
-    const result = (await vscode.commands.executeCommand(
-      'scalpel.editElementAtCursor',
+    const { editor, result } = await editAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
       'let every role but viewer edit',
-    )) as EditResult;
+    );
 
     assert.equal(result.status, 'preview', result.message);
     const sent = sentUserText(model.server);
@@ -72,12 +71,10 @@ describe('edit commands', () => {
 
   it('refuses a model operation on a file the request did not send, quoting none of it', async () => {
     model.server.enqueue(scripted.answer(TWO_FILES));
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' ? `${this.name} (admin)`");
-    const result = (await vscode.commands.executeCommand(
-      'scalpel.editElementAtCursor',
+    const { result } = await editAtCursor(
+      "return this.role === 'admin' ? `${this.name} (admin)`",
       'square brackets, and a dash in the report',
-    )) as EditResult;
+    );
     assert.equal(result.status, 'failed');
     assert.match(result.message ?? '', /src\/index\.ts is not part of this request/);
   });
@@ -112,12 +109,7 @@ describe('edit commands', () => {
     await setSetting('preview', 'never');
     try {
       model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT)));
-      const editor = await openWorkspaceFile('src/user.ts');
-      placeCursor(editor, "return this.role === 'admin'");
-      const result = (await vscode.commands.executeCommand(
-        'scalpel.editElementAtCursor',
-        'viewers cannot edit',
-      )) as EditResult;
+      const { editor, result } = await editAtCursor("return this.role === 'admin'", 'viewers cannot edit');
       assert.equal(result.status, 'applied', result.message);
       assert.ok(editor.document.getText().includes("return this.role !== 'viewer';"));
       assert.equal(proposedEditors().length, 0, 'no preview');
@@ -208,12 +200,7 @@ describe('edit commands', () => {
   it('Cancel while the model works applies nothing', async () => {
     model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT), { delayMs: 20_000 }));
     const before = chatRequests(model.server);
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin'");
-    const running = vscode.commands.executeCommand(
-      'scalpel.editElementAtCursor',
-      'slow change',
-    ) as Thenable<EditResult>;
+    const { editor, running } = await startEditAtCursor("return this.role === 'admin'", 'slow change');
     await waitFor(() => chatRequests(model.server) > before, { description: 'the request to reach the model' });
 
     assert.equal(await vscode.commands.executeCommand('scalpel.cancelEdit'), true);
@@ -233,10 +220,7 @@ describe('edit commands', () => {
         fenced('REPLACE_ELEMENT src/user.ts/class[User]/method[doesNotExist]', 'doesNotExist(): void {}'),
       ),
     );
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin'");
-
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'something')) as EditResult;
+    const { editor, result } = await editAtCursor("return this.role === 'admin'", 'something');
 
     assert.equal(result.status, 'failed');
     assert.match(result.message ?? '', /did not verify.*nothing was applied/);
@@ -254,9 +238,7 @@ describe('edit commands', () => {
   it('an endpoint that does not answer says so and what to do next', async () => {
     await setSetting('baseUrl', 'http://127.0.0.1:9/v1');
     try {
-      const editor = await openWorkspaceFile('src/user.ts');
-      placeCursor(editor, "return this.role === 'admin'");
-      const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'anything')) as EditResult;
+      const { result } = await editAtCursor("return this.role === 'admin'", 'anything');
       assert.equal(result.status, 'failed');
       assert.match(result.message ?? '', /Check that the server at http:\/\/127\.0\.0\.1:9\/v1 is running/);
     } finally {
@@ -266,9 +248,7 @@ describe('edit commands', () => {
 
   it('a refused key points to Set API Key', async () => {
     model.server.enqueue(scripted.error('invalid-api-key'));
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin'");
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'anything')) as EditResult;
+    const { result } = await editAtCursor("return this.role === 'admin'", 'anything');
     assert.equal(result.status, 'failed');
     assert.match(result.message ?? '', /API key rejected by .*"Scalpel: Set API Key".*Or select another model\./);
     assert.equal((result.message ?? '').split('127.0.0.1').length - 1, 1, 'the address is named once');

@@ -156,6 +156,31 @@ export function placeCursor(editor: vscode.TextEditor, text: string): vscode.Pos
   return position;
 }
 
+/**
+ * Opens `file`, puts the cursor on `anchor` and runs Edit Element at Cursor with `instruction`, as a user would, and
+ * returns at once: `running` ends with the edit (a preview, applied, failed), so a test can type meanwhile.
+ */
+export async function startEditAtCursor(
+  anchor: string,
+  instruction: string,
+  file = 'src/user.ts',
+): Promise<{ editor: vscode.TextEditor; running: Thenable<EditResult> }> {
+  const editor = await openWorkspaceFile(file);
+  placeCursor(editor, anchor);
+  const running = vscode.commands.executeCommand('scalpel.editElementAtCursor', instruction) as Thenable<EditResult>;
+  return { editor, running };
+}
+
+/** {@link startEditAtCursor}, waiting for the edit's result. */
+export async function editAtCursor(
+  anchor: string,
+  instruction: string,
+  file = 'src/user.ts',
+): Promise<{ editor: vscode.TextEditor; result: EditResult }> {
+  const { editor, running } = await startEditAtCursor(anchor, instruction, file);
+  return { editor, result: await running };
+}
+
 /** Inserts text the way typing does, at the start of the line holding `anchor`. */
 export async function typeAt(editor: vscode.TextEditor, anchor: string, text: string): Promise<void> {
   const offset = editor.document.getText().indexOf(anchor);

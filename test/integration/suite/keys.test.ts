@@ -5,14 +5,15 @@ import {
   type AcceptResult,
   CAN_EDIT,
   DISPLAY_NAME,
+  editAtCursor,
   type EditResult,
   fenced,
   NEW_CAN_EDIT,
   NEW_DISPLAY_NAME,
   placeCursor,
   proposedDocument,
-  setSetting,
   proposedEditors,
+  setSetting,
   useScriptedModel,
 } from './editTestSupport';
 import { openWorkspaceFile, readWorkspaceFileFromDisk, scalpelExtensionOrThrow, waitFor } from './helpers';
@@ -97,9 +98,7 @@ describe('keyboard', () => {
           fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME),
       ),
     );
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin'");
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'two changes')) as EditResult;
+    const { editor, result } = await editAtCursor("return this.role === 'admin'", 'two changes');
     assert.equal(result.status, 'preview', result.message);
     const proposed = await proposedDocument('src/user.ts');
     const previewEditor = await vscode.window.showTextDocument(proposed);

@@ -9,6 +9,7 @@ import {
   API_KEY,
   CAN_EDIT,
   chatRequests,
+  editAtCursor,
   type EditResult,
   fenced,
   MODEL,
@@ -274,13 +275,10 @@ describe('model, key, statistics and clipboard commands', () => {
     it('Edit Element at Cursor asks the model picked in Select Model through vscode.lm', async () => {
       await vscode.commands.executeCommand('scalpel.selectModel', { provider: 'vscode-lm', model: MODEL_ID });
       model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT)));
-      const editor = await openWorkspaceFile('src/user.ts');
-      placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-
-      const result = (await vscode.commands.executeCommand(
-        'scalpel.editElementAtCursor',
+      const { editor, result } = await editAtCursor(
+        "return this.role === 'admin' || this.role === 'editor'",
         'viewers cannot edit',
-      )) as EditResult;
+      );
 
       assert.equal(result.status, 'preview', result.message);
       const received = model.server.requests.at(-1);

@@ -5,18 +5,17 @@ import {
   type AcceptResult,
   CAN_EDIT,
   DISPLAY_NAME,
-  type EditResult,
+  editAtCursor,
   fenced,
   NEW_CAN_EDIT,
   NEW_DISPLAY_NAME,
-  placeCursor,
   proposedDocument,
-  setSetting,
   proposedEditors,
-  useScriptedModel,
+  setSetting,
   typeAt,
+  useScriptedModel,
 } from './editTestSupport';
-import { openWorkspaceFile, readWorkspaceFileFromDisk, waitFor } from './helpers';
+import { readWorkspaceFileFromDisk, waitFor } from './helpers';
 
 describe('preview', () => {
   const model = useScriptedModel();
@@ -36,9 +35,10 @@ describe('preview', () => {
           fenced(`REPLACE_ELEMENT ${DISPLAY_NAME}`, NEW_DISPLAY_NAME),
       ),
     );
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'two changes')) as EditResult;
+    const { editor, result } = await editAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
+      'two changes',
+    );
     assert.equal(result.status, 'preview', result.message);
     assert.ok(result.editId !== undefined);
     return { editor, editId: result.editId };
@@ -110,9 +110,7 @@ describe('preview', () => {
         ),
       ),
     );
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, 'if (!this.lastLogin) return true;');
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'rename it')) as EditResult;
+    const { result } = await editAtCursor('if (!this.lastLogin) return true;', 'rename it');
     assert.equal(result.status, 'preview', result.message);
     const proposed = await proposedDocument('src/user.ts');
     const label = 'replace class[User]/method[isDormant] → method[isInactive] (renamed)';
@@ -219,12 +217,10 @@ describe('preview', () => {
           fenced('CREATE_FILE src/roles.ts', "export const EDITING_ROLES = ['admin', 'editor'] as const;\n"),
       ),
     );
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const result = (await vscode.commands.executeCommand(
-      'scalpel.editElementAtCursor',
+    const { editor, result } = await editAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
       'roles in their own file',
-    )) as EditResult;
+    );
     assert.equal(result.status, 'preview', result.message);
 
     const tab = await waitFor(

@@ -7,6 +7,7 @@ import {
   CAN_EDIT,
   chatRequests,
   DISPLAY_NAME,
+  editAtCursor,
   type EditResult,
   fenced,
   NEW_CAN_EDIT,
@@ -55,9 +56,10 @@ describe('review: acting on a preview', () => {
         { delayMs },
       ),
     );
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const result = (await vscode.commands.executeCommand('scalpel.editElementAtCursor', 'two changes')) as EditResult;
+    const { editor, result } = await editAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
+      'two changes',
+    );
     assert.equal(result.status, 'preview', result.message);
     assert.ok(result.editId !== undefined);
     return { editor, editId: result.editId };
@@ -200,12 +202,10 @@ describe('review: acting on a preview', () => {
 
   it('a second Apply of an applied edit says so, without an internal id', async () => {
     model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT)));
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const result = (await vscode.commands.executeCommand(
-      'scalpel.editElementAtCursor',
+    const { result } = await editAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
       'viewers cannot edit',
-    )) as EditResult;
+    );
     await vscode.commands.executeCommand('scalpel.acceptEdit', result.editId);
 
     const again = (await vscode.commands.executeCommand('scalpel.acceptEdit', result.editId)) as AcceptResult;

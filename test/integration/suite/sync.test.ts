@@ -13,6 +13,7 @@ import {
   NEW_DISPLAY_NAME,
   placeCursor,
   setSetting,
+  startEditAtCursor,
   typeAt,
   useScriptedModel,
 } from './editTestSupport';
@@ -85,12 +86,10 @@ describe('sync with the user edits', () => {
     await setSetting('smallFileLines', 1000);
     model.server.enqueue(scripted.answer(TWO_CHANGES, { delayMs: 2500 }));
     const before = chatRequests(model.server);
-    const editor = await openWorkspaceFile('src/user.ts');
-    placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const running = vscode.commands.executeCommand(
-      'scalpel.editElementAtCursor',
+    const { editor, running } = await startEditAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
       'two changes',
-    ) as Thenable<EditResult>;
+    );
     await waitFor(() => chatRequests(model.server) > before, { description: 'the request to reach the model' });
     await typeAt(editor, "    return this.role === 'admin' || this.role === 'editor';", '    // mine\n');
     const result = await running;

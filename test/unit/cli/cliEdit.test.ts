@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { HARD_CASES, tempWorkspace } from '../../support/tempWorkspace';
 import { scalpel as runScalpel, type CliRun } from './runScalpel';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer, type ScriptedStep } from '../../support/llmServer';
+import { scripted, startScriptedLlmServer, type ScriptedStep } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
 
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const HARD = readFileSync(join(repoRoot, 'test', 'unit', 'elements', 'fixtures', 'hardCases.ts'), 'utf8');
+const HARD = HARD_CASES;
 const VALIDATE = 'src/hard.ts/class[UserService]/method[validate]';
 const ANSWER = [
   `REPLACE_ELEMENT ${VALIDATE}`,
@@ -33,28 +33,17 @@ function scalpel(
 }
 
 function workspace(): string {
-  const root = mkdtempSync(join(tmpdir(), 'scalpel-edit-'));
-  mkdirSync(join(root, 'src'));
-  copyFileSync(join(repoRoot, 'test', 'unit', 'elements', 'fixtures', 'hardCases.ts'), join(root, 'src', 'hard.ts'));
-  return root;
+  return tempWorkspace('scalpel-edit-', { 'src/hard.ts': HARD });
 }
 
 void describe('scalpel edit / apply / stats end to end', () => {
-  let server: ScriptedLlmServer;
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    server = await startScriptedLlmServer();
-    env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' };
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   void test('a successful edit writes the file, prints the diff and records metrics', async () => {
     const root = workspace();
     const metrics = join(root, 'metrics.jsonl');
-    server.enqueue(scripted.answer(ANSWER));
-    const run = await scalpel(root, { ...env, SCALPEL_METRICS_FILE: metrics }, [
+    llm.server.enqueue(scripted.answer(ANSWER));
+    const run = await scalpel(root, { ...llm.cliEnv, SCALPEL_METRICS_FILE: metrics }, [
       'edit',
       'src/hard.ts',
       '--focus',
@@ -66,7 +55,7 @@ void describe('scalpel edit / apply / stats end to end', () => {
     assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), EDITED);
     assert.match(run.stdout, /^-    return input\.length > 0 && path\.isAbsolute\(this\.root\);$/m);
     assert.match(run.stdout, /^\+    return input\.trim\(\)\.length > 0;$/m);
-    assert.equal(server.requests.at(-1)?.headers.authorization, 'Bearer sk-cli-test');
+    assert.equal(llm.server.requests.at(-1)?.headers.authorization, 'Bearer sk-cli-test');
     const stats = await scalpel(root, { SCALPEL_METRICS_FILE: metrics }, ['stats', '--json']);
     assert.equal(stats.code, 0);
     const summary = JSON.parse(stats.stdout) as {
@@ -96,8 +85,8 @@ void describe('scalpel edit / apply / stats end to end', () => {
 
   void test('--dry-run verifies and writes nothing', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER));
-    const run = await scalpel(root, env, [
+    llm.server.enqueue(scripted.answer(ANSWER));
+    const run = await scalpel(root, llm.cliEnv, [
       'edit',
       'src/hard.ts',
       '--focus',
@@ -126,8 +115,8 @@ void describe('scalpel edit / apply / stats end to end', () => {
     const root = join(parent, rootFlag);
     mkdirSync(join(root, 'src'), { recursive: true });
     writeFileSync(join(root, 'src', 'hard.ts'), HARD);
-    server.enqueue(scripted.answer(ANSWER));
-    const run = await scalpel(parent, env, [
+    llm.server.enqueue(scripted.answer(ANSWER));
+    const run = await scalpel(parent, llm.cliEnv, [
       'edit',
       'src/hard.ts',
       '--focus',
@@ -141,25 +130,25 @@ void describe('scalpel edit / apply / stats end to end', () => {
     assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), EDITED);
     assert.equal(readFileSync(decoy, 'utf8'), HARD);
 
-    const count = server.requests.length;
-    const outside = await scalpel(parent, env, ['edit', decoy, '-m', 'trim it', '--root', rootFlag]);
+    const count = llm.server.requests.length;
+    const outside = await scalpel(parent, llm.cliEnv, ['edit', decoy, '-m', 'trim it', '--root', rootFlag]);
     assert.equal(outside.code, 1);
     assert.match(outside.stderr, /^scalpel edit: refused path ".+": it is outside the workspace root .+\n$/);
-    assert.equal(server.requests.length, count, 'no model request for a refused file');
+    assert.equal(llm.server.requests.length, count, 'no model request for a refused file');
   });
 
   void test('429 with Retry-After and a 503 are retried, then the edit applies', async () => {
     const root = workspace();
-    const count = server.requests.length;
-    server.enqueue(
+    const count = llm.server.requests.length;
+    llm.server.enqueue(
       scripted.error('rate-limit', { retryAfterSeconds: 1 }),
       scripted.error('overloaded', { status: 503 }),
       scripted.answer(ANSWER),
     );
-    const run = await scalpel(root, env, ['edit', 'src/hard.ts', '--focus', VALIDATE, '-m', 'trim it']);
+    const run = await scalpel(root, llm.cliEnv, ['edit', 'src/hard.ts', '--focus', VALIDATE, '-m', 'trim it']);
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(server.requests.length - count, 3);
-    const [first, second] = server.requests.slice(count);
+    assert.equal(llm.server.requests.length - count, 3);
+    const [first, second] = llm.server.requests.slice(count);
     assert.ok((second?.receivedAt ?? 0) - (first?.receivedAt ?? 0) >= 900, 'the retry waited for Retry-After');
     assert.equal(readFileSync(join(root, 'src', 'hard.ts'), 'utf8'), EDITED);
   });
@@ -189,7 +178,7 @@ void describe('scalpel edit / apply / stats end to end', () => {
       const own = await startScriptedLlmServer({ steps: Array.from({ length: 8 }, () => step) });
       try {
         const root = workspace();
-        const run = await scalpel(root, { ...env, SCALPEL_BASE_URL: own.openaiBaseUrl }, [
+        const run = await scalpel(root, { ...llm.cliEnv, SCALPEL_BASE_URL: own.openaiBaseUrl }, [
           'edit',
           'src/hard.ts',
           '--focus',
@@ -209,8 +198,8 @@ void describe('scalpel edit / apply / stats end to end', () => {
 
   void test('Ctrl-C while the model streams: exit 130, nothing written', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER, { chunks: 30, chunkDelayMs: 100 }));
-    const run = await scalpel(root, env, ['edit', 'src/hard.ts', '--focus', VALIDATE, '-m', 'trim it'], {
+    llm.server.enqueue(scripted.answer(ANSWER, { chunks: 30, chunkDelayMs: 100 }));
+    const run = await scalpel(root, llm.cliEnv, ['edit', 'src/hard.ts', '--focus', VALIDATE, '-m', 'trim it'], {
       interruptWhen: (stderr) => stderr.includes('asking gpt-4o-mini'),
     });
     assert.equal(run.code, 130, run.stderr);

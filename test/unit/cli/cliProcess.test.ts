@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { describe, test } from 'node:test';
+import { HARD_CASES, tempWorkspace } from '../../support/tempWorkspace';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
 import { scalpelProcess } from './runScalpel';
 
 /**
@@ -11,8 +12,7 @@ import { scalpelProcess } from './runScalpel';
  * Ctrl-C (SIGINT). Every other CLI behaviour is tested in-process through runCli (cliFoundation, cliEdit).
  */
 
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const HARD = readFileSync(join(repoRoot, 'test', 'unit', 'elements', 'fixtures', 'hardCases.ts'), 'utf8');
+const HARD = HARD_CASES;
 const VALIDATE = 'src/hard.ts/class[UserService]/method[validate]';
 const ANSWER = [
   `REPLACE_ELEMENT ${VALIDATE}`,
@@ -24,20 +24,11 @@ const ANSWER = [
 ].join('\n');
 
 function workspace(): string {
-  const root = mkdtempSync(join(tmpdir(), 'scalpel-process-'));
-  mkdirSync(join(root, 'src'));
-  copyFileSync(join(repoRoot, 'test', 'unit', 'elements', 'fixtures', 'hardCases.ts'), join(root, 'src', 'hard.ts'));
-  return root;
+  return tempWorkspace('scalpel-process-', { 'src/hard.ts': HARD });
 }
 
 void describe('dist/cli.js as a real process', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   // Exit 0 is seen by the piped-stdin test below; each process start costs about half a second, so no extra one here.
   void test('exit codes: 1 with a one-line reason on bad input, 2 on a usage error', async () => {
@@ -63,9 +54,9 @@ void describe('dist/cli.js as a real process', () => {
 
   void test('Ctrl-C while the model streams: exit 130, nothing written', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER, { chunks: 30, chunkDelayMs: 100 }));
+    llm.server.enqueue(scripted.answer(ANSWER, { chunks: 30, chunkDelayMs: 100 }));
     const run = await scalpelProcess(root, ['edit', 'src/hard.ts', '--focus', VALIDATE, '-m', 'trim it'], {
-      env: { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' },
+      env: { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: llm.server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' },
       interruptWhen: (stderr) => stderr.includes('asking gpt-4o-mini'),
     });
     assert.equal(run.code, 130, run.stderr);

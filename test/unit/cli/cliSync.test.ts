@@ -1,17 +1,18 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { HARD_CASES, tempWorkspace } from '../../support/tempWorkspace';
 import { CHANGES_SECTION_TITLE } from '../../../src/core/sync/sync';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
 import { scalpel } from './runScalpel';
 
 // `scalpel sync`, `scalpel changes` and `scalpel edit --conversation --on-conflict` (issue 11), in-process against
 // real files and the scripted model over real HTTP. The state file lives in SCALPEL_STATE_DIR, outside the workspace.
 
-const repoRoot = join(__dirname, '..', '..', '..', '..');
-const HARD = readFileSync(join(repoRoot, 'test', 'unit', 'elements', 'fixtures', 'hardCases.ts'), 'utf8');
+const HARD = HARD_CASES;
 const FILE = 'src/hard.ts';
 const VALIDATE = `${FILE}/class[UserService]/method[validate]`;
 const GETTER = `${FILE}/class[UserService]/getter[name]`;
@@ -32,26 +33,18 @@ const ANSWER = [
 const USERS_VALIDATE = 'return input.length > 1 && path.isAbsolute(this.root); // mine';
 
 function workspace(): { root: string; state: string } {
-  const root = mkdtempSync(join(tmpdir(), 'scalpel-sync-'));
-  mkdirSync(join(root, 'src'));
-  writeFileSync(join(root, FILE), HARD);
-  return { root, state: mkdtempSync(join(tmpdir(), 'scalpel-state-')) };
+  return {
+    root: tempWorkspace('scalpel-sync-', { [FILE]: HARD }),
+    state: mkdtempSync(join(tmpdir(), 'scalpel-state-')),
+  };
 }
 
 void describe('scalpel sync, changes and edit with a conversation', () => {
-  let server: ScriptedLlmServer;
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    server = await startScriptedLlmServer();
-    env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' };
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   void test('changes after sync shows the element-level summary; the state file stays out of the workspace', async () => {
     const { root, state } = workspace();
-    const withState = { ...env, SCALPEL_STATE_DIR: state };
+    const withState = { ...llm.cliEnv, SCALPEL_STATE_DIR: state };
     const unseen = await scalpel(root, ['changes', FILE], { env: withState });
     assert.equal(unseen.code, 0);
     assert.match(unseen.stderr, /has not seen it in conversation "default" \(run scalpel sync src\/hard\.ts/);
@@ -87,14 +80,14 @@ void describe('scalpel sync, changes and edit with a conversation', () => {
 
   void test('the next edit of the conversation sends the change summary to the model', async () => {
     const { root, state } = workspace();
-    const withState = { ...env, SCALPEL_STATE_DIR: state };
+    const withState = { ...llm.cliEnv, SCALPEL_STATE_DIR: state };
     await scalpel(root, ['sync', FILE], { env: withState });
     writeFileSync(
       join(root, FILE),
       HARD.replace('return this.cache.get(String(id));', 'return this.cache.get(`${id}`);'),
     );
-    server.enqueue(scripted.answer(ANSWER));
-    const first = server.requests.length;
+    llm.server.enqueue(scripted.answer(ANSWER));
+    const first = llm.server.requests.length;
     const run = await scalpel(
       root,
       ['edit', FILE, '--focus', VALIDATE, '--focus', GETTER, '-m', 'trim', '--verify', 'syntax'],
@@ -103,7 +96,7 @@ void describe('scalpel sync, changes and edit with a conversation', () => {
       },
     );
     assert.equal(run.code, 0, run.stderr);
-    const prompt = JSON.stringify(server.requests.slice(first).map((r) => r.body?.messages));
+    const prompt = JSON.stringify(llm.server.requests.slice(first).map((r) => r.body?.messages));
     assert.ok(prompt.includes(CHANGES_SECTION_TITLE), 'the prompt carries the section');
     assert.ok(prompt.includes('method[find]'), 'naming the element the user changed');
     // Written by the model: its text is the baseline now, so there is nothing new to report.
@@ -115,7 +108,7 @@ void describe('scalpel sync, changes and edit with a conversation', () => {
     void test(`--on-conflict ${policy}: the user saved the element the model changes while it worked`, async () => {
       const { root, state } = workspace();
       const disk = join(root, FILE);
-      server.enqueue(scripted.answer(ANSWER, { delayMs: 150 }));
+      llm.server.enqueue(scripted.answer(ANSWER, { delayMs: 150 }));
       let saved = false;
       const run = await scalpel(
         root,
@@ -134,7 +127,7 @@ void describe('scalpel sync, changes and edit with a conversation', () => {
           policy,
         ],
         {
-          env: { ...env, SCALPEL_STATE_DIR: state },
+          env: { ...llm.cliEnv, SCALPEL_STATE_DIR: state },
           // The user saves while the model answers: after the request went out.
           interruptWhen: (stderr) => {
             if (!saved && stderr.includes('asking')) {

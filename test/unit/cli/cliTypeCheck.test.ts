@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
+import { tempWorkspace } from '../../support/tempWorkspace';
 import { scalpel } from './runScalpel';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
 
 // Issue 18's type check through `scalpel edit` in-process, the scripted model answering over real HTTP and the real
 // TypeScript checker reading real files: a signature change that breaks a caller in another file goes back to the
@@ -34,40 +35,31 @@ const GREETED = GREET.replace('name: string)', 'name: string, punctuation: strin
 );
 
 function workspace(): string {
-  const root = mkdtempSync(join(tmpdir(), 'scalpel-types-'));
-  mkdirSync(join(root, 'src'));
-  writeFileSync(join(root, 'src', 'greet.ts'), GREET);
-  writeFileSync(join(root, 'src', 'app.ts'), APP);
-  writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }));
-  return root;
+  return tempWorkspace('scalpel-types-', {
+    'src/greet.ts': GREET,
+    'src/app.ts': APP,
+    'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }),
+  });
 }
 
 void describe('scalpel edit: the type check', () => {
-  let server: ScriptedLlmServer;
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    server = await startScriptedLlmServer();
-    env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' };
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   const args = ['edit', 'src/greet.ts', '-m', 'greet takes the punctuation', '--repair-rounds', '1'];
 
   function lastUserMessage(index: number): string {
-    const users = (server.requests[index]?.body?.messages ?? []).filter((m) => m.role === 'user');
+    const users = (llm.server.requests[index]?.body?.messages ?? []).filter((m) => m.role === 'user');
     return String(users[users.length - 1]?.content ?? '');
   }
 
   void test('a required parameter that breaks a caller goes back with TS2554 and is not written', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
-    const from = server.requests.length;
-    const run = await scalpel(root, args, { env });
+    llm.server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
+    const from = llm.server.requests.length;
+    const run = await scalpel(root, args, { env: llm.cliEnv });
 
     assert.equal(run.code, 1, run.stderr);
-    assert.equal(server.requests.length - from, 2, 'one repair round');
+    assert.equal(llm.server.requests.length - from, 2, 'one repair round');
     const repair = lastUserMessage(from + 1);
     assert.match(repair, /src\/app\.ts/);
     assert.match(repair, /TS2554 Expected 2 arguments, but got 1/);
@@ -79,9 +71,9 @@ void describe('scalpel edit: the type check', () => {
 
   void test('with --allow-new-errors the edit is written and the errors are reported', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
-    const from = server.requests.length;
-    const run = await scalpel(root, [...args, '--allow-new-errors'], { env });
+    llm.server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
+    const from = llm.server.requests.length;
+    const run = await scalpel(root, [...args, '--allow-new-errors'], { env: llm.cliEnv });
 
     assert.equal(run.code, 0, run.stderr);
     assert.match(lastUserMessage(from + 1), /TS2554/, 'the errors still went back to the model first');
@@ -110,8 +102,8 @@ void describe('scalpel edit: the type check', () => {
 
   void test('--json lists the new errors it was let through with, where they are', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
-    const run = await scalpel(root, [...args, '--allow-new-errors', '--json'], { env });
+    llm.server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
+    const run = await scalpel(root, [...args, '--allow-new-errors', '--json'], { env: llm.cliEnv });
 
     assert.equal(run.code, 0, run.stderr);
     const json = JSON.parse(run.stdout) as {
@@ -125,17 +117,17 @@ void describe('scalpel edit: the type check', () => {
 
   void test('--verify syntax checks the parse alone', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER));
-    const from = server.requests.length;
-    const run = await scalpel(root, [...args, '--verify', 'syntax'], { env });
+    llm.server.enqueue(scripted.answer(ANSWER));
+    const from = llm.server.requests.length;
+    const run = await scalpel(root, [...args, '--verify', 'syntax'], { env: llm.cliEnv });
 
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(server.requests.length - from, 1, 'no repair round');
+    assert.equal(llm.server.requests.length - from, 1, 'no repair round');
     assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), GREETED);
   });
 
   void test('--verify takes types or syntax', async () => {
-    const run = await scalpel(workspace(), [...args, '--verify', 'semantic'], { env });
+    const run = await scalpel(workspace(), [...args, '--verify', 'semantic'], { env: llm.cliEnv });
     assert.equal(run.code, 2);
     assert.match(run.stderr, /--verify takes types or syntax, not "semantic"/);
   });

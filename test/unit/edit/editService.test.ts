@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ContextBudgetError } from '../../../src/core/context/buildContext';
 import { createTokenCounter } from '../../../src/core/context/tokens';
 import { EditConversation } from '../../../src/core/edit/conversation';
@@ -9,36 +9,22 @@ import type { VerificationStep } from '../../../src/core/edit/verification';
 import { outlineSource } from '../../../src/core/elements/outline';
 import type { RequestMetrics } from '../../../src/core/llm/metrics';
 import { parseOperations } from '../../../src/core/ops/format';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import {
-  FILE,
-  HARD,
-  INSTRUCTION,
-  NEW_VALIDATE,
-  scriptedOpenAi,
-  snapshot,
-  VALIDATE,
-  VALIDATED,
-} from '../pipeline/validateEdit';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
+import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, snapshot, VALIDATE, VALIDATED } from '../pipeline/validateEdit';
 
 // The edit service end to end against the scripted model over real HTTP, through the real OpenAI client: the same
 // calls the palette, the chat and `scalpel edit` make.
 
 void describe('the edit service', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   function request(overrides: Partial<ServiceEditRequest> = {}): ServiceEditRequest {
     return {
       instruction: INSTRUCTION,
       files: [{ path: FILE, focus: [VALIDATE] }],
       snapshot,
-      provider: scriptedOpenAi(server),
+      provider: llm.provider(),
       command: 'test.edit',
       ...overrides,
     };
@@ -48,7 +34,7 @@ void describe('the edit service', () => {
     const recorded: RequestMetrics[] = [];
     const service = createEditService({ recordMetrics: (requests) => recorded.push(...requests) });
     const conversation = new EditConversation('test');
-    server.enqueue(scripted.answer(NEW_VALIDATE, { usage: { inputTokens: 700, outputTokens: 40 } }));
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE, { usage: { inputTokens: 700, outputTokens: 40 } }));
     const instruction =
       'trim the input before checking its length, and keep the check of the root path exactly as it is today';
     const result = await service.edit(request({ instruction, conversation }));
@@ -93,10 +79,10 @@ void describe('the edit service', () => {
 
   void test('a budget smaller than the focus fails before any request, with the one wording and its advice', async () => {
     const service = createEditService();
-    const before = server.requests.length;
+    const before = llm.server.requests.length;
     const result = await service.edit(request({ settings: { tokenBudget: 10 } }));
     assert.equal(result.status, 'failed');
-    assert.equal(server.requests.length, before, 'no model request');
+    assert.equal(llm.server.requests.length, before, 'no model request');
     assert.match(result.failure ?? '', /^the focused elements alone need \d+ tokens but the budget is 10 /);
     const thrown = new ContextBudgetError(Number(/need (\d+) tokens/.exec(result.failure ?? '')?.[1]), 10);
     assert.equal(result.failure, thrown.message);
@@ -130,8 +116,8 @@ void describe('the edit service', () => {
         [FILE, 'focused', [VALIDATE]],
       ],
     );
-    server.enqueue(scripted.answer(NEW_VALIDATE));
-    const before = server.requests.length;
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
+    const before = llm.server.requests.length;
     await service.edit(
       request({
         files: [
@@ -141,13 +127,13 @@ void describe('the edit service', () => {
         snapshot: files,
       }),
     );
-    const sent = server.requests[before]?.body?.messages?.find((m) => m.role === 'user')?.content;
+    const sent = llm.server.requests[before]?.body?.messages?.find((m) => m.role === 'user')?.content;
     assert.ok(String(sent).startsWith(context.context.text), 'the edit sent this very context');
   });
 
   void test('an excluded file is refused before anything is sent', async () => {
     const service = createEditService();
-    const before = server.requests.length;
+    const before = llm.server.requests.length;
     const result = await service.edit(
       request({
         exclusions: {
@@ -157,7 +143,7 @@ void describe('the edit service', () => {
       }),
     );
     assert.equal(result.status, 'refused');
-    assert.equal(server.requests.length, before);
+    assert.equal(llm.server.requests.length, before);
     assert.equal(
       result.failure,
       'Scalpel does not send src/hard.ts: it is excluded by scalpel.exclude "src/**". Excluded files are never sent to a model; change the setting or the .gitignore to allow it.',
@@ -173,7 +159,7 @@ void describe('the edit service', () => {
       check: ({ changes, namedFiles }) =>
         changes.map((c) => ({ path: c.path, decision: 'ask', reason: `named: ${namedFiles.join(',')}` })),
     };
-    server.enqueue(scripted.answer(NEW_VALIDATE), scripted.answer(NEW_VALIDATE), scripted.answer(NEW_VALIDATE));
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE), scripted.answer(NEW_VALIDATE), scripted.answer(NEW_VALIDATE));
     const refused = await createEditService({ preWriteGates: [refuse] }).edit(request());
     assert.equal(refused.status, 'refused');
     assert.equal(refused.failure, 'src/hard.ts: it is protected; nothing was written');
@@ -204,11 +190,11 @@ void describe('the edit service', () => {
           : [],
     };
     const withLength = NEW_VALIDATE.replace('input.trim().length > 0', 'input.length >= 1');
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(NEW_VALIDATE), scripted.answer(withLength));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE), scripted.answer(withLength));
     const result = await createEditService({ verificationSteps: [noTrim] }).edit(request());
     assert.equal(result.status, 'ready', result.failure);
-    const repair = server.requests[before + 1]?.body?.messages?.at(-1);
+    const repair = llm.server.requests[before + 1]?.body?.messages?.at(-1);
     assert.match(
       String(repair?.content),
       /FAILED REPLACE_ELEMENT src\/hard\.ts\/class\[UserService\]\/method\[validate\]: trim\(\) is not allowed here/,
@@ -228,19 +214,19 @@ void describe('the edit service', () => {
   void test('pasted operations go through the same verification steps, without a model', async () => {
     const rejectAll: VerificationStep = { name: 'reject-all', run: () => [{ path: FILE, message: 'no' }] };
     const { operations } = parseOperations(NEW_VALIDATE);
-    const before = server.requests.length;
+    const before = llm.server.requests.length;
     const plain = await createEditService().verify({ snapshot, operations });
     assert.equal(plain.ok, true);
     assert.equal(plain.apply.changes[0]?.after, VALIDATED);
     const checked = await createEditService({ verificationSteps: [rejectAll] }).verify({ snapshot, operations });
     assert.equal(checked.ok, false);
     assert.deepEqual(checked.problems, [{ path: FILE, message: 'no' }]);
-    assert.equal(server.requests.length, before);
+    assert.equal(llm.server.requests.length, before);
   });
 
   void test('NEED lines are answered in the edit phase and recorded per round', async () => {
     const find = `${FILE}/class[UserService]/method[find]`;
-    server.enqueue(scripted.answer(`NEED ${find}\n\n${NEW_VALIDATE}`), scripted.answer(NEW_VALIDATE));
+    llm.server.enqueue(scripted.answer(`NEED ${find}\n\n${NEW_VALIDATE}`), scripted.answer(NEW_VALIDATE));
     const result = await createEditService().edit(request());
     assert.equal(result.status, 'ready', result.failure);
     assert.deepEqual(result.outcome.rounds, [
@@ -251,7 +237,7 @@ void describe('the edit service', () => {
 
   void test('the user changed the target meanwhile: the batch is resolved again and reported as a conflict', async () => {
     const typed = HARD.replace('return input.length > 0 &&', 'return input.length > 1 &&');
-    server.enqueue(scripted.answer(NEW_VALIDATE));
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
     const conflict = await createEditService().edit(
       request({ current: { read: (path) => (path === FILE ? typed : undefined) } }),
     );
@@ -260,7 +246,7 @@ void describe('the edit service', () => {
 
     // A change elsewhere in the file is kept, and the batch applies on top of it.
     const elsewhere = `${HARD}\n// a note the user added\n`;
-    server.enqueue(scripted.answer(NEW_VALIDATE));
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
     const rebased = await createEditService().edit(
       request({ current: { read: (path) => (path === FILE ? elsewhere : undefined) } }),
     );
@@ -270,7 +256,7 @@ void describe('the edit service', () => {
   });
 
   void test('a refused key: the failure and the advice to set the key or select a model', async () => {
-    server.enqueue(scripted.error('invalid-api-key'));
+    llm.server.enqueue(scripted.error('invalid-api-key'));
     const result = await createEditService().edit(request());
     assert.equal(result.status, 'failed');
     assert.equal(result.error?.code, 'auth');
@@ -286,7 +272,7 @@ void describe('the edit service', () => {
 
   void test('planning alone: the elements the model names, the ones it got wrong, the metrics', async () => {
     const recorded: RequestMetrics[] = [];
-    server.enqueue(scripted.answer(`NEED ${VALIDATE}\nNEED ${FILE}/function[nope]\nNEED src/other.ts\n`));
+    llm.server.enqueue(scripted.answer(`NEED ${VALIDATE}\nNEED ${FILE}/function[nope]\nNEED src/other.ts\n`));
     const result = await createEditService({ recordMetrics: (r) => recorded.push(...r) }).plan(
       request({ files: [{ path: FILE, focus: [] }], command: 'test.plan' }),
     );

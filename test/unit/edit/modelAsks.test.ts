@@ -9,8 +9,8 @@ import { createEditService } from '../../../src/core/edit/editService';
 import { seenCodeStep } from '../../../src/core/edit/seenCodeStep';
 import { runEdit, type EditRequest } from '../../../src/core/llm/pipeline';
 import { CODING_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../../../src/core/llm/prompts';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import { scriptedOpenAi } from '../pipeline/validateEdit';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
 
 // Issue 18, the model's side of the dialogue: NEED answered in edit rounds, FIND, the model's notes kept. Everything
 // runs against the scripted model over real HTTP through the real OpenAI client.
@@ -75,26 +75,15 @@ const NEW_GET = [
   '```',
 ].join('\n');
 
-function messagesOf(server: ScriptedLlmServer, index: number): Array<{ role: string; content: string }> {
-  const body = server.requests[index]?.body;
-  return (body?.messages ?? []).map((m) => ({ role: m.role, content: String(m.content) }));
-}
-
 void describe('the model asks: NEED and FIND in every round, its notes kept', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   function request(overrides: Partial<EditRequest> = {}): EditRequest {
     return {
       instruction: 'reject negative values in put',
       files: [{ path: FILE, focus: [GET] }],
       snapshot,
-      provider: scriptedOpenAi(server),
+      provider: llm.provider(),
       counter: createTokenCounter(),
       // The file is small: without this it would go whole and there would be nothing to ask for.
       options: { smallFileLines: 1 },
@@ -104,14 +93,14 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   }
 
   void test('NEED in an edit round brings the element in full; the replace written from it is then allowed', async () => {
-    const before = server.requests.length;
+    const before = llm.server.requests.length;
     // The focused view shows put only by its signature; the model asks for it and, meanwhile, writes an operation.
-    server.enqueue(scripted.answer(`NEED ${PUT}\n\n${NEW_GET}`), scripted.answer(NEW_PUT));
+    llm.server.enqueue(scripted.answer(`NEED ${PUT}\n\n${NEW_GET}`), scripted.answer(NEW_PUT));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
-    const first = messagesOf(server, before)[1]?.content ?? '';
+    const first = llm.messagesOf(before)[1]?.content ?? '';
     assert.ok(!first.includes('this.items.set(key, value);'), "put's body is not in the focused view");
-    const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
+    const followUp = llm.messagesOf(before + 1).at(-1)?.content ?? '';
     assert.ok(
       followUp.includes(`// @ ${PUT}\nput(key: string, value: number): void {\n    this.items.set(key, value);`),
     );
@@ -142,7 +131,7 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   });
 
   void test('without the NEED the same replace is refused by the seen-code rule (the record is what allows it)', async () => {
-    server.enqueue(scripted.answer(NEW_PUT), scripted.answer(NEW_PUT));
+    llm.server.enqueue(scripted.answer(NEW_PUT), scripted.answer(NEW_PUT));
     const outcome = await runEdit(request({ options: { smallFileLines: 1, repairRounds: 1 } }));
     // The refusal shows put in full, so the second, identical answer is then accepted: the rule worked in round one.
     assert.equal(outcome.ok, true, outcome.failure);
@@ -154,8 +143,8 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   });
 
   void test('a malformed or unknown NEED path and a file outside the request get the nearest valid paths', async () => {
-    const before = server.requests.length;
-    server.enqueue(
+    const before = llm.server.requests.length;
+    llm.server.enqueue(
       scripted.answer(
         `NEED ${FILE}/class[Store/method[put]\nNEED ${FILE}/class[Store]/method[putt]\nNEED src/other.ts`,
       ),
@@ -163,7 +152,7 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     );
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
-    const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
+    const followUp = llm.messagesOf(before + 1).at(-1)?.content ?? '';
     const lines = followUp.split('\n');
     const after = (needle: string): string => lines[lines.findIndex((l) => l.includes(needle)) + 1] ?? '';
     assert.match(
@@ -179,11 +168,11 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   });
 
   void test('a NEED over the budget is not sent, and says so with smaller parts to ask for', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(`NEED ${FILE}/class[Store]`), scripted.answer(NEW_GET));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(`NEED ${FILE}/class[Store]`), scripted.answer(NEW_GET));
     const outcome = await runEdit(request({ options: { smallFileLines: 1, budget: 250 } }));
     assert.equal(outcome.ok, true, outcome.failure);
-    const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
+    const followUp = llm.messagesOf(before + 1).at(-1)?.content ?? '';
     assert.match(
       followUp,
       /NEED src\/store\.ts\/class\[Store\]: too large to send in full \(\d+ tokens, \d+ left of the budget of 250\)/,
@@ -193,7 +182,7 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   });
 
   void test('NEED answers are bounded like repair rounds', async () => {
-    server.enqueue(scripted.answer(`NEED ${PUT}`), scripted.answer(`NEED ${PUT}`));
+    llm.server.enqueue(scripted.answer(`NEED ${PUT}`), scripted.answer(`NEED ${PUT}`));
     const outcome = await runEdit(request({ options: { smallFileLines: 1, repairRounds: 1 } }));
     assert.equal(outcome.ok, false);
     assert.equal(outcome.requests.length, 2);
@@ -201,11 +190,11 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   });
 
   void test('FIND in an edit round answers with definitions and uses, without line numbers', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer('FIND items'), scripted.answer(NEW_GET));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer('FIND items'), scripted.answer(NEW_GET));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
-    const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
+    const followUp = llm.messagesOf(before + 1).at(-1)?.content ?? '';
     assert.match(followUp, /^FIND items: defined once, 3 uses$/m);
     assert.ok(
       followUp.includes(`- defined: ${FILE}/class[Store]/property[items]  private items = new Map<string, number>()`),
@@ -217,19 +206,19 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
   });
 
   void test('FIND lines past the limit of one answer are named as not answered', async () => {
-    const before = server.requests.length;
+    const before = llm.server.requests.length;
     const names = ['items', 'get', 'put', 'entries', 'total', 'report1', 'report2'];
-    server.enqueue(scripted.answer(names.map((n) => `FIND ${n}`).join('\n')), scripted.answer(NEW_GET));
+    llm.server.enqueue(scripted.answer(names.map((n) => `FIND ${n}`).join('\n')), scripted.answer(NEW_GET));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
-    const followUp = messagesOf(server, before + 1).at(-1)?.content ?? '';
+    const followUp = llm.messagesOf(before + 1).at(-1)?.content ?? '';
     assert.equal(followUp.match(/^FIND \w+: /gm)?.length, 5);
     assert.match(followUp, /Not answered \(at most 5 FIND lines per answer\): FIND report1, FIND report2/);
   });
 
   void test("the model's notes are kept, lead-ins and questions left out", async () => {
     const note = 'The callers of put are in total, which is not shown: they may need the check too.';
-    server.enqueue(scripted.answer(`Here is the change:\n\n${NEW_GET}\n\n${note}\n`));
+    llm.server.enqueue(scripted.answer(`Here is the change:\n\n${NEW_GET}\n\n${note}\n`));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
     assert.deepEqual(outcome.notes, [note]);
@@ -238,10 +227,9 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
 });
 
 void describe('FIND across the workspace (the edit service with a root)', () => {
-  let server: ScriptedLlmServer;
+  const llm = useScriptedModel();
   let root: string;
-  before(async () => {
-    server = await startScriptedLlmServer();
+  before(() => {
     root = mkdtempSync(join(tmpdir(), 'scalpel-find-'));
     mkdirSync(join(root, 'src'));
     writeFileSync(
@@ -257,24 +245,23 @@ void describe('FIND across the workspace (the edit service with a root)', () => 
       "import { getQueryParam } from './query';\nexport const token = getQueryParam('x', 'token');\n",
     );
   });
-  after(async () => {
-    await server.close();
+  after(() => {
     rmSync(root, { recursive: true, force: true });
   });
 
   void test('planning asks FIND, gets the uses in other files (excluded ones left out), then NEEDs', async () => {
-    const before = server.requests.length;
+    const before = llm.server.requests.length;
     const query = 'src/query.ts';
     const text = (path: string): string | undefined =>
       path === query
         ? 'export function getQueryParam(url: string, key: string): string | undefined {\n  return new URL(url).searchParams.get(key) ?? undefined;\n}\n'
         : undefined;
-    server.enqueue(scripted.answer('FIND getQueryParam'), scripted.answer(`NEED ${query}/function[getQueryParam]`));
+    llm.server.enqueue(scripted.answer('FIND getQueryParam'), scripted.answer(`NEED ${query}/function[getQueryParam]`));
     const result = await createEditService({ workspaceRoot: root }).plan({
       instruction: 'decode plus signs in query values',
       files: [{ path: query, focus: [] }],
       snapshot: { read: text },
-      provider: scriptedOpenAi(server),
+      provider: llm.provider(),
       command: 'test.plan',
       exclusions: {
         firstExclusion: (paths) =>
@@ -283,7 +270,7 @@ void describe('FIND across the workspace (the edit service with a root)', () => 
     });
     assert.equal(result.ok, true, result.failure);
     assert.deepEqual(result.plan?.accepted, [`${query}/function[getQueryParam]`]);
-    const findAnswer = messagesOf(server, before + 1).at(-1)?.content ?? '';
+    const findAnswer = llm.messagesOf(before + 1).at(-1)?.content ?? '';
     assert.match(findAnswer, /^FIND getQueryParam: defined once, 1 use$/m);
     assert.ok(
       findAnswer.includes(

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createEditService, type ServiceEditRequest } from '../../../src/core/edit/editService';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import { FILE, HARD, INSTRUCTION, scriptedOpenAi, snapshot, VALIDATE } from '../pipeline/validateEdit';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
+import { FILE, HARD, INSTRUCTION, snapshot, VALIDATE } from '../pipeline/validateEdit';
 
 // Issue 18's seen-code rule through the edit service, against the scripted model over real HTTP: an operation that
 // replaces code the model saw only as a signature or stub is refused, and the repair request shows that code in full.
@@ -17,20 +18,14 @@ function replaceFile(text: string): string {
 }
 
 void describe('the seen-code rule in the edit service', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   function request(overrides: Partial<ServiceEditRequest> = {}): ServiceEditRequest {
     return {
       instruction: INSTRUCTION,
       files: [{ path: FILE, focus: [VALIDATE] }],
       snapshot,
-      provider: scriptedOpenAi(server),
+      provider: llm.provider(),
       command: 'test.edit',
       ...overrides,
     };
@@ -38,7 +33,7 @@ void describe('the seen-code rule in the edit service', () => {
 
   /** The last user message of each request from `from` on: the request's own prompt or repair message. */
   function userMessages(from: number): string[] {
-    return server.requests.slice(from).map((r) => {
+    return llm.server.requests.slice(from).map((r) => {
       const users = (r.body?.messages ?? []).filter((m) => m.role === 'user');
       return String(users[users.length - 1]?.content ?? '');
     });
@@ -47,7 +42,7 @@ void describe('the seen-code rule in the edit service', () => {
   void test('a REPLACE_FILE from a focused view that drops a stubbed function is refused; nothing changes', async () => {
     assert.notEqual(WITHOUT_PARSE, HARD, 'the fixture lost the implementation of parse');
     const service = createEditService();
-    server.enqueue(scripted.answer(replaceFile(WITHOUT_PARSE)));
+    llm.server.enqueue(scripted.answer(replaceFile(WITHOUT_PARSE)));
     const result = await service.edit(request({ settings: { repairRounds: 0 } }));
 
     assert.equal(result.status, 'failed');
@@ -61,13 +56,13 @@ void describe('the seen-code rule in the edit service', () => {
   void test('after the repair round shows the file whole, a REPLACE_FILE written from it applies', async () => {
     const service = createEditService();
     const trimmed = HARD.replace('return input.length > 0 &&', 'return input.trim().length > 0 &&');
-    server.enqueue(scripted.answer(replaceFile(WITHOUT_PARSE)), scripted.answer(replaceFile(trimmed)));
-    const from = server.requests.length;
+    llm.server.enqueue(scripted.answer(replaceFile(WITHOUT_PARSE)), scripted.answer(replaceFile(trimmed)));
+    const from = llm.server.requests.length;
     const result = await service.edit(request());
 
     assert.equal(result.status, 'ready', result.failure);
     const messages = userMessages(from);
-    assert.equal(server.requests.length - from, 2);
+    assert.equal(llm.server.requests.length - from, 2);
     const repair = messages[messages.length - 1] ?? '';
     assert.match(repair, /which you did not see whole/);
     assert.ok(repair.includes(HARD.trimEnd()), 'the repair request holds the whole file');
@@ -79,7 +74,7 @@ void describe('the seen-code rule in the edit service', () => {
 
   void test('a REPLACE_ELEMENT of an element shown only as a stub is refused with the element in full', async () => {
     const service = createEditService();
-    const code = server.requests.length;
+    const code = llm.server.requests.length;
     const guessed = [
       `REPLACE_ELEMENT ${FIND}`,
       '```ts',
@@ -98,7 +93,7 @@ void describe('the seen-code rule in the edit service', () => {
       '}',
       '```',
     ].join('\n');
-    server.enqueue(scripted.answer(guessed), scripted.answer(informed));
+    llm.server.enqueue(scripted.answer(guessed), scripted.answer(informed));
     const result = await service.edit(request());
 
     const [first, repair] = userMessages(code);

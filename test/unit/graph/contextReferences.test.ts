@@ -9,6 +9,8 @@ import { outlineSource } from '../../../src/core/elements/outline';
 import { CodeGraph } from '../../../src/core/graph/codeGraph';
 import { contextReferences, referencesBudgetOf } from '../../../src/core/graph/contextReferences';
 import { ReferenceFinder } from '../../../src/core/graph/references';
+import { ReferenceSearchCutShort } from '../../../src/core/graph/semantics';
+import { resolveElementPathOrThrow } from '../../../src/core/elements/resolve';
 import { nodeSourceFileSystem } from '../../../src/core/graph/sourceFiles';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
 import { scriptedOpenAi } from '../pipeline/validateEdit';
@@ -107,6 +109,42 @@ void describe('references in the focused context', () => {
     assert.ok(appendix.includes('No uses of src/greet.ts/class[Greeter]/property[prefix] outside what is shown'));
     const forClass = contextReferences(finder, [{ outline, focus: ['src/greet.ts/class[Greeter]'] }], counter);
     assert.equal(forClass.appendices.size, 0, 'a class is not looked up: its members are');
+  });
+
+  void test('past the time limit the appendix says the search was cut short, and the next search is whole again', () => {
+    const say = 'src/greet.ts/class[Greeter]/method[say]';
+    const late = contextReferences(finder, [{ outline, focus: [GREET_PATH, say] }], counter, { timeLimitMs: 0 });
+    const appendix = late.appendices.get('src/greet.ts') ?? '';
+    assert.equal(late.cutShort, 2);
+    assert.equal(late.sites, 0);
+    assert.ok(
+      appendix.includes(
+        'References to src/greet.ts/function[greet]: not searched in time (2 other files mention the name); uses may exist beyond what is shown.',
+      ),
+      appendix,
+    );
+    assert.ok(
+      appendix.includes(`References to ${say}: not searched in time (1 other file mentions the name)`),
+      appendix,
+    );
+    const whole = contextReferences(finder, [{ outline, focus: [GREET_PATH] }], counter);
+    assert.equal(whole.cutShort, 0);
+    assert.match(whole.appendices.get('src/greet.ts') ?? '', /\(33 in 3 files\)/);
+  });
+
+  void test("the compiler's search stops at its time limit, checked between the files it searches", () => {
+    const semantics = graph.semanticsFor('src/greet.ts');
+    assert.ok(semantics !== undefined);
+    const { element } = resolveElementPathOrThrow(outline, GREET_PATH);
+    assert.throws(
+      () => semantics.references('src/greet.ts', element, ['src/app.ts', 'src/many.ts'], new Map(), { timeLimitMs: 0 }),
+      (error: unknown) => error instanceof ReferenceSearchCutShort && /cut short after \d+\.\d s/.test(error.message),
+    );
+    assert.equal(
+      semantics.references('src/greet.ts', element, ['src/app.ts', 'src/many.ts'], new Map()).length,
+      36,
+      'without a limit the same search finds every use: the 33 listed, the recursive call and the two imports',
+    );
   });
 
   void test('a workspace that lies under a node_modules folder is still searched (a package checked in place)', () => {

@@ -1,39 +1,20 @@
 // What users of OpenAI-compatible servers other than OpenAI run into: Ollama's and llama.cpp's own error shapes, a
 // base URL without its API path, models that refuse a parameter, quota and long rate-limit waits.
 import assert from 'node:assert/strict';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createProvider, type ProviderConfig } from '../../../src/core/llm/createProvider';
 import type { ChatProvider } from '../../../src/core/llm/provider';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import { API_KEY, MESSAGES, escape, recordingLogger, rejectsWith, unusedPort, type LogLine } from './providerSuite';
+import { scripted } from '../../support/llmServer';
+import { recordingLogger, useScriptedModel } from '../../support/scriptedModel';
+import { API_KEY, MESSAGES, escape, rejectsWith, unusedPort } from './providerSuite';
 
 void describe('OpenAI-compatible servers', () => {
-  let server: ScriptedLlmServer;
-  let logLines: LogLine[];
-
-  beforeEach(async () => {
-    server = await startScriptedLlmServer();
-    logLines = [];
-  });
-  afterEach(async () => {
-    await server.close();
-  });
-
+  const llm = useScriptedModel({ perTest: true });
   const provider = (overrides: Partial<ProviderConfig> = {}): ChatProvider =>
-    createProvider(
-      {
-        provider: 'openai',
-        baseUrl: server.openaiBaseUrl,
-        model: 'gpt-test',
-        apiKey: API_KEY,
-        retryDelayMs: 5,
-        ...overrides,
-      },
-      recordingLogger(logLines),
-    );
+    llm.provider({ model: 'gpt-test', apiKey: API_KEY, ...overrides });
 
   void test('Ollama: a model that is not pulled names the model, the URL and the pull command', async () => {
-    server.enqueue(
+    llm.server.enqueue(
       scripted.error('model-not-found', {
         body: {
           error: {
@@ -45,13 +26,13 @@ void describe('OpenAI-compatible servers', () => {
         },
       }),
     );
-    const ollama = createProvider({ provider: 'ollama', baseUrl: server.openaiBaseUrl, model: 'qwen9:70b' });
+    const ollama = createProvider({ provider: 'ollama', baseUrl: llm.server.openaiBaseUrl, model: 'qwen9:70b' });
 
     const error = await rejectsWith(ollama.chat({ messages: MESSAGES }), 'model-not-found');
 
     assert.equal(
       error.message,
-      `model "qwen9:70b" not found at ${server.openaiBaseUrl}: pull it with \`ollama pull qwen9:70b\` or choose an installed model`,
+      `model "qwen9:70b" not found at ${llm.server.openaiBaseUrl}: pull it with \`ollama pull qwen9:70b\` or choose an installed model`,
     );
   });
 
@@ -68,8 +49,8 @@ void describe('OpenAI-compatible servers', () => {
   });
 
   void test('Ollama needs no key: requests go out without one configured', async () => {
-    server.enqueue(scripted.answer('local answer'));
-    const ollama = createProvider({ provider: 'ollama', baseUrl: server.openaiBaseUrl, model: 'llama3.1' });
+    llm.server.enqueue(scripted.answer('local answer'));
+    const ollama = createProvider({ provider: 'ollama', baseUrl: llm.server.openaiBaseUrl, model: 'llama3.1' });
 
     const response = await ollama.chat({ messages: MESSAGES });
 
@@ -79,21 +60,21 @@ void describe('OpenAI-compatible servers', () => {
 
   void test('Ollama: a prompt it cut to its context window is reported in the log', async () => {
     const longPrompt = Array.from({ length: 600 }, (_, i) => `const value${i} = compute(${i});`).join('\n');
-    server.enqueue(scripted.answer('answer to half a prompt', { usage: { inputTokens: 2048, outputTokens: 5 } }));
+    llm.server.enqueue(scripted.answer('answer to half a prompt', { usage: { inputTokens: 2048, outputTokens: 5 } }));
     const ollama = createProvider(
-      { provider: 'ollama', baseUrl: server.openaiBaseUrl, model: 'llama3.1' },
-      recordingLogger(logLines),
+      { provider: 'ollama', baseUrl: llm.server.openaiBaseUrl, model: 'llama3.1' },
+      recordingLogger(llm.logLines),
     );
 
     await ollama.chat({ messages: [{ role: 'user', content: longPrompt }] });
 
-    const warning = logLines.find((line) => line.level === 'warn')?.text ?? '';
+    const warning = llm.logLines.find((line) => line.level === 'warn')?.text ?? '';
     assert.match(warning, /read 2048 prompt tokens of about \d+: it probably cut the prompt/);
     assert.match(warning, /OLLAMA_CONTEXT_LENGTH/);
   });
 
   void test("llama.cpp: the context error's token counts give the excess", async () => {
-    server.enqueue(
+    llm.server.enqueue(
       scripted.error('context-length', {
         body: {
           error: {
@@ -114,7 +95,7 @@ void describe('OpenAI-compatible servers', () => {
   });
 
   void test('vLLM: the older "you requested" message gives the excess', async () => {
-    server.enqueue(
+    llm.server.enqueue(
       scripted.error('context-length', {
         message:
           "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens (4000 in the messages, 1000 in the completion). Please reduce the length of the messages or completion.",
@@ -127,7 +108,7 @@ void describe('OpenAI-compatible servers', () => {
   });
 
   void test('a base URL missing its API path is endpoint-not-found with advice on the URL', async () => {
-    const baseUrl = `${server.url}/api`;
+    const baseUrl = `${llm.server.url}/api`;
 
     const error = await rejectsWith(provider({ baseUrl }).chat({ messages: MESSAGES }), 'endpoint-not-found');
 
@@ -139,7 +120,7 @@ void describe('OpenAI-compatible servers', () => {
   });
 
   void test('a model that refuses temperature gets the request again without it, and later calls omit it', async () => {
-    server.enqueue(
+    llm.server.enqueue(
       scripted.error('server-error', {
         status: 400,
         body: {
@@ -161,7 +142,7 @@ void describe('OpenAI-compatible servers', () => {
     assert.equal((await reasoning.chat({ messages: MESSAGES, temperature: 0 })).text, 'second');
 
     assert.deepEqual(
-      server.requests.map((request) => request.body?.temperature),
+      llm.server.requests.map((request) => request.body?.temperature),
       [0, undefined, undefined],
     );
   });
@@ -179,7 +160,7 @@ void describe('OpenAI-compatible servers', () => {
   });
 
   void test('a server that knows only max_completion_tokens gets it after refusing max_tokens', async () => {
-    server.enqueue(
+    llm.server.enqueue(
       scripted.error('server-error', {
         status: 400,
         body: {
@@ -198,21 +179,21 @@ void describe('OpenAI-compatible servers', () => {
     const response = await provider().chat({ messages: MESSAGES, maxOutputTokens: 300 });
 
     assert.equal(response.text, 'limited');
-    assert.equal(server.requests[1]?.body?.max_completion_tokens, 300);
-    assert.equal(server.requests[1]?.body?.max_tokens, undefined);
+    assert.equal(llm.server.requests[1]?.body?.max_completion_tokens, 300);
+    assert.equal(llm.server.requests[1]?.body?.max_tokens, undefined);
   });
 
   void test('an exhausted quota is not retried and says to add credits', async () => {
-    server.enqueue(scripted.error('quota-exceeded'), scripted.answer('never'));
+    llm.server.enqueue(scripted.error('quota-exceeded'), scripted.answer('never'));
 
     const error = await rejectsWith(provider().chat({ messages: MESSAGES }), 'rate-limit');
 
     assert.match(error.message, /^quota exhausted at .* \(429\): You exceeded your current quota.*add credits/);
-    assert.equal(server.requests.length, 1);
+    assert.equal(llm.server.requests.length, 1);
   });
 
   void test('a rate limit asking for a wait longer than a minute is reported instead of waited out', async () => {
-    server.enqueue(scripted.error('rate-limit', { retryAfterSeconds: 120 }), scripted.answer('never'));
+    llm.server.enqueue(scripted.error('rate-limit', { retryAfterSeconds: 120 }), scripted.answer('never'));
 
     const error = await rejectsWith(provider().chat({ messages: MESSAGES }), 'rate-limit');
 
@@ -220,11 +201,11 @@ void describe('OpenAI-compatible servers', () => {
       error.message,
       /refused the request \(429: Rate limit reached .*\) and asked to wait 2 min before retrying, longer than Scalpel waits \(60 s\): try again after /,
     );
-    assert.equal(server.requests.length, 1);
+    assert.equal(llm.server.requests.length, 1);
   });
 
   void test("a 401 never passes on the server's echo of the key", async () => {
-    server.enqueue(scripted.error('invalid-api-key'));
+    llm.server.enqueue(scripted.error('invalid-api-key'));
 
     const error = await rejectsWith(provider().chat({ messages: MESSAGES }), 'auth');
 
@@ -232,7 +213,7 @@ void describe('OpenAI-compatible servers', () => {
   });
 
   void test('a refusal with 403 is an auth error carrying the reason', async () => {
-    server.enqueue(
+    llm.server.enqueue(
       scripted.error('server-error', {
         status: 403,
         message: 'Project proj_scripted does not have access to model gpt-test',

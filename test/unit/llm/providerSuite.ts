@@ -2,14 +2,16 @@
 // through the real SDK, both streaming and not.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { inspect } from 'node:util';
-import type { Logger } from '../../../src/core/logger';
 import { createProvider, type ProviderConfig } from '../../../src/core/llm/createProvider';
 import { LlmError, type LlmErrorCode } from '../../../src/core/llm/errors';
 import type { ChatMessage, ChatProvider, ChatRequest } from '../../../src/core/llm/provider';
 import { countTokens } from '../../../src/core/llm/tokenEstimate';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
+
+export { recordingLogger, type LogLine } from '../../support/scriptedModel';
 
 export const API_KEY = 'sk-scalpel-unit-SECRET-4f9a8b7c6d5e';
 
@@ -24,29 +26,6 @@ export interface ProviderUnderTest {
   baseUrl(server: ScriptedLlmServer): string;
   /** The API path the SDK posts to. */
   readonly chatPath: string;
-}
-
-export interface LogLine {
-  readonly level: string;
-  readonly text: string;
-}
-
-export function recordingLogger(lines: LogLine[]): Logger {
-  const record =
-    (level: string) =>
-    (message: string | Error, ...args: unknown[]): void => {
-      lines.push({
-        level,
-        text: [message, ...args].map((part) => (typeof part === 'string' ? part : inspect(part))).join(' '),
-      });
-    };
-  return {
-    trace: record('trace'),
-    debug: record('debug'),
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-  };
 }
 
 /** Everything reachable from the error, its cause chain included, must be free of the key. */
@@ -81,29 +60,9 @@ export async function unusedPort(): Promise<number> {
 export function defineProviderSuite(subject: ProviderUnderTest): void {
   for (const streaming of [false, true]) {
     void describe(`${subject.name} provider, ${streaming ? 'streaming' : 'not streaming'}`, () => {
-      let server: ScriptedLlmServer;
-      let logLines: LogLine[];
-
-      beforeEach(async () => {
-        server = await startScriptedLlmServer();
-        logLines = [];
-      });
-      afterEach(async () => {
-        await server.close();
-      });
-
+      const llm = useScriptedModel({ perTest: true });
       const provider = (overrides: Partial<ProviderConfig> = {}): ChatProvider =>
-        createProvider(
-          {
-            provider: subject.name,
-            baseUrl: subject.baseUrl(server),
-            model: subject.model,
-            apiKey: API_KEY,
-            retryDelayMs: 5,
-            ...overrides,
-          },
-          recordingLogger(logLines),
-        );
+        llm.provider({ provider: subject.name, model: subject.model, apiKey: API_KEY, ...overrides });
 
       const deltas: string[] = [];
       const request = (extra: Partial<ChatRequest> = {}): ChatRequest => {
@@ -117,7 +76,7 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
 
       void test('returns the answer with the usage the server reported, and sends the prompt, model and key', async () => {
         const answer = 'REPLACE_ELEMENT src/user.ts/class[User]/method[check]\ncheck(): boolean { return true; }';
-        server.enqueue(scripted.answer(answer, { chunks: 5, usage: { inputTokens: 321, outputTokens: 45 } }));
+        llm.server.enqueue(scripted.answer(answer, { chunks: 5, usage: { inputTokens: 321, outputTokens: 45 } }));
 
         const response = await provider().chat(request({ maxOutputTokens: 1000 }));
 
@@ -128,8 +87,8 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
           assert.equal(deltas.length, 5);
           assert.equal(deltas.join(''), answer);
         }
-        assert.equal(server.requests.length, 1);
-        const sent = server.requests[0]!;
+        assert.equal(llm.server.requests.length, 1);
+        const sent = llm.server.requests[0]!;
         assert.equal(sent.path, subject.chatPath);
         assert.equal(sent.body?.model, subject.model);
         assert.equal(sent.body?.stream === true, streaming);
@@ -147,7 +106,7 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
       });
 
       void test('counts tokens locally when the server reports no usage', async () => {
-        server.enqueue(scripted.answer('const answer = 42;', { usage: null }));
+        llm.server.enqueue(scripted.answer('const answer = 42;', { usage: null }));
 
         const response = await provider().chat(request());
 
@@ -157,126 +116,130 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
       });
 
       void test('a rejected key is an auth error naming the endpoint and how to set the key, not retried', async () => {
-        server.enqueue(scripted.error('invalid-api-key'));
+        llm.server.enqueue(scripted.error('invalid-api-key'));
 
         const error = await rejectsWith(provider({ apiKeyHint: 'the TEST_KEY variable' }).chat(request()), 'auth');
 
         assert.equal(error.status, 401);
-        assert.match(error.message, new RegExp(`API key rejected by ${escape(subject.baseUrl(server))} \\(401\\)`));
+        assert.match(error.message, new RegExp(`API key rejected by ${escape(subject.baseUrl(llm.server))} \\(401\\)`));
         assert.match(error.message, /set a valid key with the TEST_KEY variable/);
-        assert.equal(server.requests.length, 1);
+        assert.equal(llm.server.requests.length, 1);
       });
 
       void test('an unknown model is model-not-found naming the model and the URL', async () => {
-        server.enqueue(scripted.error('model-not-found'));
+        llm.server.enqueue(scripted.error('model-not-found'));
 
         const error = await rejectsWith(provider({ model: 'no-such-model' }).chat(request()), 'model-not-found');
 
         assert.match(
           error.message,
-          new RegExp(`model "no-such-model" not found at ${escape(subject.baseUrl(server))}`),
+          new RegExp(`model "no-such-model" not found at ${escape(subject.baseUrl(llm.server))}`),
         );
-        assert.equal(server.requests.length, 1);
+        assert.equal(llm.server.requests.length, 1);
       });
 
       void test('a prompt over the context window says by how many tokens', async () => {
-        server.enqueue(scripted.error('context-length', { contextLimit: 128_000, promptTokens: 130_532 }));
+        llm.server.enqueue(scripted.error('context-length', { contextLimit: 128_000, promptTokens: 130_532 }));
 
         const error = await rejectsWith(provider().chat(request()), 'context-length');
 
         assert.equal(error.excessTokens, 2532);
         assert.equal(error.contextLimit, 128_000);
         assert.match(error.message, /context length exceeded by 2532 tokens/);
-        assert.equal(server.requests.length, 1);
+        assert.equal(llm.server.requests.length, 1);
       });
 
       void test('429 with Retry-After waits as asked, then returns the answer', async () => {
-        server.enqueue(scripted.error('rate-limit', { retryAfterSeconds: 1 }), scripted.answer('after the wait'));
+        llm.server.enqueue(scripted.error('rate-limit', { retryAfterSeconds: 1 }), scripted.answer('after the wait'));
 
         const response = await provider().chat(request());
 
         assert.equal(response.text, 'after the wait');
-        assert.equal(server.requests.length, 2);
-        const [limited, retried] = server.requests;
+        assert.equal(llm.server.requests.length, 2);
+        const [limited, retried] = llm.server.requests;
         // The backoff is 5 ms here, so only the server's Retry-After explains a wait of a second.
         assert.ok(retried!.receivedAt - limited!.receivedAt >= 950, 'the retry came after the Retry-After wait');
         assert.ok(
-          logLines.some(
+          llm.logLines.some(
             (line) => line.level === 'warn' && /rate limited.*waiting 1 s as the server asked/.test(line.text),
           ),
         );
       });
 
       void test('503 then success: the retry returns the answer', async () => {
-        server.enqueue(scripted.error('overloaded', { status: 503 }), scripted.answer('second time lucky'));
+        llm.server.enqueue(scripted.error('overloaded', { status: 503 }), scripted.answer('second time lucky'));
 
         const response = await provider().chat(request());
 
         assert.equal(response.text, 'second time lucky');
-        assert.equal(server.requests.length, 2);
+        assert.equal(llm.server.requests.length, 2);
       });
 
       void test('gives up after the configured retries with a server error that says how often it tried', async () => {
-        server.enqueue(scripted.error('server-error'), scripted.error('server-error'), scripted.error('server-error'));
+        llm.server.enqueue(
+          scripted.error('server-error'),
+          scripted.error('server-error'),
+          scripted.error('server-error'),
+        );
 
         const error = await rejectsWith(provider({ maxRetries: 2 }).chat(request()), 'server');
 
-        assert.equal(server.requests.length, 3);
+        assert.equal(llm.server.requests.length, 3);
         assert.equal(error.attempts, 3);
         assert.match(error.message, /failed with 500 after 3 attempts/);
       });
 
       void test('a connection dropped before the response is retried', async () => {
-        server.enqueue(scripted.dropConnection(), scripted.answer('over a fresh connection'));
+        llm.server.enqueue(scripted.dropConnection(), scripted.answer('over a fresh connection'));
 
         const response = await provider().chat(request());
 
         assert.equal(response.text, 'over a fresh connection');
-        assert.equal(server.requests.length, 2);
+        assert.equal(llm.server.requests.length, 2);
       });
 
       if (streaming) {
         void test('a connection dropped mid-answer fails as network and is not retried', async () => {
-          server.enqueue(scripted.answer('one.two.six.ten.', { chunks: 4, ending: 'drop', afterChunks: 2 }));
-          server.enqueue(scripted.answer('never requested'));
+          llm.server.enqueue(scripted.answer('one.two.six.ten.', { chunks: 4, ending: 'drop', afterChunks: 2 }));
+          llm.server.enqueue(scripted.answer('never requested'));
 
           const error = await rejectsWith(provider().chat(request()), 'network');
 
           assert.match(error.message, /broke while .* was answering/);
           assert.equal(deltas.join(''), 'one.two.', 'the caller saw the partial text stream by, but got no answer');
-          assert.equal(server.requests.length, 1);
+          assert.equal(llm.server.requests.length, 1);
         });
 
         void test('a stream that ends without its end marker fails as truncated', async () => {
-          server.enqueue(scripted.answer('one two three four', { chunks: 4, ending: 'truncate', afterChunks: 3 }));
+          llm.server.enqueue(scripted.answer('one two three four', { chunks: 4, ending: 'truncate', afterChunks: 3 }));
 
           const error = await rejectsWith(provider().chat(request()), 'truncated');
 
-          assert.match(error.message, new RegExp(`stream from ${escape(subject.baseUrl(server))} ended before`));
+          assert.match(error.message, new RegExp(`stream from ${escape(subject.baseUrl(llm.server))} ended before`));
         });
 
         void test('cancelling mid-stream rejects with cancelled and closes the request', async () => {
           const controller = new AbortController();
-          server.enqueue(scripted.answer('a b c d e f g h i j', { chunks: 10, chunkDelayMs: 300 }));
+          llm.server.enqueue(scripted.answer('a b c d e f g h i j', { chunks: 10, chunkDelayMs: 300 }));
 
           const call = provider().chat(request({ signal: controller.signal, onText: () => controller.abort() }));
           const error = await rejectsWith(call, 'cancelled');
 
           assert.equal(error.message, 'cancelled');
-          await eventually(() => server.requests[0]?.closedByClient === true);
+          await eventually(() => llm.server.requests[0]?.closedByClient === true);
         });
 
         void test('a stream that stalls longer than the idle limit fails as timeout', async () => {
-          server.enqueue(scripted.answer('slow and then silent', { chunks: 3, chunkDelayMs: 5_000 }));
+          llm.server.enqueue(scripted.answer('slow and then silent', { chunks: 3, chunkDelayMs: 5_000 }));
 
           const error = await rejectsWith(provider({ idleTimeoutMs: 300 }).chat(request()), 'timeout');
 
           assert.match(error.message, /stalled: nothing arrived for 0.3 s/);
-          assert.equal(server.requests.length, 1);
+          assert.equal(llm.server.requests.length, 1);
         });
 
         void test("an exception from the caller's onText reaches the caller unchanged", async () => {
-          server.enqueue(scripted.answer('abc', { chunks: 3 }));
+          llm.server.enqueue(scripted.answer('abc', { chunks: 3 }));
           const failure = new Error('the editor went away');
 
           await assert.rejects(
@@ -289,20 +252,23 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
             ),
             (error) => error === failure,
           );
-          assert.equal(server.requests.length, 1);
+          assert.equal(llm.server.requests.length, 1);
         });
       } else {
         void test('an answer body cut off by a dropped connection is retried', async () => {
-          server.enqueue(scripted.answer('first copy is lost', { ending: 'drop' }), scripted.answer('whole answer'));
+          llm.server.enqueue(
+            scripted.answer('first copy is lost', { ending: 'drop' }),
+            scripted.answer('whole answer'),
+          );
 
           const response = await provider().chat(request());
 
           assert.equal(response.text, 'whole answer');
-          assert.equal(server.requests.length, 2);
+          assert.equal(llm.server.requests.length, 2);
         });
 
         void test('an answer body that ends half way is a bad response, never a partial answer', async () => {
-          server.enqueue(scripted.answer('only half of this arrives', { ending: 'truncate' }));
+          llm.server.enqueue(scripted.answer('only half of this arrives', { ending: 'truncate' }));
 
           const error = await rejectsWith(provider().chat(request()), 'bad-response');
 
@@ -311,28 +277,28 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
 
         void test('cancelling while waiting for the answer rejects with cancelled and closes the request', async () => {
           const controller = new AbortController();
-          server.enqueue(scripted.answer('too late', { delayMs: 10_000 }));
+          llm.server.enqueue(scripted.answer('too late', { delayMs: 10_000 }));
 
           const call = provider().chat(request({ signal: controller.signal }));
-          await eventually(() => server.requests.length === 1);
+          await eventually(() => llm.server.requests.length === 1);
           controller.abort();
           await rejectsWith(call, 'cancelled');
 
-          await eventually(() => server.requests[0]?.closedByClient === true);
+          await eventually(() => llm.server.requests[0]?.closedByClient === true);
         });
 
         void test('no answer within the timeout fails as timeout naming the endpoint, without retrying', async () => {
-          server.enqueue(scripted.answer('too late', { delayMs: 10_000 }));
+          llm.server.enqueue(scripted.answer('too late', { delayMs: 10_000 }));
 
           const error = await rejectsWith(provider({ timeoutMs: 300 }).chat(request()), 'timeout');
 
-          assert.match(error.message, new RegExp(`no answer from ${escape(subject.baseUrl(server))} within 0.3 s`));
-          assert.equal(server.requests.length, 1);
+          assert.match(error.message, new RegExp(`no answer from ${escape(subject.baseUrl(llm.server))} within 0.3 s`));
+          assert.equal(llm.server.requests.length, 1);
         });
       }
 
       void test('an answer cut off at the output limit is an output-limit error, never a partial answer', async () => {
-        server.enqueue(
+        llm.server.enqueue(
           scripted.answer('REPLACE_ELEMENT src/a.ts/function[f]\nfunction f() {', { stopReason: 'max-tokens' }),
         );
 
@@ -347,7 +313,7 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
 
         await rejectsWith(provider().chat(request({ signal: controller.signal })), 'cancelled');
 
-        assert.equal(server.requests.length, 0);
+        assert.equal(llm.server.requests.length, 0);
       });
 
       void test('an unreachable port is a network error naming the URL, after the retries', async () => {
@@ -366,16 +332,16 @@ export function defineProviderSuite(subject: ProviderUnderTest): void {
         const error = await rejectsWith(provider().chat(request()), 'server');
 
         assert.match(error.message, /scripted LLM server: no scripted answer left for request 1/);
-        assert.equal(server.requests.length, 1);
+        assert.equal(llm.server.requests.length, 1);
       });
 
       void test('logs name the endpoint and sizes but never the key or the prompt', async () => {
-        server.enqueue(scripted.error('server-error'), scripted.answer('logged'));
+        llm.server.enqueue(scripted.error('server-error'), scripted.answer('logged'));
 
         await provider().chat(request());
 
-        const log = logLines.map((line) => line.text).join('\n');
-        assert.match(log, new RegExp(escape(subject.baseUrl(server))));
+        const log = llm.logLines.map((line) => line.text).join('\n');
+        assert.match(log, new RegExp(escape(subject.baseUrl(llm.server))));
         assert.match(log, /retrying in/);
         assert.ok(!log.includes(API_KEY), 'no key in the log');
         assert.ok(!log.includes(MESSAGES[1]!.content), 'no prompt in the log');

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createTokenCounter } from '../../../src/core/context/tokens';
 import { runEdit } from '../../../src/core/llm/pipeline';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import { FILE, INSTRUCTION, scriptedOpenAi, snapshot, VALIDATE } from './validateEdit';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
+import { FILE, INSTRUCTION, snapshot, VALIDATE } from './validateEdit';
 
 // Issue 14 item 7: a failure names its operation once, in what the user reads and in what goes back to the model.
 
@@ -21,27 +22,21 @@ function occurrences(text: string, part: string): number {
 }
 
 void describe('failure wording', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   void test('a placeholder refusal names the operation once in the repair prompt and in the failure', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(LAZY), scripted.answer(LAZY));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(LAZY), scripted.answer(LAZY));
     const outcome = await runEdit({
       instruction: INSTRUCTION,
       files: [{ path: FILE, focus: [VALIDATE] }],
       snapshot,
-      provider: scriptedOpenAi(server),
+      provider: llm.provider(),
       counter: createTokenCounter(),
       options: { repairRounds: 1 },
     });
     assert.equal(outcome.ok, false);
-    const repair = (server.requests[before + 1]?.body?.messages ?? []).at(-1);
+    const repair = (llm.server.requests[before + 1]?.body?.messages ?? []).at(-1);
     const line = String(repair?.content ?? '')
       .split('\n')
       .find((l) => l.startsWith('- FAILED'));

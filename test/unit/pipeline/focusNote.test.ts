@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createTokenCounter } from '../../../src/core/context/tokens';
 import { outlineSource } from '../../../src/core/elements/outline';
 import { focusNote } from '../../../src/core/llm/focusNote';
 import { runEdit, type EditRequest } from '../../../src/core/llm/pipeline';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, scriptedOpenAi, snapshot, VALIDATE } from './validateEdit';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
+import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, snapshot, VALIDATE } from './validateEdit';
 
 // Issue 14: a file small enough to go whole still says which element the user pointed at.
-
-function userMessageOf(server: ScriptedLlmServer, index: number): string {
-  const messages = server.requests[index]?.body?.messages ?? [];
-  return messages
-    .filter((m) => m.role === 'user')
-    .map((m) => String(m.content))
-    .join('\n');
-}
 
 function linesOf(path: string): string {
   const outline = outlineSource(FILE, HARD);
@@ -28,31 +21,25 @@ function linesOf(path: string): string {
 }
 
 void describe('the focus line of the coding prompt', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   function request(overrides: Partial<EditRequest> = {}): EditRequest {
     return {
       instruction: INSTRUCTION,
       files: [{ path: FILE, focus: [VALIDATE] }],
       snapshot,
-      provider: scriptedOpenAi(server),
+      provider: llm.provider(),
       counter: createTokenCounter(),
       ...overrides,
     };
   }
 
   void test('a file sent whole still names the element at the cursor, with its lines, before the task', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(NEW_VALIDATE));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
     const outcome = await runEdit(request({ options: { smallFileLines: 100_000 } }));
     assert.equal(outcome.ok, true, outcome.failure);
-    const user = userMessageOf(server, before);
+    const user = llm.userMessageOf(before);
     assert.match(user, /\(whole file, \d+ lines\)/, 'the file went whole');
     assert.ok(
       user.includes(`\nFocus: ${VALIDATE} (${linesOf(VALIDATE)}), where the user's cursor, selection or reference is`),
@@ -62,23 +49,23 @@ void describe('the focus line of the coding prompt', () => {
   });
 
   void test('the focused view names it too', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(NEW_VALIDATE));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
-    assert.ok(userMessageOf(server, before).includes(`Focus: ${VALIDATE} (${linesOf(VALIDATE)})`));
+    assert.ok(llm.userMessageOf(before).includes(`Focus: ${VALIDATE} (${linesOf(VALIDATE)})`));
   });
 
   void test('without a focus (Edit File) there is no focus line, and the plan does not make one', async () => {
     // planning: 'always', since under 'auto' the cost rule sends this small file whole with no planning round.
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(`NEED ${VALIDATE}\n`), scripted.answer(NEW_VALIDATE));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(`NEED ${VALIDATE}\n`), scripted.answer(NEW_VALIDATE));
     const outcome = await runEdit(
       request({ files: [{ path: FILE, focus: [] }], options: { smallFileLines: 10, planning: 'always' } }),
     );
     assert.equal(outcome.ok, true, outcome.failure);
     assert.deepEqual(outcome.plan, [VALIDATE]);
-    assert.ok(!userMessageOf(server, before + 1).includes('Focus: '));
+    assert.ok(!llm.userMessageOf(before + 1).includes('Focus: '));
   });
 
   void test('several elements are listed; a single-line element says "line"; an unknown path is named as given', () => {

@@ -1,45 +1,35 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createTokenCounter } from '../../../src/core/context/tokens';
 import { createProvider } from '../../../src/core/llm/createProvider';
 import { runEdit, type EditRequest } from '../../../src/core/llm/pipeline';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, scriptedOpenAi, snapshot, VALIDATE } from './validateEdit';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
+import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, snapshot, VALIDATE } from './validateEdit';
 
 const FILES: Record<string, string> = { [FILE]: HARD };
 
-function messagesOf(server: ScriptedLlmServer, index: number): Array<{ role: string; content: string }> {
-  const body = server.requests[index]?.body;
-  return (body?.messages ?? []).map((m) => ({ role: m.role, content: String(m.content) }));
-}
-
 void describe('edit pipeline against a scripted model over real HTTP', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   function request(overrides: Partial<EditRequest> = {}): EditRequest {
     return {
       instruction: INSTRUCTION,
       files: [{ path: FILE, focus: [VALIDATE] }],
       snapshot,
-      provider: scriptedOpenAi(server),
+      provider: llm.provider(),
       counter: createTokenCounter(),
       ...overrides,
     };
   }
 
   void test('a known focus skips planning; the verified change replaces just that method', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(`Here is the change.\n\n${NEW_VALIDATE}\n`));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(`Here is the change.\n\n${NEW_VALIDATE}\n`));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
-    assert.equal(server.requests.length - before, 1, 'one request, no planning');
-    const [system, user] = messagesOf(server, before);
+    assert.equal(llm.server.requests.length - before, 1, 'one request, no planning');
+    const [system, user] = llm.messagesOf(before);
     assert.equal(system?.role, 'system');
     assert.match(system?.content ?? '', /REPLACE_ELEMENT <path>/);
     assert.ok(user?.content.includes(`// @ ${VALIDATE}\n  validate(input: string): boolean {`));
@@ -62,8 +52,8 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
   });
 
   void test('without a focus the model first plans which elements it needs', async () => {
-    const before = server.requests.length;
-    server.enqueue(
+    const before = llm.server.requests.length;
+    llm.server.enqueue(
       scripted.answer(`NEED ${VALIDATE}\nNEED src/hard.ts/function[nope]\n`),
       scripted.answer(NEW_VALIDATE),
     );
@@ -73,10 +63,10 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
     );
     assert.equal(outcome.ok, true, outcome.failure);
     assert.deepEqual(outcome.plan, [VALIDATE], 'the unknown path is ignored');
-    const planning = messagesOf(server, before);
+    const planning = llm.messagesOf(before);
     assert.match(planning[0]?.content ?? '', /NEED <element path>/);
     assert.ok(planning[1]?.content.includes(`${VALIDATE}  validate(input: string): boolean`));
-    const coding = messagesOf(server, before + 1);
+    const coding = llm.messagesOf(before + 1);
     assert.ok(
       coding[1]?.content.includes('    return input.length > 0 && path.isAbsolute(this.root);'),
       'the planned element is sent in full',
@@ -88,8 +78,8 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
   });
 
   void test('a file cheaper whole than planned goes whole, with no planning round', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(NEW_VALIDATE));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
     const outcome = await runEdit(request({ files: [{ path: 'src/hard.ts', focus: [] }] }));
     assert.equal(outcome.ok, true, outcome.failure);
     assert.equal(outcome.plan, undefined);
@@ -97,7 +87,7 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
       outcome.requests.map((r) => r.phase),
       ['code'],
     );
-    const [, user] = messagesOf(server, before);
+    const [, user] = llm.messagesOf(before);
     assert.ok(user?.content.startsWith(`File ${FILE} (whole file, `), user?.content.slice(0, 80));
     assert.equal(outcome.context?.files[0]?.mode, 'whole');
   });
@@ -109,8 +99,8 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
         `export function step${i}(input: number): number {\n${Array.from({ length: 8 }, (__, j) => `  input = input * ${j + 2} + ${i}; // scale ${j}`).join('\n')}\n  return input;\n}\n`,
     ).join('\n');
     const path = 'src/steps.ts';
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(`NEED ${path}/function[step7]`), scripted.answer('No change needed.'));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(`NEED ${path}/function[step7]`), scripted.answer('No change needed.'));
     const outcome = await runEdit(
       request({
         instruction: 'make step7 round its result',
@@ -124,12 +114,12 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
       outcome.requests.map((r) => r.phase),
       ['plan', 'code'],
     );
-    const [, user] = messagesOf(server, before + 1);
+    const [, user] = llm.messagesOf(before + 1);
     assert.ok(user?.content.startsWith(`File ${path} (focused view of `), user?.content.slice(0, 80));
   });
 
   void test('failed operations go back to the model and only the failed ones are answered', async () => {
-    const before = server.requests.length;
+    const before = llm.server.requests.length;
     const wrongPath = NEW_VALIDATE.replace('method[validate]', 'method[validat]');
     const created = [
       'CREATE_ELEMENT src/hard.ts/class[UserService] LAST_CHILD',
@@ -139,10 +129,10 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
       '}',
       '```',
     ].join('\n');
-    server.enqueue(scripted.answer(`${created}\n\n${wrongPath}`), scripted.answer(NEW_VALIDATE));
+    llm.server.enqueue(scripted.answer(`${created}\n\n${wrongPath}`), scripted.answer(NEW_VALIDATE));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
-    const repair = messagesOf(server, before + 1);
+    const repair = llm.messagesOf(before + 1);
     assert.equal(repair.length, 4);
     assert.equal(repair[2]?.role, 'assistant');
     const followUp = repair[3]?.content ?? '';
@@ -160,7 +150,7 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
 
   void test('a model that never gets it right: nothing is applied and the last answer is returned', async () => {
     const bad = NEW_VALIDATE.replace('method[validate]', 'method[nothere]');
-    server.enqueue(scripted.answer(bad), scripted.answer(bad), scripted.answer(bad));
+    llm.server.enqueue(scripted.answer(bad), scripted.answer(bad), scripted.answer(bad));
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, false);
     assert.deepEqual(outcome.apply.changes, []);
@@ -173,7 +163,7 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
 
   void test('cancelling mid-stream stops the request and applies nothing', async () => {
     const controller = new AbortController();
-    server.enqueue(scripted.answer(NEW_VALIDATE, { chunks: 20, chunkDelayMs: 50 }));
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE, { chunks: 20, chunkDelayMs: 50 }));
     let streamed = '';
     const outcome = await runEdit(
       request({
@@ -190,17 +180,17 @@ void describe('edit pipeline against a scripted model over real HTTP', () => {
   });
 
   void test('the Anthropic messages API works the same way', async () => {
-    const before = server.requests.length;
-    server.enqueue(scripted.answer(NEW_VALIDATE));
+    const before = llm.server.requests.length;
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
     const provider = createProvider({
       provider: 'anthropic',
-      baseUrl: server.anthropicBaseUrl,
+      baseUrl: llm.server.anthropicBaseUrl,
       apiKey: 'sk-ant-test',
       model: 'claude-sonnet-4-5',
     });
     const outcome = await runEdit(request({ provider }));
     assert.equal(outcome.ok, true, outcome.failure);
-    assert.equal(server.requests[before]?.api, 'anthropic');
-    assert.match(String(server.requests[before]?.body?.system ?? ''), /You are Scalpel/);
+    assert.equal(llm.server.requests[before]?.api, 'anthropic');
+    assert.match(String(llm.server.requests[before]?.body?.system ?? ''), /You are Scalpel/);
   });
 });

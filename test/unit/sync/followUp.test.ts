@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { EditConversation } from '../../../src/core/edit/conversation';
 import { createEditService } from '../../../src/core/edit/editService';
 import { CHANGES_SECTION_TITLE } from '../../../src/core/sync/sync';
-import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
-import { FILE, HARD, NEW_VALIDATE, scriptedOpenAi, VALIDATE, VALIDATED } from '../pipeline/validateEdit';
+import { scripted } from '../../support/llmServer';
+import { useScriptedModel } from '../../support/scriptedModel';
+import { FILE, HARD, NEW_VALIDATE, VALIDATE, VALIDATED } from '../pipeline/validateEdit';
 
 // A follow-up in one conversation, against the scripted model over real HTTP: the second prompt carries what the
 // user changed since the first (as a compact per-element diff), not those elements whole, and not the model's own
@@ -14,21 +15,15 @@ const GETTER_BODY = 'return this.label.toUpperCase();';
 const USER_GETTER_BODY = "return this.label.toUpperCase().trim(); // the user's";
 
 void describe('a follow-up request carries the user changes since the model last saw the file', () => {
-  let server: ScriptedLlmServer;
-  before(async () => {
-    server = await startScriptedLlmServer();
-  });
-  after(async () => {
-    await server.close();
-  });
+  const llm = useScriptedModel();
 
   void test('the second prompt has the section with the changed elements, not the whole changed getter', async () => {
     const service = createEditService();
     const conversation = new EditConversation('chat');
-    const provider = scriptedOpenAi(server);
+    const provider = llm.provider();
     // The file goes as a focused view (not whole), as a file above smallFileLines would.
     const settings = { smallFileLines: 5, verify: 'syntax' as const };
-    server.enqueue(scripted.answer(NEW_VALIDATE));
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE));
     const first = await service.edit({
       instruction: 'trim the input',
       files: [{ path: FILE, focus: [VALIDATE] }],
@@ -46,8 +41,8 @@ void describe('a follow-up request carries the user changes since the model last
       'path.isAbsolute(this.root);',
       'path.isAbsolute(this.root) && input !== "-";',
     ).replace(GETTER_BODY, USER_GETTER_BODY);
-    server.enqueue(scripted.answer(NEW_VALIDATE.replace('input.trim().length > 0', 'input.trim().length > 1')));
-    const before = server.requests.length;
+    llm.server.enqueue(scripted.answer(NEW_VALIDATE.replace('input.trim().length > 0', 'input.trim().length > 1')));
+    const before = llm.server.requests.length;
     const second = await service.edit({
       instruction: 'require two characters',
       files: [{ path: FILE, focus: [VALIDATE] }],
@@ -58,7 +53,7 @@ void describe('a follow-up request carries the user changes since the model last
       conversation,
     });
     assert.ok(second.userChanges !== undefined);
-    const prompt = server.requests
+    const prompt = llm.server.requests
       .slice(before)
       .flatMap((r) => r.body?.messages ?? [])
       .filter((m) => m.role === 'user')

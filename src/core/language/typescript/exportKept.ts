@@ -1,6 +1,7 @@
 import { ts } from 'ts-morph';
 import type { ElementNode } from '../../elements/element';
 import type { FileSyntax } from './fileSyntax';
+import { startsWithKeyword } from './syntaxText';
 import { parseSource } from './typescriptOutline';
 
 const EXPORTABLE = new Set<ts.SyntaxKind>([
@@ -23,6 +24,8 @@ export function withExportKept(file: string, syntax: FileSyntax, body: string, n
   if (old === undefined || !ts.canHaveModifiers(old)) return body;
   const oldModifiers = (ts.getModifiers(old) ?? []).map((m) => m.kind);
   if (!oldModifiers.includes(ts.SyntaxKind.ExportKeyword)) return body;
+  // Content that starts with `export` keeps it (or is no single declaration): no second parse of a large element.
+  if (startsWithKeyword(body, 'export')) return body;
   const parsed = parseSource(file, body);
   const statement = parsed.statements.length === 1 ? parsed.statements[0] : undefined;
   if (statement === undefined || !EXPORTABLE.has(statement.kind) || !ts.canHaveModifiers(statement)) return body;

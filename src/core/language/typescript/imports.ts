@@ -1,6 +1,7 @@
 import { ts } from 'ts-morph';
 import type { ImportContent } from '../languageSupport';
 import type { ImportShape, NamedBinding } from '../importModel';
+import { startsWithKeyword } from './syntaxText';
 import { parseSource } from './typescriptOutline';
 
 /**
@@ -278,6 +279,9 @@ export function rewriteDeclaration(
 
 /** Import declarations at the head of top-level code, split from the code after them (when there is some). */
 export function splitLeadingImports(file: string, content: string): { imports: string; code: string } | undefined {
+  // Leading imports start with the keyword: content that does not is not parsed (a 6 MB element's parse takes
+  // seconds, and the planner parses it for its shape already).
+  if (!startsWithKeyword(content, 'import')) return undefined;
   const sourceFile = parseSource(file, content);
   const statements = sourceFile.statements;
   let count = 0;

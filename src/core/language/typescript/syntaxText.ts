@@ -109,3 +109,10 @@ export function calleeText(expression: ts.Expression): string | undefined {
   if (expression.kind === ts.SyntaxKind.ThisKeyword) return 'this';
   return undefined;
 }
+
+/** Whether the first token of `text` (comments and blank space skipped) is `keyword`: one token scanned, no parse. */
+export function startsWithKeyword(text: string, keyword: 'import' | 'export'): boolean {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, text);
+  const expected = keyword === 'import' ? ts.SyntaxKind.ImportKeyword : ts.SyntaxKind.ExportKeyword;
+  return scanner.scan() === expected;
+}

@@ -9,6 +9,8 @@ import {
   type LanguageError,
   type OverlayText,
   type ReferenceHit,
+  ReferenceSearchCutShort,
+  type ReferenceSearchOptions,
   type UseHit,
   type WorkspaceSemantics,
 } from '../../graph/semantics';
@@ -71,6 +73,8 @@ class TsWorkspace {
   private overlay = new Map<string, { text: OverlayText; version: string }>();
   private readonly diskTexts = new Map<string, { version: string; text: string }>();
   private libTexts: Map<string, string> | undefined;
+  /** `Date.now()` after which the services' searches stop (the compiler checks it between files). */
+  deadline: number | undefined;
 
   constructor(readonly fileSystem: SourceFileSystem) {
     this.root = fileSystem.root.replace(/\\/g, '/').replace(/\/+$/, '');
@@ -262,6 +266,9 @@ class ProjectService {
         ts.sys.readDirectory(path, extensions, exclude, include, depth),
       realpath: (path) => (ts.sys.realpath === undefined ? path : ts.sys.realpath(path)),
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+      getCancellationToken: () => ({
+        isCancellationRequested: () => workspace.deadline !== undefined && Date.now() >= workspace.deadline,
+      }),
     };
     this.languageService = ts.createLanguageService(host, workspace.documentRegistry);
   }
@@ -415,8 +422,10 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     element: ElementNode,
     candidates: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
+    options: ReferenceSearchOptions = {},
   ): ReferenceHit[] {
     const { workspace } = this;
+    let started = Date.now();
     workspace.setOverlay(texts);
     try {
       const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
@@ -425,6 +434,12 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       if (program === undefined || declaring === undefined) return [];
       const position = findNamePosition(declaring.text, element);
       if (position === undefined) return [];
+      if (options.timeLimitMs !== undefined) {
+        // The checker binds every file when created; only the search after it is limited.
+        program.getTypeChecker();
+        started = Date.now();
+        workspace.deadline = started + options.timeLimitMs;
+      }
       const hits: ReferenceHit[] = [];
       const seen = new Set<string>();
       for (const symbol of service.findReferences(workspace.absolute(file), position) ?? []) {
@@ -446,7 +461,11 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
         }
       }
       return hits;
+    } catch (error) {
+      if (error instanceof ts.OperationCanceledException) throw new ReferenceSearchCutShort(Date.now() - started);
+      throw error;
     } finally {
+      workspace.deadline = undefined;
       workspace.clearOverlay();
     }
   }

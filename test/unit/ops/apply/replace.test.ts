@@ -394,6 +394,31 @@ void describe('REPLACE_ELEMENT keeps what a model leaves out by habit', () => {
     ]);
     assert.ok(after(CONFIG).includes('export let counter = 0;\nlet limit = 10;'));
   });
+
+  void test('content led by a comment: its imports are merged and its `export` is not doubled', () => {
+    const main = lines("import { a } from './a';", '', 'export function main(): number {', '  return a;', '}');
+    const { after, result } = applyOk({ 'src/main.ts': main }, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: 'src/main.ts/function[main]',
+        content:
+          "// uses b now\nimport { b } from './b';\n/** The sum. */\nexport function main(): number {\n  return a + b;\n}",
+      },
+    ]);
+    assert.equal(
+      after('src/main.ts'),
+      lines(
+        "import { a } from './a';",
+        "import { b } from './b';",
+        '',
+        '/** The sum. */',
+        'export function main(): number {',
+        '  return a + b;',
+        '}',
+      ),
+    );
+    assert.match(result.results[0]?.message ?? '', /merged into the imports of the file/);
+  });
 });
 
 void describe('REPLACE_ELEMENT refusals', () => {

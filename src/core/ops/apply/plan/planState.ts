@@ -136,8 +136,18 @@ export class PlanState {
     this.imports = this.editor.imports?.book(style.eol);
   }
 
-  /** The language's lexer, for re-indenting and separators. */
-  readonly scanCode = (code: string): CodeScan => this.language.scanCode(code);
+  private lastScan: { readonly code: string; readonly scan: CodeScan } | undefined;
+
+  /**
+   * The language's lexer, for re-indenting, separators and placeholders. The last scan is kept: one operation scans
+   * its content for placeholders, then to re-indent it, and a content of megabytes costs a second per scan.
+   */
+  readonly scanCode = (code: string): CodeScan => {
+    if (this.lastScan?.code === code) return this.lastScan.scan;
+    const scan = this.language.scanCode(code);
+    this.lastScan = { code, scan };
+    return scan;
+  };
 
   /** Whether indentation is syntax in this language (re-indenting must keep blocks nested). */
   get indentBlocks(): boolean {
@@ -346,7 +356,10 @@ export class PlanState {
 
   /** The message does not name the operation: every report of a failure names it already (issue 14). */
   refusePlaceholder(index: number, content: string, original: string | undefined): boolean {
-    const placeholder = findNewPlaceholder(content, original, this.language);
+    const placeholder = findNewPlaceholder(content, original, {
+      scanCode: this.scanCode,
+      ...(this.language.syntax === undefined ? {} : { syntax: this.language.syntax }),
+    });
     if (placeholder === undefined) return false;
     this.fail(index, {
       message: `the content holds a placeholder instead of code: "${placeholder.text}" (line ${placeholder.line} of the content); it would delete the code it stands for`,
