@@ -77,6 +77,18 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
   return { kind: 'statement', name: statementLabel(node), body: null };
 }
 
+/** A decorator over several lines with a comment in it: joined on one line, the comment would swallow the rest. */
+function withoutComments(code: string): string {
+  const { comments } = scanPython(code);
+  let out = '';
+  let at = 0;
+  for (const comment of comments) {
+    out += code.slice(at, comment.start);
+    at = comment.end;
+  }
+  return out + code.slice(at);
+}
+
 /** Content for a container is parsed inside a stand-in of it, indented one level. */
 function wrapContent(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string } {
   if (flavor === 'file') return { text: content, prefixLines: 0, indent: '' };
@@ -93,6 +105,12 @@ export const pythonSpec: TreeSitterLanguageSpec = {
   fenceTag: 'python',
   declarationOf,
   unwrap: (node) => (node.type === 'decorated_definition' ? (node.childForFieldName('definition') ?? undefined) : undefined),
+  // An attribute docstring (PEP 257, read by Sphinx): the string on the line right after an assignment documents it.
+  decoratorsOf: (_node, outer) =>
+    outer.type === 'decorated_definition'
+      ? outer.namedChildren.filter((c) => c.type === 'decorator').map((d) => withoutComments(d.text))
+      : [],
+  trails: (node, next) => assignmentTarget(node) !== undefined && isDocstring(next),
   commentTypes: ['comment'],
   nonEmptyTypes: ['block'],
   syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true },

@@ -45,6 +45,8 @@ export interface SpecOutline {
 }
 
 const SIGNATURE_LIMIT = 200;
+/** A decorator shown above a signature is one short line: its arguments are no part of what the model addresses. */
+const DECORATOR_LIMIT = 100;
 
 export class LineIndex {
   private readonly starts: number[] = [0];
@@ -76,6 +78,8 @@ interface Candidate {
   /** The node the range is taken from (a wrapper such as `decorated_definition`, else the node). */
   readonly outer: Node;
   readonly start: number;
+  /** A node after the declaration that belongs to it (an attribute docstring); its end ends the range. */
+  readonly trailer?: Node;
 }
 
 /** The element tree of a parse, with the bodies of its containers. */
@@ -111,7 +115,11 @@ export class SpecOutliner {
     const candidates: Candidate[] = [];
     let leadingFrom: Node | undefined;
     let previous: Node | undefined;
-    for (const node of nodes) {
+    for (const [index, node] of nodes.entries()) {
+      if (candidates.at(-1)?.trailer === node) {
+        previous = node;
+        continue;
+      }
       const isComment = this.spec.commentTypes.includes(node.type);
       const isLeading = isComment || (this.spec.leadingTypes?.includes(node.type) ?? false);
       const adjacent = previous !== undefined && this.adjacent(previous, node);
@@ -127,7 +135,9 @@ export class SpecOutliner {
       const declaration = this.spec.declarationOf(inner, parent);
       if (declaration !== undefined) {
         const start = leadingFrom !== undefined && adjacent ? leadingFrom.startIndex : node.startIndex;
-        candidates.push({ declaration, node: inner, outer: node, start });
+        const next = nodes[index + 1];
+        const trails = next !== undefined && this.adjacent(node, next) && (this.spec.trails?.(inner, next) ?? false);
+        candidates.push({ declaration, node: inner, outer: node, start, ...(trails ? { trailer: next } : {}) });
       }
       leadingFrom = undefined;
       previous = node;
@@ -158,12 +168,15 @@ export class SpecOutliner {
   private element(candidate: Candidate, segments: readonly string[], ordinal: number | undefined): ElementNode {
     const { declaration, node, outer } = candidate;
     const path = formatElementPath(this.file, segments);
-    const end = trimmedEnd(this.text, outer.endIndex, outer.startIndex);
+    const end = trimmedEnd(this.text, (candidate.trailer ?? outer).endIndex, outer.startIndex);
     const range = { start: candidate.start, end };
     const body = declaration.body;
     const children =
       body === null ? [] : this.level(body.namedChildren, { kind: declaration.kind, node }, segments);
     if (body !== null) this.bodies.set(path, this.bodyInfo(body, declaration.flavor ?? 'class'));
+    const decorators = (this.spec.decoratorsOf?.(node, outer) ?? []).map((d) =>
+      limit(d.replace(/\s+/g, ' ').trim(), DECORATOR_LIMIT),
+    );
     return {
       kind: declaration.kind,
       name: declaration.name,
@@ -173,6 +186,7 @@ export class SpecOutliner {
       startLine: this.lines.lineOf(range.start),
       endLine: this.lines.lineOf(range.end),
       signature: this.signatureOf(node, body),
+      ...(decorators.length === 0 ? {} : { decorators }),
       children,
       ...(ordinal === undefined ? {} : { ordinal }),
       ...(body === null ? {} : { bodyRange: { start: body.startIndex, end: body.endIndex } }),
@@ -210,8 +224,8 @@ export class SpecOutliner {
   }
 }
 
-function limit(signature: string): string {
-  return signature.length <= SIGNATURE_LIMIT ? signature : `${signature.slice(0, SIGNATURE_LIMIT - 1)}…`;
+function limit(signature: string, max = SIGNATURE_LIMIT): string {
+  return signature.length <= max ? signature : `${signature.slice(0, max - 1)}…`;
 }
 
 /** The end of a node without trailing whitespace (a grammar may let a block end after blank lines). */

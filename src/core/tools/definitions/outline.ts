@@ -1,4 +1,4 @@
-import type { ElementNode } from '../../elements/element';
+import { signatureLine, type ElementNode } from '../../elements/element';
 import { isOutlinable } from '../../elements/outline';
 import { languageNames } from '../../language/languages';
 import { count, type TableSpec } from '../table';
@@ -44,14 +44,14 @@ export function outlineTable(signatures: boolean): TableSpec<OutlineRow> {
     cells: (row, first) => [
       lineRange(row.element.startLine, row.element.endLine),
       first ? withinFile(row.element.path, row.file) : lastSegmentOf(row.element.path),
-      ...(signatures ? [oneLine(row.element.signature)] : []),
+      ...(signatures ? [oneLine(signatureLine(row.element))] : []),
     ],
     json: (row) => ({
       path: row.element.path,
       kind: row.element.kind,
       startLine: row.element.startLine,
       endLine: row.element.endLine,
-      ...(signatures ? { signature: oneLine(row.element.signature) } : {}),
+      ...(signatures ? { signature: oneLine(signatureLine(row.element)) } : {}),
     }),
   };
 }
