@@ -110,10 +110,13 @@ export const pythonSpec: TreeSitterLanguageSpec = {
     outer.type === 'decorated_definition'
       ? outer.namedChildren.filter((c) => c.type === 'decorator').map((d) => withoutComments(d.text))
       : [],
+  isPlaceholder: (node) =>
+    node.type === 'pass_statement' ||
+    (node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChildren[0]?.type === 'ellipsis'),
   trails: (node, next) => assignmentTarget(node) !== undefined && isDocstring(next),
   commentTypes: ['comment'],
   nonEmptyTypes: ['block'],
-  syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true },
+  syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true, emptyBody: 'pass' },
   scanCode: scanPython,
   wrapContent,
   imports: pythonImports,

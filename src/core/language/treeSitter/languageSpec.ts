@@ -79,6 +79,11 @@ export interface TreeSitterLanguageSpec {
    * it), as written; `outer` is the wrapper, or the node itself.
    */
   decoratorsOf?(node: Node, outer: Node): readonly string[];
+  /**
+   * A statement that only holds an empty body's place (Python's `pass`): when it is a body's only statement (a
+   * docstring aside), a member created there takes its place.
+   */
+  isPlaceholder?(node: Node): boolean;
   /** The signature of a declaration: by default its text up to its body, on one line. */
   signatureOf?(node: Node, text: string): string;
 }

@@ -37,6 +37,8 @@ export interface BodyInfo {
   readonly range: TextRange;
   /** Offset where the first member goes (after a docstring); an indented block only. */
   readonly firstMemberStart: number;
+  /** The lone placeholder statement of the body (`pass`), a docstring aside; an indented block only. */
+  readonly placeholder?: TextRange;
 }
 
 export interface SpecOutline {
@@ -195,7 +197,14 @@ export class SpecOutliner {
 
   private bodyInfo(body: Node, flavor: ContainerFlavor): BodyInfo {
     let firstMemberStart = body.startIndex;
+    let placeholder: TextRange | undefined;
     if (this.spec.syntax.blocks === 'indent') {
+      const statements = body.namedChildren.filter(
+        (child, index) => !this.spec.commentTypes.includes(child.type) && !(index === 0 && isDocstring(child)),
+      );
+      const [only] = statements;
+      if (statements.length === 1 && only !== undefined && (this.spec.isPlaceholder?.(only) ?? false))
+        placeholder = { start: only.startIndex, end: only.endIndex };
       // A docstring opens the body; members go after it.
       const [first, second] = body.namedChildren;
       if (first !== undefined && isDocstring(first)) {
@@ -210,7 +219,7 @@ export class SpecOutliner {
     // A braced body may start with a keyword (Go's `interface { ... }`): the container opens at its bracket.
     const bracket = this.spec.syntax.blocks === 'braces' ? this.text.indexOf('{', body.startIndex) : -1;
     const start = bracket >= 0 && bracket < body.endIndex ? bracket : body.startIndex;
-    return { flavor, range: { start, end: body.endIndex }, firstMemberStart };
+    return { flavor, range: { start, end: body.endIndex }, firstMemberStart, ...(placeholder === undefined ? {} : { placeholder }) };
   }
 
   private signatureOf(node: Node, body: Node | null): string {
