@@ -89,6 +89,18 @@ function withoutComments(code: string): string {
   return out + code.slice(at);
 }
 
+/**
+ * A definition's head up to its `:`, on one line: a comment between the `:` and the body (tree-sitter leaves it
+ * outside the block) is no part of it.
+ */
+function signatureOf(node: Node, text: string): string | undefined {
+  const body = node.childForFieldName('body');
+  if (body === null) return undefined;
+  const colon = node.children.filter((c) => c.type === ':' && c.endIndex <= body.startIndex).at(-1);
+  if (colon === undefined) return undefined;
+  return text.slice(node.startIndex, colon.startIndex).replace(/\s+/g, ' ').trim();
+}
+
 /** Content for a container is parsed inside a stand-in of it, indented one level. */
 function wrapContent(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string } {
   if (flavor === 'file') return { text: content, prefixLines: 0, indent: '' };
@@ -119,5 +131,6 @@ export const pythonSpec: TreeSitterLanguageSpec = {
   syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true, emptyBody: 'pass' },
   scanCode: scanPython,
   wrapContent,
+  signatureOf,
   imports: pythonImports,
 };

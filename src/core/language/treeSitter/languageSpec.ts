@@ -84,8 +84,8 @@ export interface TreeSitterLanguageSpec {
    * docstring aside), a member created there takes its place.
    */
   isPlaceholder?(node: Node): boolean;
-  /** The signature of a declaration: by default its text up to its body, on one line. */
-  signatureOf?(node: Node, text: string): string;
+  /** The signature of a declaration; undefined (or absent): its text up to its body, on one line. */
+  signatureOf?(node: Node, text: string): string | undefined;
 }
 
 /** How a language's import declarations read and are written, for ADD_IMPORT/REMOVE_IMPORT and the diff. */

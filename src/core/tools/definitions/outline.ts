@@ -60,7 +60,8 @@ export const outlineTool: ToolSpec<OutlineInput> = {
   name: 'outline',
   title: 'Outline files or folders',
   description:
-    'The element tree of TypeScript/JavaScript files, or of every such file in folders: each element with its line ' +
+    'The element tree of source files (TypeScript, JavaScript, Python, Go, Rust, Java, C#), or of every such file in ' +
+    'folders: each element with its line ' +
     'range and its element path (e.g. src/user.ts/class[User]/method[validate]), which the other Scalpel tools take. ' +
     'Nested elements are indented under their container and show only their last path segment.',
   inputSchema: {
