@@ -1,5 +1,6 @@
 import { createEditService } from '../../core/edit/editService';
 import { remainingTypeErrors, TYPES_STEP } from '../../core/edit/typeCheckStep';
+import { languageFor } from '../../core/language/languages';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import type { EditFileRequest } from '../../core/llm/pipeline';
@@ -122,6 +123,14 @@ Options:
     const provider = createProvider(providerConfig, logger);
     const progress = values.json === true ? () => undefined : (message: string) => io.stderr(`scalpel: ${message}\n`);
     progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
+    if (verify === 'types') {
+      // The type check is a language's semantics (TypeScript's): files of the other languages are checked by their parse.
+      const unchecked = paths.filter((path) => languageFor(path)?.semantics === undefined);
+      if (unchecked.length > 0)
+        progress(
+          `the type check covers TypeScript and JavaScript; ${unchecked.map((path) => `${path} (${languageFor(path)?.displayName ?? 'no element model'})`).join(', ')} ${unchecked.length === 1 ? 'is' : 'are'} verified by the parse alone`,
+        );
+    }
 
     const metricsFile = metricsFilePath(io.env, io.cwd);
     const service = createEditService({

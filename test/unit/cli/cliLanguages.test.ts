@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
 import { scalpel } from './runScalpel';
 
 /**
@@ -134,3 +135,30 @@ for (const c of CASES) {
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+void describe('scalpel edit on a Go file', () => {
+  let server: ScriptedLlmServer;
+  before(async () => {
+    server = await startScriptedLlmServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  void test('the model edits a function, the parse verifies it, and the user is told the type check is TypeScript only', async () => {
+    const c = CASES.find((entry) => entry.file.endsWith('.go'));
+    assert.ok(c !== undefined);
+    const root = workspace(c);
+    const before = readFileSync(join(root, c.file), 'utf8');
+    server.enqueue(scripted.answer(patch(c, c.replace)));
+    const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl, SCALPEL_MODEL: 'gpt-4o-mini' };
+    const run = await scalpel(root, ['edit', c.file, '--focus', c.focus, '-m', 'accept a zero side'], { env });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /the type check covers TypeScript and JavaScript; shapes\/shapes\.go \(Go\) is verified by the parse alone/,
+    );
+    assert.equal(readFileSync(join(root, c.file), 'utf8'), before.replace(c.search, c.replace));
+    assert.ok(server.requests.some((request) => JSON.stringify(request).includes(`// @ ${c.file}/${c.focus}`)));
+  });
+});
