@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ElementNode, FileOutline } from '../core/elements/element';
+import { supportedExtensionsText, supportedLanguageNamesText } from '../core/language/languageCatalog';
 import type { Ctx } from './ctx';
 import { UserFacingError } from './userError';
 
@@ -11,7 +12,9 @@ export function workspacePathOf(document: vscode.TextDocument): string {
 export function activeEditorOrThrow(): vscode.TextEditor {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined)
-    throw new UserFacingError('Open a TypeScript or JavaScript file first: Scalpel works on the active editor.');
+    throw new UserFacingError(
+      `Open a ${supportedLanguageNamesText()} file first: Scalpel works on the active editor.`,
+    );
   return editor;
 }
 
@@ -20,7 +23,7 @@ export function outlineDocumentOrThrow(ctx: Ctx, document: vscode.TextDocument):
   const path = workspacePathOf(document);
   if (!engine.isOutlinable(path)) {
     throw new UserFacingError(
-      `${path} is not a TypeScript or JavaScript file; Scalpel's element view needs one of .ts .tsx .mts .cts .js .jsx .mjs .cjs.`,
+      `${path} is not a ${supportedLanguageNamesText()} file; Scalpel's element view needs one of ${supportedExtensionsText()}.`,
     );
   }
   return engine.outlineSource(path, document.getText());

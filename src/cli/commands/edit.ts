@@ -2,6 +2,7 @@ import { createEditService } from '../../core/edit/editService';
 import type { NewTypeError } from '../../core/check/typeCheck';
 import { firstStop } from '../../core/edit/preWriteGate';
 import { remainingTypeErrors } from '../../core/edit/typeCheckStep';
+import { languageFor } from '../../core/language/languages';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import type { EditFileRequest } from '../../core/llm/pipeline';
@@ -134,6 +135,14 @@ Options:
       if (values.json !== true) io.stderr(`scalpel: ${message}\n`);
     };
     progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
+    if (verify === 'types') {
+      // The type check is a language's semantics (TypeScript's): files of the other languages are checked by their parse.
+      const unchecked = paths.filter((path) => languageFor(path)?.semantics === undefined);
+      if (unchecked.length > 0)
+        progress(
+          `the type check covers TypeScript and JavaScript; ${unchecked.map((path) => `${path} (${languageFor(path)?.displayName ?? 'no element model'})`).join(', ')} ${unchecked.length === 1 ? 'is' : 'are'} verified by the parse alone`,
+        );
+    }
 
     const metricsFile = metricsFilePath(io.env, io.cwd);
     const service = createEditService({

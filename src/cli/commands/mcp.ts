@@ -114,7 +114,8 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
       {
         capabilities: { tools: {} },
         instructions:
-          'Scalpel edits TypeScript/JavaScript by element paths such as src/user.ts/class[User]/method[validate]. ' +
+          'Scalpel edits TypeScript, JavaScript, Python, Go, Rust, Java and C# by element paths such as ' +
+            'src/user.ts/class[User]/method[validate]. References and the type check are TypeScript and JavaScript only. ' +
           'Find elements with outline or find_symbols, read them with context, change them with apply (element ' +
           'operations, verified, all or nothing). Long answers come in pages: pass the cursor an answer gives.',
       },

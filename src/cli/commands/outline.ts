@@ -40,7 +40,7 @@ export const outlineCommand: CliCommand = {
   summary: 'list the elements of a file with their paths, line ranges and kinds',
   usage: `Usage: scalpel outline <file> [--root DIR] [--json]
 
-Lists every element of a source file (TypeScript, JavaScript, Python) as a tree of element paths
+Lists every element of a source file (TypeScript, JavaScript, Python, Go, Rust, Java, C#) as a tree of element paths
 (e.g. src/user.ts/class[User]/method[validate]) with line ranges and kinds.
 
 Options:

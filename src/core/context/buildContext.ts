@@ -446,7 +446,9 @@ class FocusedFileRenderer {
     const indent = this.indentOf(element);
     const shown = signatureWithoutLineComments(element, this.outline);
     const hasBody = element.bodyRange !== undefined && !shown.endsWith('…}');
-    const signature = `${blank}${indent}${shown}${hasBody ? this.syntax.elidedBody : ''}${this.trailingComma(element)} ${this.at} ${label}\n`;
+    // Decorators stand one a line above the signature, as the file writes them (`@property`, `@app.route("/x")`).
+    const decorators = (element.decorators ?? []).map((decorator) => `${indent}${decorator}\n`).join('');
+    const signature = `${blank}${decorators}${indent}${shown}${hasBody ? this.syntax.elidedBody : ''}${this.trailingComma(element)} ${this.at} ${label}\n`;
     const lines =
       element.startLine === element.endLine
         ? `line ${element.startLine}`

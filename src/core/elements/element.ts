@@ -73,9 +73,20 @@ export interface ElementNode {
    * `class User extends Base implements X`, `const port: number`.
    */
   readonly signature: string;
+  /**
+   * Decorators written above a declaration whose signature leaves them out (Python's `@property`,
+   * `@app.route("/x")`), each on one line, whitespace collapsed and shortened: a context shows them one a line above
+   * the signature, as the file writes them.
+   */
+  readonly decorators?: readonly string[];
   /** For an overload set: one entry per signature, implementation last. `#n` in a path addresses entry n (1-based). */
   readonly overloads?: readonly ElementNode[];
   readonly children: readonly ElementNode[];
+}
+
+/** The signature on one line with the decorators in front of it (`@property def name(self) -> str`), for tables. */
+export function signatureLine(element: ElementNode): string {
+  return element.decorators === undefined ? element.signature : [...element.decorators, element.signature].join(' ');
 }
 
 export interface SyntaxProblem {

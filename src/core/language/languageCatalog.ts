@@ -74,6 +74,13 @@ export function editorLangIdPattern(): string {
   return `^(${supportedVscodeLanguageIds().join('|')})$`;
 }
 
+/** "TypeScript or JavaScript, Python, Go, Rust, Java or C#": every shipped language, for messages. */
+export function supportedLanguageNamesText(): string {
+  const names = LANGUAGE_CATALOG.map((language) => language.displayName);
+  const last = names.pop() ?? '';
+  return names.length === 0 ? last : `${names.join(', ')} or ${last}`;
+}
+
 /** The extensions of every shipped language, for messages: `.ts .tsx .mts ...`. */
 export function supportedExtensionsText(): string {
   return LANGUAGE_CATALOG.flatMap((language) => language.extensions).join(' ');

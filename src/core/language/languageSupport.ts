@@ -69,6 +69,11 @@ export interface CodeSyntax {
   readonly blocks: 'braces' | 'indent';
   /** Appended to a signature whose body is not shown: ` { … }`, `: …`. */
   readonly elidedBody: string;
+  /**
+   * The statement a body needs when deleting its members leaves it without code (Python's `pass`); absent when an
+   * empty body is fine (`{}`).
+   */
+  readonly emptyBody?: string;
   /** Whether `...` alone on a line is ordinary code (Python's Ellipsis), not a lazy placeholder. */
   readonly ellipsisIsCode: boolean;
 }
@@ -123,7 +128,15 @@ export interface ContainerInfo {
    * A body delimited by indentation (no brackets): where a first member goes (a line start, after a docstring) and
    * where the last member ends. Undefined for a file and for a bracketed body.
    */
-  readonly block?: { readonly firstMemberStart: number; readonly end: number };
+  readonly block?: {
+    readonly firstMemberStart: number;
+    readonly end: number;
+    /**
+     * The statement that only holds the body's place (Python's lone `pass` or `...`, after a docstring if any): a
+     * member created in the body takes its place.
+     */
+    readonly placeholder?: TextRange;
+  };
 }
 
 export type ContainerLookup =

@@ -1,6 +1,6 @@
 import { CONTEXT_LEGEND } from '../context/buildContext';
 import { createTokenCounter, type TokenCounter } from '../context/tokens';
-import type { FileOutline, ElementNode } from '../elements/element';
+import { signatureLine, type FileOutline, type ElementNode } from '../elements/element';
 import { OPERATION_FORMAT_PROMPT } from '../ops/format/formatPrompt';
 import type { Operation, OperationResult, ParseError } from '../ops/operation';
 import type { VerificationProblem } from '../edit/verification';
@@ -78,7 +78,7 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
   };
   const fullLine = (element: ElementNode, depth: number): string => {
     const note = allNotes || mentioned(element) ? notes.get(element.path) : undefined;
-    return `${'  '.repeat(depth)}${element.path}  ${element.signature}${note === undefined ? '' : `  // ${note}`}`;
+    return `${'  '.repeat(depth)}${element.path}  ${signatureLine(element)}${note === undefined ? '' : `  // ${note}`}`;
   };
 
   /** The lines under a container: its members as its fold shows them. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ElementNode, FileOutline } from '../../core/elements/element';
+import { supportedLanguageNamesText } from '../../core/language/languageCatalog';
 import type { Ctx } from '../ctx';
 import { exclusionCheckOf } from '../exclusions';
 import { UserFacingError } from '../userError';
@@ -146,7 +147,7 @@ class FocusBuilder {
   build(origin: string, named: boolean): ChatFocus {
     if (this.root === undefined || this.snapshot === undefined || this.files.length === 0) {
       throw new UserFacingError(
-        `None of the references can be edited: ${this.notes.join('; ')}. Reference a TypeScript or JavaScript file of the workspace with #.`,
+        `None of the references can be edited: ${this.notes.join('; ')}. Reference a ${supportedLanguageNamesText()} file of the workspace with #.`,
       );
     }
     return {
@@ -202,7 +203,7 @@ function focusOfActiveEditorOrThrow(ctx: Ctx): ChatFocus {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined) {
     throw new UserFacingError(
-      'Open a TypeScript or JavaScript file and place the cursor in the element to change, or reference files and symbols with # (e.g. #file:user.ts).',
+      `Open a ${supportedLanguageNamesText()} file and place the cursor in the element to change, or reference files and symbols with # (e.g. #file:user.ts).`,
     );
   }
   const builder = new FocusBuilder(ctx);

@@ -24,6 +24,7 @@ import {
   USER_TS,
   userMessageOf,
 } from './chatTestSupport';
+import { removeWorkspaceFile } from './editTestSupport';
 import {
   openWorkspaceFile,
   readWorkspaceFileFromDisk,
@@ -160,6 +161,72 @@ describe('@scalpel chat participant', () => {
     );
     await vscode.workspace.applyEdit(restore);
     await document.save();
+  });
+
+  it('/edit on a Go file: the element at the cursor, labelled with // comments, applied when accepted', async () => {
+    const GO = 'src/shapes.go';
+    const text = [
+      'package shapes',
+      '',
+      'import "errors"',
+      '',
+      '// Square is a square.',
+      'type Square struct {',
+      '\tSide float64',
+      '}',
+      '',
+      '// New makes a square.',
+      'func New(side float64) (*Square, error) {',
+      '\tif side <= 0 {',
+      '\t\treturn nil, errors.New("empty")',
+      '\t}',
+      '\treturn &Square{Side: side}, nil',
+      '}',
+      '',
+      '// Area is the side squared.',
+      'func (s Square) Area() float64 {',
+      '\treturn s.Side * s.Side',
+      '}',
+      '',
+    ].join('\n');
+    await writeFile(workspaceUri(GO).fsPath, text);
+    try {
+      await placeCursor(GO, 'if side <= 0 {');
+      const sent = server.requests.length;
+      server.enqueue(
+        scripted.answer(
+          [
+            `PATCH_ELEMENT ${GO}/function[New]`,
+            '```go',
+            '<<<<<<< SEARCH',
+            '\tif side <= 0 {',
+            '=======',
+            '\tif side < 0 {',
+            '>>>>>>> REPLACE',
+            '```',
+            '',
+          ].join('\n'),
+        ),
+      );
+      const answer = await ask('@scalpel /edit accept a zero side');
+      const userMessage = userMessageOf(chatRequestsSince(server, sent)[0]);
+      assert.ok(userMessage.includes(`// @ ${GO}/function[New]`), userMessage);
+      assert.match(markdownOf(answer), /Ready to apply:\*\* 1 change in `src\/shapes\.go`/);
+      assert.deepEqual(
+        anchors(answer).map((a) => a.title),
+        [`${GO}/function[New]`],
+      );
+      const editId = answer.result?.metadata?.editId;
+      assert.ok(editId);
+      const document = await vscode.workspace.openTextDocument(workspaceUri(GO));
+      await vscode.commands.executeCommand('scalpel.acceptEdit', editId);
+      await waitFor(() => document.getText().includes('\tif side < 0 {'), { description: 'the accepted Go edit' });
+      assert.equal(document.getText(), text.replace('\tif side <= 0 {', '\tif side < 0 {'));
+      await document.save();
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await removeWorkspaceFile(GO);
+    }
   });
 
   it('a prompt without a command edits too', async () => {

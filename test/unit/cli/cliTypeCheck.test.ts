@@ -83,8 +83,8 @@ void describe('scalpel edit: the type check', () => {
 
   void test('stderr and --json report the same errors, stderr where to find them and not the advice meant for the model', async () => {
     const root = workspace();
-    server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
-    const run = await scalpel(root, [...args, '--allow-new-errors', '--json'], { env });
+    llm.server.enqueue(scripted.answer(ANSWER), scripted.answer(ANSWER));
+    const run = await scalpel(root, [...args, '--allow-new-errors', '--json'], { env: llm.cliEnv });
 
     assert.equal(run.code, 0, run.stderr);
     const json = JSON.parse(run.stdout) as { newTypeErrors?: { file: string; line: number; column: number }[] };

@@ -77,6 +77,30 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
   return { kind: 'statement', name: statementLabel(node), body: null };
 }
 
+/** A decorator over several lines with a comment in it: joined on one line, the comment would swallow the rest. */
+function withoutComments(code: string): string {
+  const { comments } = scanPython(code);
+  let out = '';
+  let at = 0;
+  for (const comment of comments) {
+    out += code.slice(at, comment.start);
+    at = comment.end;
+  }
+  return out + code.slice(at);
+}
+
+/**
+ * A definition's head up to its `:`, on one line: a comment between the `:` and the body (tree-sitter leaves it
+ * outside the block) is no part of it.
+ */
+function signatureOf(node: Node, text: string): string | undefined {
+  const body = node.childForFieldName('body');
+  if (body === null) return undefined;
+  const colon = node.children.filter((c) => c.type === ':' && c.endIndex <= body.startIndex).at(-1);
+  if (colon === undefined) return undefined;
+  return text.slice(node.startIndex, colon.startIndex).replace(/\s+/g, ' ').trim();
+}
+
 /** Content for a container is parsed inside a stand-in of it, indented one level. */
 function wrapContent(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string } {
   if (flavor === 'file') return { text: content, prefixLines: 0, indent: '' };
@@ -93,10 +117,20 @@ export const pythonSpec: TreeSitterLanguageSpec = {
   fenceTag: 'python',
   declarationOf,
   unwrap: (node) => (node.type === 'decorated_definition' ? (node.childForFieldName('definition') ?? undefined) : undefined),
+  // An attribute docstring (PEP 257, read by Sphinx): the string on the line right after an assignment documents it.
+  decoratorsOf: (_node, outer) =>
+    outer.type === 'decorated_definition'
+      ? outer.namedChildren.filter((c) => c.type === 'decorator').map((d) => withoutComments(d.text))
+      : [],
+  isPlaceholder: (node) =>
+    node.type === 'pass_statement' ||
+    (node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChildren[0]?.type === 'ellipsis'),
+  trails: (node, next) => assignmentTarget(node) !== undefined && isDocstring(next),
   commentTypes: ['comment'],
   nonEmptyTypes: ['block'],
-  syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true },
+  syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true, emptyBody: 'pass' },
   scanCode: scanPython,
   wrapContent,
+  signatureOf,
   imports: pythonImports,
 };

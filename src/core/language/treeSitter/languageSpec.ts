@@ -46,6 +46,11 @@ export interface TreeSitterLanguageSpec {
    * declaration node; undefined for a node that wraps nothing.
    */
   unwrap?(node: Node): Node | undefined;
+  /**
+   * A sibling written directly after a declaration that belongs to it (Python's attribute docstring, the string on
+   * the line after `x = 1`): it joins the range of `node`, the declaration before it.
+   */
+  trails?(node: Node, next: Node): boolean;
   /** Node types that are comments: a run directly above an element (no blank line between) joins its range. */
   readonly commentTypes: readonly string[];
   /**
@@ -69,8 +74,18 @@ export interface TreeSitterLanguageSpec {
   wrapContent?(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string };
   /** Import declarations, when the language has import operations. */
   readonly imports?: ImportSpec;
-  /** The signature of a declaration: by default its text up to its body, on one line. */
-  signatureOf?(node: Node, text: string): string;
+  /**
+   * The decorators of a declaration that its signature leaves out (Python's, on the `decorated_definition` wrapping
+   * it), as written; `outer` is the wrapper, or the node itself.
+   */
+  decoratorsOf?(node: Node, outer: Node): readonly string[];
+  /**
+   * A statement that only holds an empty body's place (Python's `pass`): when it is a body's only statement (a
+   * docstring aside), a member created there takes its place.
+   */
+  isPlaceholder?(node: Node): boolean;
+  /** The signature of a declaration; undefined (or absent): its text up to its body, on one line. */
+  signatureOf?(node: Node, text: string): string | undefined;
 }
 
 /** How a language's import declarations read and are written, for ADD_IMPORT/REMOVE_IMPORT and the diff. */

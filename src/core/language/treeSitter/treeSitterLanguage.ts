@@ -81,7 +81,15 @@ class SpecEditor implements SourceEditor {
         return { ok: false, reason: `${element.kind} ${element.name} has its body on one line; replace it whole` };
       return {
         ok: true,
-        container: { flavor: body.flavor, indent, block: { firstMemberStart: body.firstMemberStart, end: body.range.end } },
+        container: {
+          flavor: body.flavor,
+          indent,
+          block: {
+            firstMemberStart: body.firstMemberStart,
+            end: body.range.end,
+            ...(body.placeholder === undefined ? {} : { placeholder: body.placeholder }),
+          },
+        },
       };
     }
     return {

@@ -37,6 +37,8 @@ export interface BodyInfo {
   readonly range: TextRange;
   /** Offset where the first member goes (after a docstring); an indented block only. */
   readonly firstMemberStart: number;
+  /** The lone placeholder statement of the body (`pass`), a docstring aside; an indented block only. */
+  readonly placeholder?: TextRange;
 }
 
 export interface SpecOutline {
@@ -45,6 +47,8 @@ export interface SpecOutline {
 }
 
 const SIGNATURE_LIMIT = 200;
+/** A decorator shown above a signature is one short line: its arguments are no part of what the model addresses. */
+const DECORATOR_LIMIT = 100;
 
 export class LineIndex {
   private readonly starts: number[] = [0];
@@ -76,6 +80,8 @@ interface Candidate {
   /** The node the range is taken from (a wrapper such as `decorated_definition`, else the node). */
   readonly outer: Node;
   readonly start: number;
+  /** A node after the declaration that belongs to it (an attribute docstring); its end ends the range. */
+  readonly trailer?: Node;
 }
 
 /** The element tree of a parse, with the bodies of its containers. */
@@ -111,7 +117,11 @@ export class SpecOutliner {
     const candidates: Candidate[] = [];
     let leadingFrom: Node | undefined;
     let previous: Node | undefined;
-    for (const node of nodes) {
+    for (const [index, node] of nodes.entries()) {
+      if (candidates.at(-1)?.trailer === node) {
+        previous = node;
+        continue;
+      }
       const isComment = this.spec.commentTypes.includes(node.type);
       const isLeading = isComment || (this.spec.leadingTypes?.includes(node.type) ?? false);
       const adjacent = previous !== undefined && this.adjacent(previous, node);
@@ -127,7 +137,9 @@ export class SpecOutliner {
       const declaration = this.spec.declarationOf(inner, parent);
       if (declaration !== undefined) {
         const start = leadingFrom !== undefined && adjacent ? leadingFrom.startIndex : node.startIndex;
-        candidates.push({ declaration, node: inner, outer: node, start });
+        const next = nodes[index + 1];
+        const trails = next !== undefined && this.adjacent(node, next) && (this.spec.trails?.(inner, next) ?? false);
+        candidates.push({ declaration, node: inner, outer: node, start, ...(trails ? { trailer: next } : {}) });
       }
       leadingFrom = undefined;
       previous = node;
@@ -158,12 +170,15 @@ export class SpecOutliner {
   private element(candidate: Candidate, segments: readonly string[], ordinal: number | undefined): ElementNode {
     const { declaration, node, outer } = candidate;
     const path = formatElementPath(this.file, segments);
-    const end = trimmedEnd(this.text, outer.endIndex, outer.startIndex);
+    const end = trimmedEnd(this.text, (candidate.trailer ?? outer).endIndex, outer.startIndex);
     const range = { start: candidate.start, end };
     const body = declaration.body;
     const children =
       body === null ? [] : this.level(body.namedChildren, { kind: declaration.kind, node }, segments);
     if (body !== null) this.bodies.set(path, this.bodyInfo(body, declaration.flavor ?? 'class'));
+    const decorators = (this.spec.decoratorsOf?.(node, outer) ?? []).map((d) =>
+      limit(d.replace(/\s+/g, ' ').trim(), DECORATOR_LIMIT),
+    );
     return {
       kind: declaration.kind,
       name: declaration.name,
@@ -173,6 +188,7 @@ export class SpecOutliner {
       startLine: this.lines.lineOf(range.start),
       endLine: this.lines.lineOf(range.end),
       signature: this.signatureOf(node, body),
+      ...(decorators.length === 0 ? {} : { decorators }),
       children,
       ...(ordinal === undefined ? {} : { ordinal }),
       ...(body === null ? {} : { bodyRange: { start: body.startIndex, end: body.endIndex } }),
@@ -181,7 +197,14 @@ export class SpecOutliner {
 
   private bodyInfo(body: Node, flavor: ContainerFlavor): BodyInfo {
     let firstMemberStart = body.startIndex;
+    let placeholder: TextRange | undefined;
     if (this.spec.syntax.blocks === 'indent') {
+      const statements = body.namedChildren.filter(
+        (child, index) => !this.spec.commentTypes.includes(child.type) && !(index === 0 && isDocstring(child)),
+      );
+      const [only] = statements;
+      if (statements.length === 1 && only !== undefined && (this.spec.isPlaceholder?.(only) ?? false))
+        placeholder = { start: only.startIndex, end: only.endIndex };
       // A docstring opens the body; members go after it.
       const [first, second] = body.namedChildren;
       if (first !== undefined && isDocstring(first)) {
@@ -196,7 +219,7 @@ export class SpecOutliner {
     // A braced body may start with a keyword (Go's `interface { ... }`): the container opens at its bracket.
     const bracket = this.spec.syntax.blocks === 'braces' ? this.text.indexOf('{', body.startIndex) : -1;
     const start = bracket >= 0 && bracket < body.endIndex ? bracket : body.startIndex;
-    return { flavor, range: { start, end: body.endIndex }, firstMemberStart };
+    return { flavor, range: { start, end: body.endIndex }, firstMemberStart, ...(placeholder === undefined ? {} : { placeholder }) };
   }
 
   private signatureOf(node: Node, body: Node | null): string {
@@ -210,8 +233,8 @@ export class SpecOutliner {
   }
 }
 
-function limit(signature: string): string {
-  return signature.length <= SIGNATURE_LIMIT ? signature : `${signature.slice(0, SIGNATURE_LIMIT - 1)}…`;
+function limit(signature: string, max = SIGNATURE_LIMIT): string {
+  return signature.length <= max ? signature : `${signature.slice(0, max - 1)}…`;
 }
 
 /** The end of a node without trailing whitespace (a grammar may let a block end after blank lines). */

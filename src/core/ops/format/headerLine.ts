@@ -1,3 +1,4 @@
+import { LANGUAGE_CATALOG } from '../../language/languageCatalog';
 import { OPERATION_TYPES, type OperationType } from '../operation';
 
 /**
@@ -148,13 +149,21 @@ export function unquote(token: string): string {
   return token;
 }
 
+/** A file name of a shipped language (`page.tsx`, `views.py`, `Main.java`) followed by a separator. */
+const SOURCE_FILE_NAME = new RegExp(
+  `(?:${LANGUAGE_CATALOG.flatMap((l) => l.extensions)
+    .map((e) => e.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|')})(?=[\\\\/])`,
+  'i',
+);
+
 /**
- * Where the file part of a path ends: after the first TypeScript/JavaScript file name followed by a separator
+ * Where the file part of a path ends: after the first file name of a shipped language followed by a separator
  * (`src/app/[id]/page.tsx/function[x]`), else before the first `kind[` segment, else at the end. The rule of
  * docs/element-paths.md, with `\` accepted as a separator.
  */
 export function filePartLength(path: string): number {
-  const sourceFile = /\.(?:[cm]?[jt]sx?)(?=[\\/])/i.exec(path);
+  const sourceFile = SOURCE_FILE_NAME.exec(path);
   if (sourceFile !== null) return sourceFile.index + sourceFile[0].length;
   // A sibling may be a bare last segment (`method[a\\b]`): no file part at all.
   const kindSegment = /(?:^|[\\/])[A-Za-z][\w-]*=?\[/.exec(path);

@@ -1,5 +1,6 @@
 import { lastSegmentOf, parseElementPath } from '../../elements/elementPath';
 import { resolveElementPath } from '../../elements/resolve';
+import { languageFor, supportedLanguages } from '../../language/languages';
 import type { AnswerBudget } from '../budget';
 import { decodeCursorOrThrow, encodeCursor, queryKey } from '../budget';
 import type { CodeGraph } from '../graph/codeGraph';
@@ -89,4 +90,21 @@ export async function graphOf(env: ToolEnv): Promise<CodeGraph> {
     await env.progress(`building the code graph of ${count(files)} source files (once; later queries reuse it)`);
   }
   return env.graph();
+}
+
+/**
+ * References, callers, callees and call chains come from a language's semantics (TypeScript's language service); a
+ * file of another language has none, which the agent is told instead of getting an empty list that reads as "unused".
+ */
+export function semanticsOrThrow(path: string, what: string): void {
+  const file = parseElementPath(path).file;
+  const language = languageFor(file);
+  if (language === undefined || language.semantics !== undefined) return;
+  const withSemantics = supportedLanguages()
+    .filter((l) => l.semantics !== undefined)
+    .map((l) => l.displayName)
+    .join(', ');
+  throw new ToolInputError(
+    `${what} are followed in ${withSemantics} files only, and ${file} is ${language.displayName}; search names with find_symbols instead`,
+  );
 }

@@ -1,5 +1,6 @@
 import { isOutlinable } from '../../elements/outline';
-import { languageNames } from '../../language/languages';
+import type { ElementNode, FileOutline } from '../../elements/element';
+import { languageFor, languageNames } from '../../language/languages';
 import type { GraphDiagnostic } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
@@ -32,12 +33,37 @@ export const diagnosticTable: TableSpec<GraphDiagnostic> = {
   }),
 };
 
+/** The syntax errors of a file read by a language without a type check, as diagnostics with their element. */
+function syntaxDiagnostics(outline: FileOutline): GraphDiagnostic[] {
+  const lineStarts = [0];
+  for (let i = outline.text.indexOf('\n'); i >= 0; i = outline.text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  return outline.syntaxErrors.map((problem) => {
+    const offset = (lineStarts[problem.line - 1] ?? 0) + problem.column - 1;
+    const chain = elementsAt(outline.elements, offset);
+    return {
+      file: outline.file,
+      line: problem.line,
+      column: problem.column,
+      severity: 'error' as const,
+      code: 'syntax',
+      message: problem.message,
+      element: chain.at(-1)?.path ?? outline.file,
+    };
+  });
+}
+
+function elementsAt(elements: readonly ElementNode[], offset: number): ElementNode[] {
+  const inside = elements.find((e) => e.range.start <= offset && offset < e.range.end);
+  return inside === undefined ? [] : [inside, ...elementsAt(inside.children, offset)];
+}
+
 export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
   name: 'diagnostics',
   title: 'Diagnostics of files',
   description:
-    'TypeScript syntax and type errors of files or folders (e.g. the files an edit touched), each with its line, ' +
-    'code, enclosing element path and message. Missing dependencies show as TS2307.',
+    'Syntax and type errors of files or folders (e.g. the files an edit touched), each with its line, code, ' +
+    'enclosing element path and message. TypeScript and JavaScript get the type check (missing dependencies show ' +
+    'as TS2307); files of the other languages are checked for syntax.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -77,10 +103,20 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
       }
     }
     const unique = [...new Set(files)];
-    const all = await (await graphOf(env)).diagnostics(unique);
+    // The type check is a language's semantics (TypeScript's); the other languages' files are checked for syntax.
+    const syntaxOnly = unique.filter((file) => languageFor(file)?.semantics === undefined);
+    const checked = unique.filter((file) => !syntaxOnly.includes(file));
+    const all = [
+      ...(checked.length === 0 ? [] : await (await graphOf(env)).diagnostics(checked)),
+      ...syntaxOnly.flatMap((file) => syntaxDiagnostics(env.outlines.getOrThrow(file))),
+    ];
     const rows = input.severity === 'error' ? all.filter((d) => d.severity === 'error') : all;
     const errors = all.filter((d) => d.severity === 'error').length;
-    const heading = `diagnostics of ${count(unique.length)} file${unique.length === 1 ? '' : 's'}: ${count(errors)} errors, ${count(all.length - errors)} others`;
+    const syntaxNote =
+      syntaxOnly.length === 0
+        ? ''
+        : ` (${count(syntaxOnly.length)} ${syntaxOnly.length === 1 ? 'file' : 'files'} of ${[...new Set(syntaxOnly.map((f) => languageFor(f)?.displayName ?? f))].join(', ')} checked for syntax only: the type check is TypeScript's)`;
+    const heading = `diagnostics of ${count(unique.length)} file${unique.length === 1 ? '' : 's'}: ${count(errors)} errors, ${count(all.length - errors)} others${syntaxNote}`;
     return pagedAnswer(env, budget, { ...input }, heading, diagnosticTable, rows, 'diagnostics');
   },
 };

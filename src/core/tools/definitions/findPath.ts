@@ -3,7 +3,7 @@ import { shortestPaths, type PathStep } from '../graph/shortestPaths';
 import { count, type TableSpec } from '../table';
 import type { ToolSpec } from '../types';
 import { numberArg, stringArg } from '../validateInput';
-import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer } from './common';
+import { canonicalPathOrThrow, semanticsOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer } from './common';
 
 interface FindPathInput {
   readonly from: string;
@@ -82,6 +82,8 @@ export const findPathTool: ToolSpec<FindPathInput> = {
     // Both ends must exist: a typo should say so, not answer "no path".
     const from = canonicalPathOrThrow(env, input.from);
     const to = canonicalPathOrThrow(env, input.to);
+    semanticsOrThrow(from, 'call chains');
+    semanticsOrThrow(to, 'call chains');
     const graph = await graphOf(env);
     const cache = new Map<string, ReturnType<typeof graph.uses>>();
     const search = shortestPaths(

@@ -1,4 +1,4 @@
-import type { ElementNode } from '../../elements/element';
+import { signatureLine, type ElementNode } from '../../elements/element';
 import { isOutlinable } from '../../elements/outline';
 import { languageNames } from '../../language/languages';
 import { count, type TableSpec } from '../table';
@@ -44,14 +44,14 @@ export function outlineTable(signatures: boolean): TableSpec<OutlineRow> {
     cells: (row, first) => [
       lineRange(row.element.startLine, row.element.endLine),
       first ? withinFile(row.element.path, row.file) : lastSegmentOf(row.element.path),
-      ...(signatures ? [oneLine(row.element.signature)] : []),
+      ...(signatures ? [oneLine(signatureLine(row.element))] : []),
     ],
     json: (row) => ({
       path: row.element.path,
       kind: row.element.kind,
       startLine: row.element.startLine,
       endLine: row.element.endLine,
-      ...(signatures ? { signature: oneLine(row.element.signature) } : {}),
+      ...(signatures ? { signature: oneLine(signatureLine(row.element)) } : {}),
     }),
   };
 }
@@ -60,7 +60,8 @@ export const outlineTool: ToolSpec<OutlineInput> = {
   name: 'outline',
   title: 'Outline files or folders',
   description:
-    'The element tree of TypeScript/JavaScript files, or of every such file in folders: each element with its line ' +
+    'The element tree of source files (TypeScript, JavaScript, Python, Go, Rust, Java, C#), or of every such file in ' +
+    'folders: each element with its line ' +
     'range and its element path (e.g. src/user.ts/class[User]/method[validate]), which the other Scalpel tools take. ' +
     'Nested elements are indented under their container and show only their last path segment.',
   inputSchema: {

@@ -3,7 +3,7 @@ import type { UseEdge, UseSite } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { stringArg } from '../validateInput';
-import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer, withinFile } from './common';
+import { canonicalPathOrThrow, semanticsOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer, withinFile } from './common';
 
 type Relation = 'references' | 'callers' | 'callees';
 
@@ -74,7 +74,8 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
   description:
     'Where an element is used across the workspace (relation "references": every use with its line, enclosing ' +
     'element and code), which elements call it ("callers"), or which workspace elements its own code calls ' +
-    '("callees"). Uses the TypeScript language service, so renamed imports and method calls through instances count.',
+    '("callees"). Uses the TypeScript language service, so renamed imports and method calls through instances count; ' +
+    'TypeScript and JavaScript only.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -100,6 +101,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
     const path = canonicalPathOrThrow(env, input.path);
     if (parseElementPath(path).segments.length === 0)
       throw new ToolInputError(`${path} is a file; give an element path such as ${path}/function[name]`);
+    semanticsOrThrow(path, input.relation);
     const graph = await graphOf(env);
     if (input.relation === 'callees') {
       const edges = graph.uses(path).filter((e) => e.kind === 'call');

@@ -69,7 +69,11 @@ void describe('Python element diff and context', () => {
     });
     assert.match(context.text, /```python\n/);
     assert.match(context.text, /# @ pkg\/hard_cases\.py\/class\[Shape\]\nclass Shape:\n/);
-    assert.match(context.text, /\n {4}def describe\(kind: str\) -> str: … # @ method\[describe\]\n/);
+    // The decorators stand above the signature, one a line, as in the file.
+    assert.match(
+      context.text,
+      /\n {4}@staticmethod\n {4}@ft\.lru_cache\(maxsize=None\)\n {4}def describe\(kind: str\) -> str: … # @ method\[describe\]\n/,
+    );
     assert.match(context.text, /\n {4}# @ property\[sides\], property\[unit\], class\[Meta\], method\[__init__\], getter\[name\] \(lines 40-57\)\n/);
     assert.match(context.text, /\n {4}# @ pkg\/hard_cases\.py\/class\[Shape\]\/method\[fetch\]\n {4}async def fetch/);
     assert.match(context.text, /# @ class\[Square\], statement\[if\] \(lines 79-88\)/);

@@ -207,6 +207,89 @@ void describe('Python element operations on the hard-case file', () => {
     assert.deepEqual(result.changes, []);
   });
 
+  void test('deleting the only member of a body leaves `pass` at its indentation; a docstring or code left needs none', () => {
+    const text = [
+      'class Empty:',
+      '    def run(self):',
+      '        return 1',
+      '',
+      '',
+      'class Documented:',
+      '    """Keeps its docstring."""',
+      '',
+      '    def run(self):',
+      '        return 1',
+      '',
+      '',
+      'def outer():',
+      '    @cache',
+      '    def inner():',
+      '        return 2',
+      '',
+      '',
+      'class Two:',
+      '    a = 1',
+      '    b = 2',
+      '',
+    ].join('\n');
+    const after = appliedOrThrow(
+      [
+        { type: 'DELETE_ELEMENT', path: P('class[Empty]/method[run]') },
+        { type: 'DELETE_ELEMENT', path: P('class[Documented]/method[run]') },
+        { type: 'DELETE_ELEMENT', path: P('function[outer]/function[inner]') },
+        { type: 'DELETE_ELEMENT', path: P('class[Two]/property[a]') },
+        { type: 'DELETE_ELEMENT', path: P('class[Two]/property[b]') },
+      ],
+      text,
+    );
+    assert.equal(
+      after,
+      [
+        'class Empty:',
+        '    pass',
+        '',
+        '',
+        'class Documented:',
+        '    """Keeps its docstring."""',
+        '',
+        '',
+        'def outer():',
+        '    pass',
+        '',
+        '',
+        'class Two:',
+        '    pass',
+        '',
+      ].join('\n'),
+    );
+    // A member created in the same batch fills the body instead.
+    const replaced = appliedOrThrow(
+      [
+        { type: 'DELETE_ELEMENT', path: P('class[Two]/property[a]') },
+        { type: 'DELETE_ELEMENT', path: P('class[Two]/property[b]') },
+        { type: 'CREATE_ELEMENT', path: P('class[Two]'), position: { kind: 'LAST_CHILD' }, content: 'c = 3' },
+      ],
+      'class Two:\n    a = 1\n    b = 2\n',
+    );
+    assert.equal(replaced, 'class Two:\n    c = 3\n');
+  });
+
+  void test('a member created into a body that is only `pass` (or `...`) takes its place; a docstring stays', () => {
+    const text = 'class A:\n    pass\n\n\nclass B:\n    """Doc."""\n\n    ...\n\n\nclass C:\n    pass\n    x = 1\n';
+    const after = appliedOrThrow(
+      [
+        { type: 'CREATE_ELEMENT', path: P('class[A]'), position: { kind: 'LAST_CHILD' }, content: 'def run(self):\n    return 1' },
+        { type: 'CREATE_ELEMENT', path: P('class[B]'), position: { kind: 'FIRST_CHILD' }, content: 'y = 2' },
+        { type: 'CREATE_ELEMENT', path: P('class[C]'), position: { kind: 'LAST_CHILD' }, content: 'z = 3' },
+      ],
+      text,
+    );
+    assert.equal(
+      after,
+      'class A:\n    def run(self):\n        return 1\n\n\nclass B:\n    """Doc."""\n\n    y = 2\n\n\nclass C:\n    pass\n    x = 1\n    z = 3\n',
+    );
+  });
+
   void test('a class body on one line refuses new members with a reason', () => {
     const text = 'class Empty: pass\n';
     const result = apply([{ type: 'CREATE_ELEMENT', path: P('class[Empty]'), position: { kind: 'LAST_CHILD' }, content: 'x = 1' }], text);

@@ -79,6 +79,58 @@ void describe('Python outline', () => {
     assert.equal(at('class[Shape]/method[fetch]').signature, 'async def fetch(self, delay: float = 0.1) -> str');
   });
 
+  void test('an attribute docstring belongs to the assignment above it, not one after a blank line', () => {
+    const text = [
+      'TIMEOUT = 30',
+      '"""Seconds before a request gives up."""',
+      '',
+      'RETRIES = 3',
+      '',
+      '"""A section header, not a docstring of RETRIES."""',
+      '',
+      '',
+      'class Config:',
+      '    port: int = 80',
+      '    """The port to listen on."""',
+      '    host = "localhost"',
+      '',
+    ].join('\n');
+    const outline = outlineSource('a.py', text);
+    const textOf = (path: string): string => {
+      const found = resolveElementPath(outline, `a.py/${path}`);
+      assert.ok(found.ok, path);
+      return text.slice(found.element.range.start, found.element.range.end);
+    };
+    assert.equal(textOf('variable[TIMEOUT]'), 'TIMEOUT = 30\n"""Seconds before a request gives up."""');
+    assert.equal(textOf('variable[RETRIES]'), 'RETRIES = 3');
+    assert.equal(textOf('class[Config]/property[port]'), 'port: int = 80\n    """The port to listen on."""');
+    assert.equal(textOf('class[Config]/property[host]'), 'host = "localhost"');
+    assert.deepEqual(
+      [...walkElements(outline.elements)].map((e) => e.path.slice('a.py/'.length)),
+      ['variable[TIMEOUT]', 'variable[RETRIES]', 'class[Config]', 'class[Config]/property[port]', 'class[Config]/property[host]'],
+    );
+  });
+
+  void test('decorators are kept apart from the signature, one short line each, comments dropped', () => {
+    const outline = outlineSource(FILE, TEXT);
+    const at = (path: string): ElementNode => {
+      const found = resolveElementPath(outline, `${FILE}/${path}`);
+      assert.ok(found.ok, path);
+      return found.element;
+    };
+    assert.deepEqual(at('class[Shape]/method[describe]').decorators, ['@staticmethod', '@ft.lru_cache(maxsize=None)']);
+    assert.deepEqual(at('class[Shape]/getter[name]').decorators, ['@property']);
+    assert.deepEqual(at('class[Square]').decorators, ['@register("square")']);
+    assert.equal(at('class[Shape]/method[__init__]').decorators, undefined);
+    const long = outlineSource(
+      'b.py',
+      `@app.route(\n    "/x",  # the old path\n    methods=[${'"GET", '.repeat(30)}],\n)\ndef handler():\n    pass\n`,
+    ).elements[0];
+    const [decorator] = long?.decorators ?? [];
+    assert.ok(decorator !== undefined && decorator.length <= 100 && decorator.endsWith('…'), decorator);
+    assert.match(decorator, /^@app\.route\( "\/x", methods=\["GET", /);
+  });
+
   void test('syntax errors are reported with their line', () => {
     const outline = outlineSource('a.py', 'def ok():\n    return 1\n\ndef bad(:\n    pass\n');
     assert.ok(outline.syntaxErrors.length > 0);

@@ -268,6 +268,12 @@ void describe('parseOperations: tolerance where the intent is plain', () => {
       replace('REPLACE_ELEMENT app\\[id]\\page.tsx/function[Page]').path,
       'app/[id]/page.tsx/function[Page]',
     );
+    // The file names of every shipped language end the file part, so a folder that reads like a segment stays one.
+    assert.equal(
+      replace('REPLACE_ELEMENT src\\cache[v2]\\views.py/class[Home]').path,
+      'src/cache[v2]/views.py/class[Home]',
+    );
+    assert.equal(replace('REPLACE_ELEMENT src\\main\\Main.java/class[Main]').path, 'src/main/Main.java/class[Main]');
   });
 
   void test('a quoted path may hold spaces; bracketed names may hold spaces unquoted', () => {

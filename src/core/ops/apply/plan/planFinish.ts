@@ -43,9 +43,16 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
       }
     }
   }
+  actions.push(...placeholdersTaken(state, failed));
+  const filled = bodiesLeftEmpty(state, failed);
   const statements = new Map<object, { info: DeclaratorInfo; targets: Target[] }>();
   for (const target of state.targets.values()) {
     if (failed(target.ops)) continue;
+    const fill = filled.get(target);
+    if (fill !== undefined) {
+      actions.push({ kind: 'rewrite', ops: target.ops, range: target.range, newText: fill });
+      continue;
+    }
     if (target.declarator !== undefined) {
       const entry = statements.get(target.declarator.statement) ?? { info: target.declarator, targets: [] };
       entry.targets.push(target);
@@ -79,6 +86,72 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
     if (!state.failures.has(index) && !state.notes.has(index)) state.notes.set(index, `renamed to ${path}`);
   }
   return { actions, expectations, failures: state.failures, notes: state.notes, renames: state.renamedBy };
+}
+
+/**
+ * In an indented language, a body whose members are all deleted and that keeps no other code would not parse:
+ * the last deleted member of each such body is replaced by the language's empty-body statement (`pass`), at its
+ * place and indentation. Keyed by that member's target.
+ */
+function bodiesLeftEmpty(state: PlanState, failed: (ops: readonly number[]) => boolean): Map<Target, string> {
+  const filled = new Map<Target, string>();
+  const fill = state.language.syntax?.emptyBody;
+  if (fill === undefined) return filled;
+  const byParent = new Map<ElementNode, Target[]>();
+  for (const target of state.targets.values()) {
+    if (target.state !== 'deleted' || target.declarator !== undefined || failed(target.ops)) continue;
+    const parent = state.parentOf(target.element);
+    if (parent?.bodyRange === undefined) continue;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), target]);
+  }
+  for (const [parent, deleted] of byParent) {
+    const body = parent.bodyRange;
+    if (body === undefined) continue;
+    // A member created in the body fills it.
+    const createdIn = state.groups.some(
+      (group) =>
+        group.containerElement?.range.start === parent.range.start &&
+        group.containerElement.range.end === parent.range.end &&
+        group.items.some((item) => !failed(item.ops)),
+    );
+    if (createdIn) continue;
+    const sorted = [...deleted].sort((a, b) => a.range.start - b.range.start);
+    let left = '';
+    let at = Math.min(body.start, sorted[0]?.range.start ?? body.start);
+    for (const target of sorted) {
+      left += state.text.slice(at, Math.max(at, target.range.start));
+      at = Math.max(at, target.range.end);
+    }
+    left += state.text.slice(at, parent.range.end);
+    const scan = state.scanCode(left);
+    let code = '';
+    let from = 0;
+    for (const comment of scan.comments) {
+      code += left.slice(from, comment.start);
+      from = comment.end;
+    }
+    code += left.slice(from);
+    const last = sorted.at(-1);
+    if (code.trim() === '' && last !== undefined) filled.set(last, fill);
+  }
+  return filled;
+}
+
+/**
+ * A member created into a body that holds only a placeholder (`pass`, a docstring aside) takes its place: the
+ * placeholder goes, once per body.
+ */
+function placeholdersTaken(state: PlanState, failed: (ops: readonly number[]) => boolean): Action[] {
+  const actions: Action[] = [];
+  const seen = new Set<number>();
+  for (const group of state.groups) {
+    const placeholder = group.container.block?.placeholder;
+    const items = group.items.filter((item) => !failed(item.ops));
+    if (placeholder === undefined || items.length === 0 || seen.has(placeholder.start)) continue;
+    seen.add(placeholder.start);
+    actions.push({ kind: 'delete', ops: items.flatMap((item) => item.ops), range: placeholder });
+  }
+  return actions;
 }
 
 export function checkCreatedNames(state: PlanState): void {
