@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { ElementKind } from '../../elements/element';
+import type { ElementKind, ElementNode } from '../../elements/element';
 import type { ImportShape } from '../importModel';
 import type { CodeScan, CodeSyntax, ContainerFlavor, LanguageInfo } from '../languageSupport';
 
@@ -69,6 +69,16 @@ export interface TreeSitterLanguageSpec {
   wrapContent?(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string };
   /** Import declarations, when the language has import operations. */
   readonly imports?: ImportSpec;
+  /**
+   * Node types whose named children are read as if they stood in the node's place (Java's
+   * `enum_body_declarations`, which holds the members after an enum's constants).
+   */
+  readonly inlineTypes?: readonly string[];
+  /**
+   * Whether a top-level element must stay first in the file (Java's package declaration): new imports of a file
+   * without any go after it.
+   */
+  isHead?(element: ElementNode): boolean;
   /** The signature of a declaration: by default its text up to its body, on one line. */
   signatureOf?(node: Node, text: string): string;
 }
@@ -89,4 +99,26 @@ export interface ImportSpec {
   render(shapes: readonly ImportShape[], original: string | undefined): string;
   /** The element name of an import declaration (its path segment): the module, as written. */
   nameOf(node: Node): string;
+  /**
+   * An operation's content as declarations, for languages that accept shorter forms (Java's `a.b.C` for
+   * `import a.b.C;`). Absent: content is read as it is.
+   */
+  normalize?(content: string): string;
+  /** Whether `existing` already imports what `added` does (Java's `a.b.*` covers `a.b.C`): a note, not a second import. */
+  covers?(existing: ImportShape, added: ImportShape): boolean;
+  /** Why `added` cannot sit beside `existing` (two imports of one simple name), or undefined. */
+  clashOf?(existing: ImportShape, added: ImportShape): { readonly message: string; readonly hint: string } | undefined;
+  /**
+   * How the language orders declarations: present, a new one goes into the group (a run without blank lines) of
+   * the declaration nearest to it (same kind, longest shared dotted prefix), at its sorted place when the group is
+   * sorted by rank then name, else after the group's last. Absent: after the file's last import.
+   */
+  orderOf?(shape: ImportShape): ImportOrder;
+}
+
+/** Where an import sorts: declarations of one kind (`static`) are compared by rank, then name. */
+export interface ImportOrder {
+  readonly kind: string;
+  readonly name: string;
+  readonly rank: number;
 }
