@@ -242,4 +242,47 @@ void describe('Java enums: the members after the constants', () => {
       ].join('\n'),
     );
   });
+
+  void test('an enum with a ; and only constants gets a method after the ;, one without the ; a clear refusal', () => {
+    const method: Operation = {
+      type: 'CREATE_ELEMENT',
+      path: `${FILE}/enum[E]`,
+      position: { kind: 'FIRST_CHILD' },
+      content: 'int f() {\n  return 1;\n}',
+    };
+    assert.equal(
+      applyToFixture(FILE, 'enum E {\n  A,\n  B;\n}\n', [method]),
+      'enum E {\n  A,\n  B;\n\n  int f() {\n    return 1;\n  }\n}\n',
+    );
+    const refused = apply('enum E {\n  A,\n  B // no members yet\n}\n', [method]);
+    assert.equal(refused.ok, false);
+    assert.deepEqual(refused.changes, []);
+    assert.match(refused.results[0]?.message ?? '', /the enum has no ';' after its constants/);
+  });
+});
+
+void describe('Java imports through element operations', () => {
+  before(() => loadLanguagesFor([FILE]));
+
+  void test('imports at the head of created code are merged; an import created AFTER another goes there', () => {
+    const text = 'package p;\n\nimport a.B;\nimport z.Z;\n\nclass A {}\n';
+    const after = applyToFixture(FILE, text, [
+      {
+        type: 'CREATE_ELEMENT',
+        path: FILE,
+        position: { kind: 'LAST_CHILD' },
+        content: 'import java.util.List;\n\nclass C {\n  List<String> x;\n}',
+      },
+      {
+        type: 'CREATE_ELEMENT',
+        path: FILE,
+        position: { kind: 'AFTER', sibling: 'import[z.Z]' },
+        content: 'import c.C;',
+      },
+    ]);
+    assert.equal(
+      after,
+      'package p;\n\nimport a.B;\nimport java.util.List;\nimport z.Z;\nimport c.C;\n\nclass A {}\n\nclass C {\n  List<String> x;\n}\n',
+    );
+  });
 });

@@ -75,6 +75,17 @@ export function resolveContainer(
   };
 }
 
+/** Whether an enum's constants end with a `;` (Java), after which other members may follow. */
+function constantsEnd(state: PlanState, info: ContainerInfo, children: readonly ElementNode[]): boolean {
+  const last = children.at(-1);
+  const from = last === undefined ? (info.open ?? 0) + 1 : last.range.end;
+  const to = info.close ?? state.text.length;
+  let code = state.text.slice(from, to);
+  for (const comment of [...state.scanCode(code).comments].reverse())
+    code = code.slice(0, comment.start) + code.slice(comment.end);
+  return code.includes(';');
+}
+
 /** `'use strict'` and kin: FIRST_CHILD goes after them. */
 export function isDirective(state: PlanState, element: ElementNode): boolean {
   return element.kind === 'statement' && /^['"]/.test(state.text.slice(element.declarationRange.start));
@@ -104,10 +115,20 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   const flavor = info.flavor;
   const isComma = parsed.isComma && !afterConstants;
   const firstMember = afterConstants ? container.children.find((c) => c.kind !== 'member') : undefined;
-  const placed: CreateElementOperation =
-    afterConstants && op.position.kind === 'FIRST_CHILD' && firstMember !== undefined
+  if (afterConstants && firstMember === undefined && !constantsEnd(state, containerInfo, container.children)) {
+    state.fail(index, {
+      message: `${label}: the enum has no ';' after its constants, so it holds no other members yet`,
+      hint: 'replace the enum whole, with a ; after its constants and the new member after it',
+    });
+    return;
+  }
+  const placed: CreateElementOperation = !afterConstants
+    ? op
+    : op.position.kind === 'FIRST_CHILD' && firstMember !== undefined
       ? { ...op, position: { kind: 'BEFORE', sibling: firstMember.path } }
-      : op;
+      : op.position.kind === 'FIRST_CHILD'
+        ? { ...op, position: { kind: 'LAST_CHILD' } }
+        : op;
   let { body } = parsed;
   if (shape.elements.length === 0) {
     state.fail(index, {
