@@ -130,6 +130,7 @@ export const csharpImports: ImportSpec = {
   parse,
   render,
   nameOf,
+  example: 'using System.Text;',
   normalize,
   covers,
   clashOf,

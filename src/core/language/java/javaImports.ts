@@ -98,6 +98,7 @@ export const javaImports: ImportSpec = {
   parse,
   render,
   nameOf,
+  example: 'import java.util.List;',
   normalize,
   covers,
   clashOf,

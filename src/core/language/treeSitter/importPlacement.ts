@@ -31,6 +31,12 @@ function sharedParts(a: string, b: string): number {
   return count;
 }
 
+/** Whether `a` sorts after `b` among declarations of one kind (ordinal comparison). */
+export function sortsAfter(a: ImportOrder, b: ImportOrder): boolean {
+  const compare = ORDERS[0];
+  return a.kind === b.kind && compare !== undefined && compare(a, b) > 0;
+}
+
 /** The order a sorted list follows, or undefined when it is not sorted (a list of one is sorted by any). */
 export function sortOrderOf(orders: readonly ImportOrder[]): OrderCompare | undefined {
   return ORDERS.find((compare) => orders.every((order, i) => i === 0 || compare(orders[i - 1] ?? order, order) <= 0));

@@ -99,6 +99,8 @@ export interface ImportSpec {
   render(shapes: readonly ImportShape[], original: string | undefined): string;
   /** The element name of an import declaration (its path segment): the module, as written. */
   nameOf(node: Node): string;
+  /** One declaration as the language writes it, for the hint of a refused one (`import java.util.List;`). */
+  readonly example?: string;
   /**
    * An operation's content as declarations, for languages that accept shorter forms (Java's `a.b.C` for
    * `import a.b.C;`). Absent: content is read as it is.

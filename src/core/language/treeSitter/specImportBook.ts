@@ -1,7 +1,7 @@
 import type { ElementNode } from '../../elements/element';
 import type { ImportDeclarationState, ImportShape, ImportStep, NamedBinding } from '../importModel';
 import type { ImportBook, ImportPlacement } from '../languageSupport';
-import { orderedPlace, type PlacedDeclaration } from './importPlacement';
+import { orderedPlace, type PlacedDeclaration, sortsAfter } from './importPlacement';
 import type { ImportSpec } from './languageSpec';
 
 /** An existing declaration: its group (see importPlacement.ts), and whether a new import may be placed beside it. */
@@ -122,10 +122,9 @@ export class SpecImportBook implements ImportBook {
       ordered === undefined || order === undefined
         ? -1
         : this.declarations.findIndex((d) => {
-            const shape = d.created && d.after?.element === after?.element && d.before?.element === before?.element ? this.spec.parse(d.text)?.[0] : undefined;
-            if (shape === undefined) return false;
-            const [a, b] = [order(shape), order(request)];
-            return a.kind === b.kind && (a.rank - b.rank || (a.name > b.name ? 1 : a.name < b.name ? -1 : 0)) > 0;
+            const samePlace = d.created && d.after?.element === after?.element && d.before?.element === before?.element;
+            const shape = samePlace ? this.spec.parse(d.text)?.[0] : undefined;
+            return shape !== undefined && sortsAfter(order(shape), order(request));
           });
     if (sibling < 0) this.declarations.push(created);
     else this.declarations.splice(sibling, 0, created);

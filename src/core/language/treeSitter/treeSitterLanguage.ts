@@ -224,21 +224,26 @@ function importsOf(outline: FileOutline): ExistingImport[] {
 export function readImports(spec: TreeSitterLanguageSpec, content: string): ImportContent {
   const imports = spec.imports;
   if (imports === undefined) return { ok: false, message: 'the language has no import declarations' };
+  const refused = (message: string): ImportContent => ({
+    ok: false,
+    message,
+    ...(imports.example === undefined ? {} : { hint: `write one import declaration, e.g. ${imports.example}` }),
+  });
   const { outline } = outlineWithSpec(spec, 'content', dedent(content));
   const problem = outline.syntaxErrors[0];
-  if (problem !== undefined) return { ok: false, message: `the import does not parse: ${problem.message}` };
+  if (problem !== undefined) return refused(`the import does not parse: ${problem.message}`);
   const shapes: ImportShape[] = [];
   const texts: string[] = [];
   for (const element of outline.elements) {
     const written = outline.text.slice(element.declarationRange.start, element.range.end);
     const read = element.kind === 'import' ? imports.parse(written) : undefined;
-    if (read === undefined) return { ok: false, message: `not an import declaration: ${written.split('\n')[0] ?? ''}` };
+    if (read === undefined) return refused(`not an import declaration: ${written.split('\n')[0] ?? ''}`);
     for (const shape of read) {
       shapes.push(shape);
       texts.push(read.length === 1 ? written : imports.render([shape], undefined));
     }
   }
-  if (shapes.length === 0) return { ok: false, message: 'no import declaration found' };
+  if (shapes.length === 0) return refused('no import declaration found');
   return { ok: true, imports: shapes, texts };
 }
 

@@ -144,6 +144,7 @@ void describe('Java import operations', () => {
       assert.equal(result.ok, false, content);
       assert.deepEqual(result.changes, []);
       assert.match(result.results[0]?.message ?? '', pattern, content);
+      assert.match(result.results[0]?.hint ?? '', /e\.g\. import java\.util\.List;/);
     }
   });
 
