@@ -131,6 +131,7 @@ export const csharpImports: ImportSpec = {
   render,
   nameOf,
   example: 'using System.Text;',
+  inNamespaces: true,
   normalize,
   covers,
   clashOf,

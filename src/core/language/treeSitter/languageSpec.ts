@@ -99,6 +99,11 @@ export interface ImportSpec {
   render(shapes: readonly ImportShape[], original: string | undefined): string;
   /** The element name of an import declaration (its path segment): the module, as written. */
   nameOf(node: Node): string;
+  /**
+   * Whether declarations inside namespace blocks count as the file's (C# usings written in the namespace, the one
+   * namespace of most files); not for Rust, whose `use` inside `mod tests { }` is that module's alone.
+   */
+  readonly inNamespaces?: boolean;
   /** One declaration as the language writes it, for the hint of a refused one (`import java.util.List;`). */
   readonly example?: string;
   /**

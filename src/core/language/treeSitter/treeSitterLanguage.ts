@@ -178,16 +178,16 @@ class SpecImports implements ImportEditing {
   book(eol: '\n' | '\r\n'): ImportBook {
     const imports = this.spec.imports;
     if (imports === undefined) throw new Error('a language without imports has no import book');
-    return new SpecImportBook(imports, importsOf(this.outline), eol);
+    return new SpecImportBook(imports, importsOf(this.outline, imports.inNamespaces === true), eol);
   }
 }
 
 /**
- * The file's import declarations: top-level ones, and those inside namespace blocks (C# usings written in the
- * namespace). New ones are placed beside the top-level ones, or when there are none, beside those of the first
+ * The file's import declarations: top-level ones, and with `inNamespaces` those inside namespace blocks (C# usings
+ * written in the namespace). New ones are placed beside the top-level ones, or when there are none, beside those of the first
  * namespace that has some; a blank line or another container between two declarations starts a new group.
  */
-function importsOf(outline: FileOutline): ExistingImport[] {
+function importsOf(outline: FileOutline, inNamespaces: boolean): ExistingImport[] {
   const text = outline.text;
   const runs: { parent: ElementNode | undefined; elements: ElementNode[] }[] = [];
   const visit = (elements: readonly ElementNode[], parent: ElementNode | undefined): void => {
@@ -199,7 +199,7 @@ function importsOf(outline: FileOutline): ExistingImport[] {
     for (const element of elements) {
       if (element.kind !== 'import') {
         close();
-        if (element.kind === 'namespace') visit(element.children, element);
+        if (inNamespaces && element.kind === 'namespace') visit(element.children, element);
         continue;
       }
       const previous = run.at(-1);
