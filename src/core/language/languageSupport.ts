@@ -214,7 +214,8 @@ export interface DeclaratorEditing {
 
 export type ImportContent =
   | { readonly ok: true; readonly imports: readonly ImportShape[]; readonly texts: readonly string[] }
-  | { readonly ok: false; readonly message: string };
+  /** `hint`: how the language writes one (`import java.util.List;`), when not TypeScript's way. */
+  | { readonly ok: false; readonly message: string; readonly hint?: string };
 
 export interface ImportEditing {
   /** Reads the import declarations an ADD_IMPORT or REMOVE_IMPORT carries. */

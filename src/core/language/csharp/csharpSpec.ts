@@ -3,6 +3,7 @@ import { CSHARP_INFO } from '../languageCatalog';
 import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import { csharpImports } from './csharpImports';
 
 /**
  * C#: namespaces (block and file-scoped), classes, structs, interfaces, records, enums (their members), nested at
@@ -79,14 +80,7 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
       // Its members follow it at the top level of the file: the namespace is the one line that names it.
       return { kind: 'namespace', name: nameOf(node), body: null };
     case 'using_directive':
-      return {
-        kind: 'import',
-        name: node.text
-          .replace(/^(global\s+)?using\s+|;$/g, '')
-          .replace(/\s+/g, ' ')
-          .trim(),
-        body: null,
-      };
+      return { kind: 'import', name: csharpImports.nameOf(node), body: null };
     case 'delegate_declaration':
       return { kind: 'type', name: nameOf(node), body: null };
     case 'global_statement':
@@ -121,4 +115,5 @@ export const csharpSpec: TreeSitterLanguageSpec = {
   syntax: C_LIKE_SYNTAX,
   scanCode: (text) => scanCLike(text, { verbatimStrings: true, tripleQuotes: true }),
   wrapContent,
+  imports: csharpImports,
 };

@@ -3,6 +3,8 @@ import { JAVA_INFO } from '../languageCatalog';
 import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import { parseWithSpec } from '../treeSitter/treeSitterOutline';
+import { javaImports } from './javaImports';
 
 /**
  * Java: classes, interfaces, enums (their constants), records, annotation types, nested at any depth; methods
@@ -49,14 +51,7 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
       case 'package_declaration':
         return { kind: 'statement', name: 'package', body: null };
       case 'import_declaration':
-        return {
-          kind: 'import',
-          name: node.text
-            .replace(/^import\s+|;$/g, '')
-            .replace(/\s+/g, ' ')
-            .trim(),
-          body: null,
-        };
+        return { kind: 'import', name: javaImports.nameOf(node), body: null };
       default:
         return undefined;
     }
@@ -80,12 +75,21 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
   }
 }
 
-/** A member is parsed inside a stand-in class (interface, enum); top-level code as it is. */
+/**
+ * A member is parsed inside a stand-in class (interface, enum); top-level code as it is. An enum holds constants,
+ * then after a `;` fields, constructors and methods: content that does not parse as constants is read as members.
+ */
 function wrapContent(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string } {
+  if (flavor === 'enum') {
+    const constants = `enum _ {\n${content}\n}\n`;
+    const tree = parseWithSpec(javaSpec, constants);
+    const parses = !tree.rootNode.hasError;
+    tree.delete();
+    return { text: parses ? constants : `enum _ {;\n${content}\n}\n`, prefixLines: 1, indent: '' };
+  }
   const stand: Partial<Record<ContainerFlavor, string>> = {
     class: 'class _ {',
     interface: 'interface _ {',
-    enum: 'enum _ {',
   };
   const open = stand[flavor];
   if (open === undefined) return { text: content, prefixLines: 0, indent: '' };
@@ -100,4 +104,7 @@ export const javaSpec: TreeSitterLanguageSpec = {
   syntax: C_LIKE_SYNTAX,
   scanCode: (text) => scanCLike(text, { tripleQuotes: true }),
   wrapContent,
+  imports: javaImports,
+  inlineTypes: ['enum_body_declarations'],
+  isHead: (element) => element.kind === 'statement' && element.name === 'package',
 };

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { ElementKind } from '../../elements/element';
+import type { ElementKind, ElementNode } from '../../elements/element';
 import type { ImportShape } from '../importModel';
 import type { CodeScan, CodeSyntax, ContainerFlavor, LanguageInfo } from '../languageSupport';
 
@@ -86,6 +86,16 @@ export interface TreeSitterLanguageSpec {
   isPlaceholder?(node: Node): boolean;
   /** The signature of a declaration; undefined (or absent): its text up to its body, on one line. */
   signatureOf?(node: Node, text: string): string | undefined;
+  /**
+   * Node types whose named children are read as if they stood in the node's place (Java's
+   * `enum_body_declarations`, which holds the members after an enum's constants).
+   */
+  readonly inlineTypes?: readonly string[];
+  /**
+   * Whether a top-level element must stay first in the file (Java's package declaration): new imports of a file
+   * without any go after it.
+   */
+  isHead?(element: ElementNode): boolean;
 }
 
 /** How a language's import declarations read and are written, for ADD_IMPORT/REMOVE_IMPORT and the diff. */
@@ -104,4 +114,33 @@ export interface ImportSpec {
   render(shapes: readonly ImportShape[], original: string | undefined): string;
   /** The element name of an import declaration (its path segment): the module, as written. */
   nameOf(node: Node): string;
+  /**
+   * Whether declarations inside namespace blocks count as the file's (C# usings written in the namespace, the one
+   * namespace of most files); not for Rust, whose `use` inside `mod tests { }` is that module's alone.
+   */
+  readonly inNamespaces?: boolean;
+  /** One declaration as the language writes it, for the hint of a refused one (`import java.util.List;`). */
+  readonly example?: string;
+  /**
+   * An operation's content as declarations, for languages that accept shorter forms (Java's `a.b.C` for
+   * `import a.b.C;`). Absent: content is read as it is.
+   */
+  normalize?(content: string): string;
+  /** Whether `existing` already imports what `added` does (Java's `a.b.*` covers `a.b.C`): a note, not a second import. */
+  covers?(existing: ImportShape, added: ImportShape): boolean;
+  /** Why `added` cannot sit beside `existing` (two imports of one simple name), or undefined. */
+  clashOf?(existing: ImportShape, added: ImportShape): { readonly message: string; readonly hint: string } | undefined;
+  /**
+   * How the language orders declarations: present, a new one goes into the group (a run without blank lines) of
+   * the declaration nearest to it (same kind, longest shared dotted prefix), at its sorted place when the group is
+   * sorted by rank then name, else after the group's last. Absent: after the file's last import.
+   */
+  orderOf?(shape: ImportShape): ImportOrder;
+}
+
+/** Where an import sorts: declarations of one kind (`static`) are compared by rank, then name. */
+export interface ImportOrder {
+  readonly kind: string;
+  readonly name: string;
+  readonly rank: number;
 }

@@ -1,7 +1,16 @@
 import type { ElementNode } from '../../elements/element';
 import type { ImportDeclarationState, ImportShape, ImportStep, NamedBinding } from '../importModel';
 import type { ImportBook, ImportPlacement } from '../languageSupport';
+import { orderedPlace, type PlacedDeclaration, sortsAfter } from './importPlacement';
 import type { ImportSpec } from './languageSpec';
+
+/** An existing declaration: its group (see importPlacement.ts), and whether a new import may be placed beside it. */
+export interface ExistingImport {
+  readonly element: ElementNode;
+  readonly text: string;
+  readonly group?: number;
+  readonly placeable?: boolean;
+}
 
 /**
  * The import declarations of one file through a batch, for a language read by a spec: names are merged into a
@@ -10,13 +19,18 @@ import type { ImportSpec } from './languageSpec';
  */
 export class SpecImportBook implements ImportBook {
   readonly declarations: ImportDeclarationState[];
+  /** The group of each existing declaration a new one may be placed beside (ImportSpec.orderOf). */
+  private readonly groups = new Map<ElementNode, number>();
 
   constructor(
     private readonly spec: ImportSpec,
-    existing: readonly { element: ElementNode; text: string }[],
+    existing: readonly ExistingImport[],
     private readonly eol: '\n' | '\r\n',
   ) {
-    this.declarations = existing.map((e) => ({ element: e.element, text: e.text, removed: false, ops: [], created: false }));
+    this.declarations = existing.map((e) => {
+      if (e.placeable !== false) this.groups.set(e.element, e.group ?? 0);
+      return { element: e.element, text: e.text, removed: false, ops: [], created: false };
+    });
   }
 
   transaction(step: () => ImportStep): ImportStep {
@@ -66,26 +80,34 @@ export class SpecImportBook implements ImportBook {
         this.touch(target.state, opIndex, [{ ...shape, named: merged(shape.named, missing) }]);
         return { ok: true };
       }
-    } else if (
-      !placement?.separate &&
-      live.some((l) => l.shapes.some((s) => !s.hasNamedList && s.module === request.module && s.namespaceName === request.namespaceName))
-    ) {
-      return { ok: true, note: `${request.module} is already imported` };
+    } else if (!placement?.separate) {
+      const modules = live.flatMap((l) => l.shapes.filter((s) => !s.hasNamedList));
+      if (modules.some((s) => s.module === request.module && s.namespaceName === request.namespaceName))
+        return { ok: true, note: `${request.module} is already imported` };
+      const covering = modules.find((s) => this.spec.covers?.(s, request) === true);
+      if (covering !== undefined) return { ok: true, note: `${request.module} is already imported by ${covering.module}` };
+      for (const existing of modules) {
+        const clash = this.spec.clashOf?.(existing, request);
+        if (clash !== undefined) return { ok: false, ...clash };
+      }
     }
-    this.addDeclaration(text, opIndex, placement);
+    this.addDeclaration(request, text, opIndex, placement);
     return { ok: true };
   }
 
-  private addDeclaration(text: string, opIndex: number, placement: ImportPlacement | undefined): void {
+  private addDeclaration(request: ImportShape, text: string, opIndex: number, placement: ImportPlacement | undefined): void {
     const existing = this.declarations.filter((d) => !d.created);
-    const before = placement?.before === undefined ? undefined : existing.find((d) => d.element === placement.before);
+    const ordered = placement === undefined ? this.orderedPlace(request) : undefined;
+    const before =
+      ordered?.before ?? (placement?.before === undefined ? undefined : existing.find((d) => d.element === placement.before));
     const after =
-      placement?.after === undefined
+      ordered?.after ??
+      (placement?.after === undefined
         ? before === undefined
           ? existing.at(-1)
           : undefined
-        : existing.find((d) => d.element === placement.after);
-    this.declarations.push({
+        : existing.find((d) => d.element === placement.after));
+    const created: ImportDeclarationState = {
       element: undefined,
       text: text.trim().replace(/\r?\n/g, this.eol),
       removed: false,
@@ -93,7 +115,32 @@ export class SpecImportBook implements ImportBook {
       created: true,
       ...(after === undefined ? {} : { after }),
       ...(before === undefined ? {} : { before }),
-    });
+    };
+    // Several new ones at one place keep their sorted order among themselves.
+    const order = this.spec.orderOf;
+    const sibling =
+      ordered === undefined || order === undefined
+        ? -1
+        : this.declarations.findIndex((d) => {
+            const samePlace = d.created && d.after?.element === after?.element && d.before?.element === before?.element;
+            const shape = samePlace ? this.spec.parse(d.text)?.[0] : undefined;
+            return shape !== undefined && sortsAfter(order(shape), order(request));
+          });
+    if (sibling < 0) this.declarations.push(created);
+    else this.declarations.splice(sibling, 0, created);
+  }
+
+  /** Where a language that orders its imports puts a new one; undefined: after the last import. */
+  private orderedPlace(request: ImportShape): ReturnType<typeof orderedPlace> {
+    const order = this.spec.orderOf;
+    if (order === undefined) return undefined;
+    const placed: PlacedDeclaration[] = [];
+    for (const state of this.declarations) {
+      const group = state.element === undefined ? undefined : this.groups.get(state.element);
+      const shape = state.removed || group === undefined ? undefined : this.spec.parse(state.text)?.[0];
+      if (shape !== undefined && group !== undefined) placed.push({ state, order: order(shape), group });
+    }
+    return orderedPlace(placed, order(request));
   }
 
   remove(request: ImportShape | { readonly module: string }, opIndex: number): ImportStep {

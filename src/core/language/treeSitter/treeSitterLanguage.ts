@@ -13,7 +13,7 @@ import type {
 import type { ImportBindingChange, ImportShape } from '../importModel';
 import type { TreeSitterLanguageSpec } from './languageSpec';
 import { type BodyInfo, grammarOf, LineIndex, parseWithSpec, SpecOutliner, type SpecOutline } from './treeSitterOutline';
-import { SpecImportBook } from './specImportBook';
+import { type ExistingImport, SpecImportBook } from './specImportBook';
 import { loadGrammar } from './treeSitterRuntime';
 
 /**
@@ -107,9 +107,16 @@ class SpecEditor implements SourceEditor {
   }
 
   topInsertionOffset(): number {
-    // After the comments (licence, shebang, encoding) and a docstring at the head of the file.
     const text = this.text;
     const lines = new LineIndex(text);
+    // After a declaration that must come first (Java's package).
+    const heads = this.outline.elements.filter((e) => this.spec.isHead?.(e) === true);
+    const lastHead = heads.at(-1);
+    if (lastHead !== undefined) {
+      const next = lines.startOfLine(lines.lineOf(lastHead.range.end) + 1);
+      return next <= lastHead.range.end ? text.length : next;
+    }
+    // After the comments (licence, shebang, encoding) and a docstring at the head of the file.
     const first = this.outline.elements[0];
     const limit = first === undefined ? text.length : first.range.start;
     const head = text.slice(0, limit);
@@ -158,7 +165,7 @@ class SpecImports implements ImportEditing {
   ) {}
 
   read(content: string): ImportContent {
-    return readImports(this.spec, content);
+    return readImports(this.spec, this.spec.imports?.normalize?.(content) ?? content);
   }
 
   splitLeading(content: string): { imports: string; code: string } | undefined {
@@ -172,42 +179,79 @@ class SpecImports implements ImportEditing {
   }
 
   isDeclaration(content: string): boolean {
-    return this.spec.imports?.parse(content) !== undefined;
+    const imports = this.spec.imports;
+    return imports?.parse(imports.normalize?.(content) ?? content) !== undefined;
   }
 
   book(eol: '\n' | '\r\n'): ImportBook {
     const imports = this.spec.imports;
     if (imports === undefined) throw new Error('a language without imports has no import book');
-    const text = this.outline.text;
-    return new SpecImportBook(
-      imports,
-      this.outline.elements
-        .filter((e) => e.kind === 'import')
-        .map((element) => ({ element, text: text.slice(element.declarationRange.start, element.range.end) })),
-      eol,
-    );
+    return new SpecImportBook(imports, importsOf(this.outline, imports.inNamespaces === true), eol);
   }
+}
+
+/**
+ * The file's import declarations: top-level ones, and with `inNamespaces` those inside namespace blocks (C# usings
+ * written in the namespace). New ones are placed beside the top-level ones, or when there are none, beside those of the first
+ * namespace that has some; a blank line or another container between two declarations starts a new group.
+ */
+function importsOf(outline: FileOutline, inNamespaces: boolean): ExistingImport[] {
+  const text = outline.text;
+  const runs: { parent: ElementNode | undefined; elements: ElementNode[] }[] = [];
+  const visit = (elements: readonly ElementNode[], parent: ElementNode | undefined): void => {
+    let run: ElementNode[] = [];
+    const close = (): void => {
+      if (run.length > 0) runs.push({ parent, elements: run });
+      run = [];
+    };
+    for (const element of elements) {
+      if (element.kind !== 'import') {
+        close();
+        if (inNamespaces && element.kind === 'namespace') visit(element.children, element);
+        continue;
+      }
+      const previous = run.at(-1);
+      if (previous !== undefined && /\n[ \t]*\r?\n/.test(text.slice(previous.range.end, element.range.start))) close();
+      run.push(element);
+    }
+    close();
+  };
+  visit(outline.elements, undefined);
+  const home = runs.some((run) => run.parent === undefined) ? undefined : runs[0]?.parent;
+  return runs.flatMap((run, group) =>
+    run.elements.map((element) => ({
+      element,
+      text: text.slice(element.declarationRange.start, element.range.end),
+      group,
+      placeable: run.parent === home,
+    })),
+  );
 }
 
 /** The import declarations in content, one shape each with its own text (`import os, sys` reads as two). */
 export function readImports(spec: TreeSitterLanguageSpec, content: string): ImportContent {
   const imports = spec.imports;
   if (imports === undefined) return { ok: false, message: 'the language has no import declarations' };
+  const refused = (message: string): ImportContent => ({
+    ok: false,
+    message,
+    ...(imports.example === undefined ? {} : { hint: `write one import declaration, e.g. ${imports.example}` }),
+  });
   const { outline } = outlineWithSpec(spec, 'content', dedent(content));
   const problem = outline.syntaxErrors[0];
-  if (problem !== undefined) return { ok: false, message: `the import does not parse: ${problem.message}` };
+  if (problem !== undefined) return refused(`the import does not parse: ${problem.message}`);
   const shapes: ImportShape[] = [];
   const texts: string[] = [];
   for (const element of outline.elements) {
     const written = outline.text.slice(element.declarationRange.start, element.range.end);
     const read = element.kind === 'import' ? imports.parse(written) : undefined;
-    if (read === undefined) return { ok: false, message: `not an import declaration: ${written.split('\n')[0] ?? ''}` };
+    if (read === undefined) return refused(`not an import declaration: ${written.split('\n')[0] ?? ''}`);
     for (const shape of read) {
       shapes.push(shape);
       texts.push(read.length === 1 ? written : imports.render([shape], undefined));
     }
   }
-  if (shapes.length === 0) return { ok: false, message: 'no import declaration found' };
+  if (shapes.length === 0) return refused('no import declaration found');
   return { ok: true, imports: shapes, texts };
 }
 

@@ -98,7 +98,7 @@ export class SpecOutliner {
   }
 
   outline(tree: Tree): FileOutline {
-    const elements = this.level(tree.rootNode.namedChildren, { kind: undefined, node: undefined }, []);
+    const elements = this.level(this.childrenOf(tree.rootNode), { kind: undefined, node: undefined }, []);
     return {
       file: this.file,
       text: this.text,
@@ -157,6 +157,13 @@ export class SpecOutliner {
     });
   }
 
+  /** The named children of a node, those of an inlined node (spec.inlineTypes) in its place. */
+  private childrenOf(node: Node): Node[] {
+    const inline = this.spec.inlineTypes;
+    if (inline === undefined) return node.namedChildren;
+    return node.namedChildren.flatMap((child) => (inline.includes(child.type) ? this.childrenOf(child) : [child]));
+  }
+
   /** No blank line between two nodes (so a comment run belongs to the declaration below it). */
   private adjacent(above: Node, below: Node): boolean {
     return this.lines.lineOf(below.startIndex) - this.lines.lineOf(Math.max(above.startIndex, above.endIndex - 1)) <= 1;
@@ -174,7 +181,7 @@ export class SpecOutliner {
     const range = { start: candidate.start, end };
     const body = declaration.body;
     const children =
-      body === null ? [] : this.level(body.namedChildren, { kind: declaration.kind, node }, segments);
+      body === null ? [] : this.level(this.childrenOf(body), { kind: declaration.kind, node }, segments);
     if (body !== null) this.bodies.set(path, this.bodyInfo(body, declaration.flavor ?? 'class'));
     const decorators = (this.spec.decoratorsOf?.(node, outer) ?? []).map((d) =>
       limit(d.replace(/\s+/g, ' ').trim(), DECORATOR_LIMIT),

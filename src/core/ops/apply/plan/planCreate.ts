@@ -75,6 +75,17 @@ export function resolveContainer(
   };
 }
 
+/** Whether an enum's constants end with a `;` (Java), after which other members may follow. */
+function constantsEnd(state: PlanState, info: ContainerInfo, children: readonly ElementNode[]): boolean {
+  const last = children.at(-1);
+  const from = last === undefined ? (info.open ?? 0) + 1 : last.range.end;
+  const to = info.close ?? state.text.length;
+  let code = state.text.slice(from, to);
+  for (const comment of [...state.scanCode(code).comments].reverse())
+    code = code.slice(0, comment.start) + code.slice(comment.end);
+  return code.includes(';');
+}
+
 /** `'use strict'` and kin: FIRST_CHILD goes after them. */
 export function isDirective(state: PlanState, element: ElementNode): boolean {
   return element.kind === 'statement' && /^['"]/.test(state.text.slice(element.declarationRange.start));
@@ -90,14 +101,34 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     return;
   }
   if (state.refusePlaceholder(index, content, undefined)) return;
-  const { info } = container;
-  const flavor = info.flavor;
-  if (flavor === 'file' && placeImport(state, index, op, label, content, container.children)) return;
-  const code = flavor === 'file' ? withoutLeadingImports(state, index, label, content) : content;
+  const { info: containerInfo } = container;
+  if (containerInfo.flavor === 'file' && placeImport(state, index, op, label, content, container.children)) return;
+  const code = containerInfo.flavor === 'file' ? withoutLeadingImports(state, index, label, content) : content;
   if (code === undefined) return;
-  const parsed = parsedContent(state, index, label, code, flavor);
+  const parsed = parsedContent(state, index, label, code, containerInfo.flavor);
   if (parsed === undefined) return;
-  const { shape, isComma } = parsed;
+  const { shape } = parsed;
+  // A Java enum's fields, constructors and methods follow its constants (after a `;`): they go in like a class's
+  // members, among those members, without the constants' commas.
+  const afterConstants = containerInfo.flavor === 'enum' && shape.elements.some((e) => e.kind !== 'member');
+  const info: ContainerInfo = afterConstants ? { ...containerInfo, flavor: 'class' } : containerInfo;
+  const flavor = info.flavor;
+  const isComma = parsed.isComma && !afterConstants;
+  const firstMember = afterConstants ? container.children.find((c) => c.kind !== 'member') : undefined;
+  if (afterConstants && firstMember === undefined && !constantsEnd(state, containerInfo, container.children)) {
+    state.fail(index, {
+      message: `${label}: the enum has no ';' after its constants, so it holds no other members yet`,
+      hint: 'replace the enum whole, with a ; after its constants and the new member after it',
+    });
+    return;
+  }
+  const placed: CreateElementOperation = !afterConstants
+    ? op
+    : op.position.kind === 'FIRST_CHILD' && firstMember !== undefined
+      ? { ...op, position: { kind: 'BEFORE', sibling: firstMember.path } }
+      : op.position.kind === 'FIRST_CHILD'
+        ? { ...op, position: { kind: 'LAST_CHILD' } }
+        : op;
   let { body } = parsed;
   if (shape.elements.length === 0) {
     state.fail(index, {
@@ -135,7 +166,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   }
   const indent = childIndent(state.text, info, container.children, state.style.indent.unit);
   const itemText = reindent(body, { indent, style: state.style.indent, scanCode: state.scanCode, indentBlocks: state.indentBlocks }).join('\n');
-  const located = slotFor(state, index, op, container, label);
+  const located = slotFor(state, index, placed, { ...container, info }, label);
   if (located === undefined) return;
   const containerKey = container.element === undefined ? 'file' : state.keyOf(container.element.range);
   if (state.containerBlocked(index, container.element, label)) return;
@@ -150,7 +181,12 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
       slot: located.slot,
       items: [],
       neighbourBlock: located.neighbour !== undefined && isBlock(located.neighbour),
-      blankLines: blankLinesOf(state.text, container.children, flavor),
+      // Constants and the members after them are spaced apart from each other.
+      blankLines: blankLinesOf(
+        state.text,
+        containerInfo.flavor === 'enum' ? container.children.filter((c) => (c.kind === 'member') !== afterConstants) : container.children,
+        flavor,
+      ),
       trailingComma: trailingCommaOf(state.text, container.children, info),
       // A directive put at FIRST_CHILD ('use client', 'use strict') opens the file's prologue and is set apart from
       // the code after it by one blank line, as frameworks write it; placed BEFORE a sibling it sits flush against

@@ -221,7 +221,10 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
     entry.items.push({ ops: declaration.ops, text: toLf(declaration.text), block: false });
     newByAnchor.set(key, entry);
   }
-  for (const { anchor, before, items } of newByAnchor.values()) {
+  for (const { anchor, before, items: written } of newByAnchor.values()) {
+    // Beside an import inside a container (a C# using in a namespace block), at that import's indentation.
+    const indent = anchor === undefined ? '' : indentOfLine(state.text, anchor.declarationRange.start);
+    const items = written.map((item) => ({ ...item, text: item.text.replace(/^(?=.)/gm, indent) }));
     const slot: Slot =
       anchor === undefined
         ? { kind: 'line', offset: state.editor.topInsertionOffset() }
@@ -231,7 +234,7 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
     actions.push({
       kind: 'insert',
       ops: items.flatMap((i) => i.ops),
-      container: { flavor: 'file', indent: '' },
+      container: { flavor: 'file', indent },
       slot,
       items,
       blankLines: { block: 0, line: 0 },

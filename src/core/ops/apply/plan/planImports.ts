@@ -66,7 +66,7 @@ export function importDeclarations(
   if (!read.ok) {
     state.fail(index, {
       message: `${label}: ${read.message}`,
-      hint: "write one import declaration, e.g. import { a } from './a';",
+      hint: read.hint ?? "write one import declaration, e.g. import { a } from './a';",
     });
     return false;
   }
