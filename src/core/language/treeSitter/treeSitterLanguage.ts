@@ -41,7 +41,7 @@ export function outlineWithSpec(spec: TreeSitterLanguageSpec, file: string, text
   try {
     const outliner = new SpecOutliner(spec, file, text);
     const outline = outliner.outline(tree);
-    return { outline, bodies: outliner.bodies };
+    return { outline, bodies: outliner.bodies, headerEnd: outliner.headerEnd };
   } finally {
     tree.delete();
   }
@@ -59,15 +59,17 @@ class SpecEditor implements SourceEditor {
   readonly declarators = undefined;
   readonly imports: ImportEditing | undefined;
   private readonly bodies: ReadonlyMap<string, BodyInfo>;
+  private readonly headerEnd: number;
 
   constructor(
     private readonly spec: TreeSitterLanguageSpec,
     file: string,
     private readonly text: string,
   ) {
-    const { outline, bodies } = outlineWithSpec(spec, file, text);
+    const { outline, bodies, headerEnd } = outlineWithSpec(spec, file, text);
     this.outline = outline;
     this.bodies = bodies;
+    this.headerEnd = headerEnd;
     this.imports = spec.imports === undefined ? undefined : new SpecImports(spec, this.outline);
   }
 
@@ -98,10 +100,19 @@ class SpecEditor implements SourceEditor {
     return body;
   }
 
+  headsFile(element: ElementNode): boolean {
+    return element.declarationRange.end <= this.headerEnd;
+  }
+
   topInsertionOffset(): number {
-    // After the comments (licence, shebang, encoding) and a docstring at the head of the file.
     const text = this.text;
     const lines = new LineIndex(text);
+    if (this.headerEnd > 0) {
+      // After the header (Go's `package` clause, Rust's inner attributes) and the rest of its last line.
+      const next = lines.startOfLine(lines.lineOf(this.headerEnd) + 1);
+      return next <= this.headerEnd ? text.length : next;
+    }
+    // After the comments (licence, shebang, encoding) and a docstring at the head of the file.
     const first = this.outline.elements[0];
     const limit = first === undefined ? text.length : first.range.start;
     const head = text.slice(0, limit);
@@ -150,7 +161,7 @@ class SpecImports implements ImportEditing {
   ) {}
 
   read(content: string): ImportContent {
-    return readImports(this.spec, content);
+    return readImports(this.spec, this.spec.imports?.asDeclaration?.(content) ?? content);
   }
 
   splitLeading(content: string): { imports: string; code: string } | undefined {
@@ -164,7 +175,8 @@ class SpecImports implements ImportEditing {
   }
 
   isDeclaration(content: string): boolean {
-    return this.spec.imports?.parse(content) !== undefined;
+    const imports = this.spec.imports;
+    return imports !== undefined && imports.parse(imports.asDeclaration?.(content) ?? content) !== undefined;
   }
 
   book(eol: '\n' | '\r\n'): ImportBook {
@@ -213,6 +225,20 @@ function importBindingChange(
   const before = imports?.parse(beforeText);
   const after = imports?.parse(afterText);
   if (imports === undefined || before === undefined || after === undefined) return undefined;
+  if (imports.merge !== undefined && [...before, ...after].every((s) => !s.hasNamedList)) {
+    // Module imports only (a Go block), where the language merges an added module into a declaration: the modules
+    // that came and went.
+    const key = (s: ImportShape): string => `${s.module}\0${s.namespaceName ?? ''}`;
+    const beforeKeys = new Set(before.map(key));
+    const afterKeys = new Set(after.map(key));
+    const added = after.filter((s) => !beforeKeys.has(key(s)));
+    const removed = before.filter((s) => !afterKeys.has(key(s)));
+    if (added.length === 0 && removed.length === 0) return undefined;
+    return {
+      add: added.length === 0 ? undefined : imports.render(added, undefined),
+      remove: removed.length === 0 ? undefined : imports.render(removed, undefined),
+    };
+  }
   const [b] = before;
   const [a] = after;
   // One module with a list of names on both sides: the names that came and went.

@@ -42,6 +42,8 @@ export interface BodyInfo {
 export interface SpecOutline {
   readonly outline: FileOutline;
   readonly bodies: ReadonlyMap<string, BodyInfo>;
+  /** The end of the last top-level node of the spec's `headerTypes` (Go's `package` clause); 0 when none. */
+  readonly headerEnd: number;
 }
 
 const SIGNATURE_LIMIT = 200;
@@ -81,6 +83,7 @@ interface Candidate {
 /** The element tree of a parse, with the bodies of its containers. */
 export class SpecOutliner {
   readonly bodies = new Map<string, BodyInfo>();
+  headerEnd = 0;
   private readonly lines: LineIndex;
 
   constructor(
@@ -92,6 +95,10 @@ export class SpecOutliner {
   }
 
   outline(tree: Tree): FileOutline {
+    const headerTypes = this.spec.headerTypes ?? [];
+    for (const node of tree.rootNode.namedChildren) {
+      if (headerTypes.includes(node.type)) this.headerEnd = Math.max(this.headerEnd, node.endIndex);
+    }
     const elements = this.level(tree.rootNode.namedChildren, { kind: undefined, node: undefined }, []);
     return {
       file: this.file,
@@ -113,6 +120,11 @@ export class SpecOutliner {
     let previous: Node | undefined;
     for (const node of nodes) {
       const isComment = this.spec.commentTypes.includes(node.type);
+      if (isComment && this.spec.isFileComment?.(node) === true) {
+        leadingFrom = undefined;
+        previous = node;
+        continue;
+      }
       const isLeading = isComment || (this.spec.leadingTypes?.includes(node.type) ?? false);
       const adjacent = previous !== undefined && this.adjacent(previous, node);
       if (isLeading) {
