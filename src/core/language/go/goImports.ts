@@ -341,6 +341,8 @@ function asDeclaration(content: string): string | undefined {
   if (/^import\b/.test(text)) return undefined;
   if (/^[\w.\-~]+(?:\/[\w.\-~]+)*$/.test(text)) return `import "${text}"`;
   const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const spec = /^(?:[\p{L}_][\p{L}\p{N}_]*\s+|\.\s*)?(?:"[^"\n]*"|`[^`]*`)\s*(?:\/\/.*)?$/u;
+  if (!lines.every((l) => spec.test(l.trim()))) return undefined;
   if (lines.length === 1) return `import ${text}`;
   return `import (\n${lines.map((l) => `\t${l.trim()}`).join('\n')}\n)`;
 }
