@@ -137,12 +137,8 @@ function fresh(shapes: readonly ImportShape[]): string {
   return `import (\n${groups.join('\n')})`;
 }
 
-const keyOf = (s: {
-  name?: string | undefined;
-  namespaceName?: string | undefined;
-  path?: string;
-  module?: string;
-}): string => `${s.namespaceName ?? s.name ?? ''} ${s.module ?? s.path ?? ''}`;
+/** A spec told apart by its name and path: `f "fmt"` and `"fmt"` are two imports. */
+const keyOf = (name: string | undefined, path: string): string => `${name ?? ''} ${path}`;
 
 /**
  * The declaration `original` keeping only the specs `shapes` still name, each removed with its line when the line
@@ -153,22 +149,27 @@ function render(shapes: readonly ImportShape[], original: string | undefined): s
   const read = text === undefined ? undefined : readDeclaration(text);
   if (text === undefined || read === undefined) return fresh(shapes);
   const wanted = new Map<string, number>();
-  for (const shape of shapes) wanted.set(keyOf(shape), (wanted.get(keyOf(shape)) ?? 0) + 1);
+  for (const shape of shapes) {
+    const key = keyOf(shape.namespaceName, shape.module);
+    wanted.set(key, (wanted.get(key) ?? 0) + 1);
+  }
   const kept: GoImportSpec[] = [];
   const dropped: GoImportSpec[] = [];
   for (const spec of read.specs) {
-    const left = wanted.get(keyOf(spec)) ?? 0;
+    const key = keyOf(spec.name, spec.path);
+    const left = wanted.get(key) ?? 0;
     if (left > 0) {
-      wanted.set(keyOf(spec), left - 1);
+      wanted.set(key, left - 1);
       kept.push(spec);
     } else dropped.push(spec);
   }
   // Shapes the original does not hold (none when the book only takes specs out): the declaration is written anew.
   const extra: ImportShape[] = [];
   for (const shape of shapes) {
-    const left = wanted.get(keyOf(shape)) ?? 0;
+    const key = keyOf(shape.namespaceName, shape.module);
+    const left = wanted.get(key) ?? 0;
     if (left > 0) {
-      wanted.set(keyOf(shape), left - 1);
+      wanted.set(key, left - 1);
       extra.push(shape);
     }
   }

@@ -42,7 +42,10 @@ export interface BodyInfo {
 export interface SpecOutline {
   readonly outline: FileOutline;
   readonly bodies: ReadonlyMap<string, BodyInfo>;
-  /** The end of the last top-level node of the spec's `headerTypes` (Go's `package` clause); 0 when none. */
+  /**
+   * The end of the last top-level node of the spec's `headerTypes` (Go's `package` clause), or of a file comment after
+   * one; 0 when none.
+   */
   readonly headerEnd: number;
 }
 
@@ -97,7 +100,11 @@ export class SpecOutliner {
   outline(tree: Tree): FileOutline {
     const headerTypes = this.spec.headerTypes ?? [];
     for (const node of tree.rootNode.namedChildren) {
-      if (headerTypes.includes(node.type)) this.headerEnd = Math.max(this.headerEnd, node.endIndex);
+      // A file comment (Rust's `//!`) may follow an inner attribute; code must come after both.
+      const heads =
+        headerTypes.includes(node.type) ||
+        (this.spec.commentTypes.includes(node.type) && this.spec.isFileComment?.(node) === true && this.headerEnd > 0);
+      if (heads) this.headerEnd = Math.max(this.headerEnd, node.endIndex);
     }
     const elements = this.level(tree.rootNode.namedChildren, { kind: undefined, node: undefined }, []);
     return {
