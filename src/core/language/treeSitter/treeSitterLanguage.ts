@@ -225,20 +225,6 @@ function importBindingChange(
   const before = imports?.parse(beforeText);
   const after = imports?.parse(afterText);
   if (imports === undefined || before === undefined || after === undefined) return undefined;
-  if (imports.merge !== undefined && [...before, ...after].every((s) => !s.hasNamedList)) {
-    // Module imports only (a Go block), where the language merges an added module into a declaration: the modules
-    // that came and went.
-    const key = (s: ImportShape): string => `${s.module}\0${s.namespaceName ?? ''}`;
-    const beforeKeys = new Set(before.map(key));
-    const afterKeys = new Set(after.map(key));
-    const added = after.filter((s) => !beforeKeys.has(key(s)));
-    const removed = before.filter((s) => !afterKeys.has(key(s)));
-    if (added.length === 0 && removed.length === 0) return undefined;
-    return {
-      add: added.length === 0 ? undefined : imports.render(added, undefined),
-      remove: removed.length === 0 ? undefined : imports.render(removed, undefined),
-    };
-  }
   const [b] = before;
   const [a] = after;
   // One module with a list of names on both sides: the names that came and went.
