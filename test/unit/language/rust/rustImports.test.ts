@@ -89,6 +89,12 @@ void describe('Rust use operations', () => {
     assert.equal(emptied, 'use std::{\n    collections::HashMap,\n    io,\n};\n\nfn main() {}\n');
   });
 
+  void test('of a list partly imported already, the other names get a declaration of their own', () => {
+    const text = 'use std::fmt::Display;\n\nfn main() {}\n';
+    const after = applyToFixture('src/main.rs', text, [add('use std::fmt::{Debug, Display, Write};', 'src/main.rs')]);
+    assert.equal(after, 'use std::fmt::Display;\nuse std::fmt::{Debug, Write};\n\nfn main() {}\n');
+  });
+
   void test('a name goes only into a declaration of the same visibility', () => {
     const text = 'pub use crate::shapes::{Circle, Square};\n\nfn main() {}\n';
     const after = applyToFixture('src/lib.rs', text, [
