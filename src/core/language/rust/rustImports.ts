@@ -396,8 +396,7 @@ function merge(
   }
   if (missing.length < request.named.length) {
     // Some of the names are imported already: the others alone, in a declaration of their own.
-    const prefix = visibility === '' ? '' : visibility;
-    return { kind: 'separate', text: fresh([{ ...request, named: missing }], prefix) };
+    return { kind: 'separate', text: fresh([{ ...request, named: missing }], visibility) };
   }
   return undefined;
 }
