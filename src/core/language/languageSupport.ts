@@ -169,6 +169,11 @@ export interface SourceEditor {
   keepModifiers(body: string, node: ElementNode): string;
   /** The line start where new top-level code goes first: after headers, directives and licences. */
   topInsertionOffset(): number;
+  /**
+   * Whether a top-level element heads the file and must stay above its code (Go's `package` clause): FIRST_CHILD of
+   * the file goes after it. Absent: no element does.
+   */
+  headsFile?(element: ElementNode): boolean;
   /** Variables that share a statement (`const a = 1, b = 2`); undefined when the language has none. */
   readonly declarators: DeclaratorEditing | undefined;
   /** ADD_IMPORT/REMOVE_IMPORT and imports at the head of content; undefined when the language has none. */

@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { GO_INFO } from '../languageCatalog';
 import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
+import { goImports } from './goImports';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
 
 /**
@@ -29,14 +30,6 @@ function specNames(node: Node, specType: string): string {
     .filter((c) => c.type === specType)
     .flatMap((spec) => spec.childrenForFieldName('name').map((name) => name.text))
     .join(',');
-}
-
-function importName(node: Node): string {
-  const paths = node.descendantsOfType('import_spec').map((spec) => {
-    const path = spec.childForFieldName('path')?.text ?? spec.text;
-    return path.replace(/^["`]|["`]$/g, '');
-  });
-  return paths.join(',');
 }
 
 function typeDeclaration(node: Node): Declaration | undefined {
@@ -78,7 +71,7 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
     case 'package_clause':
       return { kind: 'statement', name: 'package', body: null };
     case 'import_declaration':
-      return { kind: 'import', name: importName(node), body: null };
+      return { kind: 'import', name: goImports.nameOf(node), body: null };
     case 'function_declaration':
       return { kind: 'function', name: node.childForFieldName('name')?.text ?? '', body: null };
     case 'method_declaration': {
@@ -109,7 +102,9 @@ export const goSpec: TreeSitterLanguageSpec = {
   fenceTag: 'go',
   declarationOf,
   commentTypes: ['comment'],
+  headerTypes: ['package_clause'],
   syntax: C_LIKE_SYNTAX,
   scanCode: (text) => scanCLike(text, { backtickStrings: true }),
   wrapContent,
+  imports: goImports,
 };

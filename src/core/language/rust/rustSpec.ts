@@ -2,6 +2,7 @@ import type { Node } from 'web-tree-sitter';
 import { RUST_INFO } from '../languageCatalog';
 import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
+import { rustImports } from './rustImports';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
 
 /**
@@ -54,13 +55,8 @@ function memberOf(node: Node): Declaration | undefined {
 function itemOf(node: Node, parent: ParentInfo): Declaration | undefined {
   switch (node.type) {
     case 'use_declaration':
-      return {
-        kind: 'import',
-        name: (node.childForFieldName('argument')?.text ?? '').replace(/\s+/g, ' '),
-        body: null,
-      };
     case 'extern_crate_declaration':
-      return { kind: 'import', name: `crate ${nameOf(node)}`, body: null };
+      return { kind: 'import', name: rustImports.nameOf(node), body: null };
     case 'function_item':
     case 'function_signature_item':
       return { kind: 'function', name: nameOf(node), body: null };
@@ -135,8 +131,12 @@ export const rustSpec: TreeSitterLanguageSpec = {
   fenceTag: 'rust',
   declarationOf,
   commentTypes: ['line_comment', 'block_comment'],
+  // `//!` and `/*! */` document the enclosing module (the file at the top), not the item below them.
+  isFileComment: (node) => /^\/[/*]!/.test(node.text),
+  headerTypes: ['inner_attribute_item'],
   leadingTypes: ['attribute_item'],
   syntax: C_LIKE_SYNTAX,
   scanCode: (text) => scanCLike(text, { rustStrings: true }),
   wrapContent,
+  imports: rustImports,
 };

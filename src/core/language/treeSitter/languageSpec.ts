@@ -54,6 +54,15 @@ export interface TreeSitterLanguageSpec {
   /** Node types that are comments: a run directly above an element (no blank line between) joins its range. */
   readonly commentTypes: readonly string[];
   /**
+   * A comment that documents the file rather than what follows it (Rust's `//!`): it never joins an element's range.
+   */
+  isFileComment?(node: Node): boolean;
+  /**
+   * Top-level node types that head the file and must stay above its code (Go's `package` clause, Rust's `#![...]`):
+   * new imports and a FIRST_CHILD of the file go after them.
+   */
+  readonly headerTypes?: readonly string[];
+  /**
    * Sibling node types written before a declaration that belong to it (Rust `attribute_item`, C# attributes when
    * the grammar makes them siblings): they join the range of the declaration after them.
    */
@@ -115,6 +124,17 @@ export interface ImportSpec {
   /** The element name of an import declaration (its path segment): the module, as written. */
   nameOf(node: Node): string;
   /**
+   * Content of an ADD_IMPORT/REMOVE_IMPORT written without the declaration's keyword (Go's `"fmt"`, Rust's
+   * `std::fmt::Display`): the declaration it stands for; undefined when the content is not such a short form.
+   */
+  asDeclaration?(content: string): string | undefined;
+  /**
+   * Where an added import goes when the language merges imports into existing declarations its own way (a line in a
+   * Go import block, a name in a Rust use list). `declarations` are the file's live import declarations in order,
+   * `text` the request as written. Undefined: a declaration of its own after the last one.
+   */
+  merge?(declarations: readonly ImportDeclarationText[], request: ImportShape, text: string): ImportMerge | undefined;
+  /**
    * Whether declarations inside namespace blocks count as the file's (C# usings written in the namespace, the one
    * namespace of most files); not for Rust, whose `use` inside `mod tests { }` is that module's alone.
    */
@@ -144,3 +164,19 @@ export interface ImportOrder {
   readonly name: string;
   readonly rank: number;
 }
+
+/** One of a file's import declarations, for {@link ImportSpec.merge}. */
+export interface ImportDeclarationText {
+  readonly text: string;
+  readonly shapes: readonly ImportShape[];
+}
+
+export type ImportMerge =
+  /** The declaration at `index` rewritten with the import. */
+  | { readonly kind: 'into'; readonly index: number; readonly text: string }
+  /** A declaration of its own after the last one, written `text` (the part of the request not imported yet). */
+  | { readonly kind: 'separate'; readonly text: string }
+  /** Imported already: a note, not an error. */
+  | { readonly kind: 'present'; readonly note: string }
+  /** The import cannot be added as written. */
+  | { readonly kind: 'clash'; readonly message: string; readonly hint: string };

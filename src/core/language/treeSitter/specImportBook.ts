@@ -61,7 +61,25 @@ export class SpecImportBook implements ImportBook {
 
   add(request: ImportShape, text: string, opIndex: number, placement?: ImportPlacement): ImportStep {
     const live = this.live();
-    if (request.hasNamedList) {
+    if (this.spec.merge !== undefined && !placement?.separate) {
+      const merge = this.spec.merge(
+        live.map((l) => ({ text: l.state.text, shapes: l.shapes })),
+        request,
+        text,
+      );
+      if (merge?.kind === 'present') return { ok: true, note: merge.note };
+      if (merge?.kind === 'clash') return { ok: false, message: merge.message, hint: merge.hint };
+      if (merge?.kind === 'separate') {
+        this.addDeclaration(request, merge.text, opIndex, placement);
+        return { ok: true };
+      }
+      const target = merge === undefined ? undefined : live[merge.index];
+      if (merge !== undefined && target !== undefined) {
+        target.state.text = merge.text.replace(/\r?\n/g, this.eol);
+        if (!target.state.ops.includes(opIndex)) target.state.ops.push(opIndex);
+        return { ok: true };
+      }
+    } else if (request.hasNamedList) {
       const target = placement?.separate
         ? undefined
         : live.find((l) => l.shapes.length === 1 && l.shapes[0]?.hasNamedList && l.shapes[0].module === request.module);
@@ -145,6 +163,12 @@ export class SpecImportBook implements ImportBook {
 
   remove(request: ImportShape | { readonly module: string }, opIndex: number): ImportStep {
     const live = this.live().filter((l) => l.shapes.some((s) => s.module === request.module));
+    if (live.length === 0 && !('named' in request)) {
+      // The name of a declaration's element path (`import[errors,strings]`, a Rust use tree): that declaration.
+      const named = this.live().filter((l) => l.state.element?.name === request.module);
+      for (const { state } of named) this.touch(state, opIndex, []);
+      if (named.length > 0) return { ok: true };
+    }
     if (live.length === 0) {
       return {
         ok: false,

@@ -41,7 +41,7 @@ export function outlineWithSpec(spec: TreeSitterLanguageSpec, file: string, text
   try {
     const outliner = new SpecOutliner(spec, file, text);
     const outline = outliner.outline(tree);
-    return { outline, bodies: outliner.bodies };
+    return { outline, bodies: outliner.bodies, headerEnd: outliner.headerEnd };
   } finally {
     tree.delete();
   }
@@ -59,15 +59,17 @@ class SpecEditor implements SourceEditor {
   readonly declarators = undefined;
   readonly imports: ImportEditing | undefined;
   private readonly bodies: ReadonlyMap<string, BodyInfo>;
+  private readonly headerEnd: number;
 
   constructor(
     private readonly spec: TreeSitterLanguageSpec,
     file: string,
     private readonly text: string,
   ) {
-    const { outline, bodies } = outlineWithSpec(spec, file, text);
+    const { outline, bodies, headerEnd } = outlineWithSpec(spec, file, text);
     this.outline = outline;
     this.bodies = bodies;
+    this.headerEnd = headerEnd;
     this.imports = spec.imports === undefined ? undefined : new SpecImports(spec, this.outline);
   }
 
@@ -106,9 +108,18 @@ class SpecEditor implements SourceEditor {
     return body;
   }
 
+  headsFile(element: ElementNode): boolean {
+    return element.declarationRange.end <= this.headerEnd;
+  }
+
   topInsertionOffset(): number {
     const text = this.text;
     const lines = new LineIndex(text);
+    if (this.headerEnd > 0) {
+      // After the header (Go's `package` clause, Rust's inner attributes) and the rest of its last line.
+      const next = lines.startOfLine(lines.lineOf(this.headerEnd) + 1);
+      return next <= this.headerEnd ? text.length : next;
+    }
     // After a declaration that must come first (Java's package).
     const heads = this.outline.elements.filter((e) => this.spec.isHead?.(e) === true);
     const lastHead = heads.at(-1);
@@ -165,7 +176,7 @@ class SpecImports implements ImportEditing {
   ) {}
 
   read(content: string): ImportContent {
-    return readImports(this.spec, this.spec.imports?.normalize?.(content) ?? content);
+    return readImports(this.spec, this.spec.imports?.asDeclaration?.(content) ?? this.spec.imports?.normalize?.(content) ?? content);
   }
 
   splitLeading(content: string): { imports: string; code: string } | undefined {
@@ -180,7 +191,7 @@ class SpecImports implements ImportEditing {
 
   isDeclaration(content: string): boolean {
     const imports = this.spec.imports;
-    return imports?.parse(imports.normalize?.(content) ?? content) !== undefined;
+    return imports !== undefined && imports.parse(imports.asDeclaration?.(content) ?? imports.normalize?.(content) ?? content) !== undefined;
   }
 
   book(eol: '\n' | '\r\n'): ImportBook {

@@ -44,6 +44,11 @@ export interface BodyInfo {
 export interface SpecOutline {
   readonly outline: FileOutline;
   readonly bodies: ReadonlyMap<string, BodyInfo>;
+  /**
+   * The end of the last top-level node of the spec's `headerTypes` (Go's `package` clause), or of a file comment after
+   * one; 0 when none.
+   */
+  readonly headerEnd: number;
 }
 
 const SIGNATURE_LIMIT = 200;
@@ -87,6 +92,7 @@ interface Candidate {
 /** The element tree of a parse, with the bodies of its containers. */
 export class SpecOutliner {
   readonly bodies = new Map<string, BodyInfo>();
+  headerEnd = 0;
   private readonly lines: LineIndex;
 
   constructor(
@@ -98,6 +104,14 @@ export class SpecOutliner {
   }
 
   outline(tree: Tree): FileOutline {
+    const headerTypes = this.spec.headerTypes ?? [];
+    for (const node of tree.rootNode.namedChildren) {
+      // A file comment (Rust's `//!`) may follow an inner attribute; code must come after both.
+      const heads =
+        headerTypes.includes(node.type) ||
+        (this.spec.commentTypes.includes(node.type) && this.spec.isFileComment?.(node) === true && this.headerEnd > 0);
+      if (heads) this.headerEnd = Math.max(this.headerEnd, node.endIndex);
+    }
     const elements = this.level(this.childrenOf(tree.rootNode), { kind: undefined, node: undefined }, []);
     return {
       file: this.file,
@@ -123,6 +137,11 @@ export class SpecOutliner {
         continue;
       }
       const isComment = this.spec.commentTypes.includes(node.type);
+      if (isComment && this.spec.isFileComment?.(node) === true) {
+        leadingFrom = undefined;
+        previous = node;
+        continue;
+      }
       const isLeading = isComment || (this.spec.leadingTypes?.includes(node.type) ?? false);
       const adjacent = previous !== undefined && this.adjacent(previous, node);
       if (isLeading) {

@@ -408,7 +408,7 @@ function applyElementOperations(
     if (plan.actions.length === 0) return undefined;
     const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol, lexicon);
     if (outcome.ok) {
-      markDropped(indices, plan.actions, failures, skippedBecause);
+      markDropped(indices, plan.actions, plan.notes, failures, skippedBecause);
       const edits = outcome.buffer.edits();
       if (applyEdits(before, edits) !== outcome.buffer.text)
         throw new Error('the edits do not reproduce the edited text');
@@ -425,12 +425,14 @@ function applyElementOperations(
 function markDropped(
   indices: readonly number[],
   actions: readonly Action[],
+  notes: ReadonlyMap<number, string>,
   failures: ReadonlyMap<number, OpFailure>,
   skippedBecause: Map<number, string>,
 ): void {
   const applied = new Set(actions.flatMap((a) => a.ops));
   for (const index of indices) {
-    if (failures.has(index) || applied.has(index)) continue;
+    // An operation with a note and no action had nothing to change (an import the file has already).
+    if (failures.has(index) || applied.has(index) || notes.has(index)) continue;
     skippedBecause.set(index, 'not applied: it edits the same element as an operation that failed');
   }
 }

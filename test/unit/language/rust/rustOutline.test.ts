@@ -15,8 +15,8 @@ void describe('Rust element model', () => {
 
   void test('every element of the hard-case file, with its lines: methods sit in their impl block', () => {
     assert.deepEqual(outlinePaths(FILE, TEXT), [
-      // The crate's inner doc comment joins the first item: comment runs are told apart by type only.
-      'import[std::collections::HashMap] 1-2',
+      // The crate's inner doc comment (`//!`) documents the file: it joins no item.
+      'import[std::collections::HashMap] 2-2',
       'import[std::fmt::{self, Display}] 3-3',
       'struct[Point] 5-12',
       'struct[Point]/property[x] 8-9',

@@ -246,7 +246,9 @@ export function slotFor(
       const top = state.text.startsWith('#!') ? state.text.indexOf('\n') + 1 || state.text.length : 0;
       return { slot: { kind: 'line', offset: top }, key: 'prologue', neighbour: children[0], prologue: true };
     }
-    const firstCode = children.find((c) => c.kind !== 'import' && !isDirective(state, c));
+    const firstCode = children.find(
+      (c) => c.kind !== 'import' && !isDirective(state, c) && state.editor.headsFile?.(c) !== true,
+    );
     if (firstCode !== undefined) {
       const anchor = state.anchorRange(firstCode);
       return { slot: { kind: 'before', anchor }, key: `before:${anchor.start}`, neighbour: firstCode };

@@ -221,6 +221,8 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
     entry.items.push({ ops: declaration.ops, text: toLf(declaration.text), block: false });
     newByAnchor.set(key, entry);
   }
+  // The first imports of a file with a header (Go's `package` clause) go after it, a blank line between.
+  const afterHeader = state.outline.elements.some((e) => state.editor.headsFile?.(e) === true);
   for (const { anchor, before, items: written } of newByAnchor.values()) {
     // Beside an import inside a container (a C# using in a namespace block), at that import's indentation.
     const indent = anchor === undefined ? '' : indentOfLine(state.text, anchor.declarationRange.start);
@@ -240,7 +242,11 @@ export function importActions(state: PlanState, failed: (ops: readonly number[])
       blankLines: { block: 0, line: 0 },
       neighbourBlock: false,
       trailingComma: false,
-      ...(anchor === undefined ? { minBlankAfter: 1 } : before ? { blankAfter: 0 } : { blankBefore: 0 }),
+      ...(anchor === undefined
+        ? { minBlankAfter: 1, ...(afterHeader ? { blankBefore: 1 } : {}) }
+        : before
+          ? { blankAfter: 0 }
+          : { blankBefore: 0 }),
     });
   }
   return actions;
