@@ -106,5 +106,5 @@ export const javaSpec: TreeSitterLanguageSpec = {
   wrapContent,
   imports: javaImports,
   inlineTypes: ['enum_body_declarations'],
-  isHead: (element) => element.kind === 'statement' && element.name === 'package',
+  headerTypes: ['package_declaration'],
 };

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { ElementKind, ElementNode } from '../../elements/element';
+import type { ElementKind } from '../../elements/element';
 import type { ImportShape } from '../importModel';
 import type { CodeScan, CodeSyntax, ContainerFlavor, LanguageInfo } from '../languageSupport';
 
@@ -58,7 +58,7 @@ export interface TreeSitterLanguageSpec {
    */
   isFileComment?(node: Node): boolean;
   /**
-   * Top-level node types that head the file and must stay above its code (Go's `package` clause, Rust's `#![...]`):
+   * Top-level node types that head the file and must stay above its code (Go's `package` clause, Java's `package` declaration, Rust's `#![...]`):
    * new imports and a FIRST_CHILD of the file go after them.
    */
   readonly headerTypes?: readonly string[];
@@ -100,11 +100,6 @@ export interface TreeSitterLanguageSpec {
    * `enum_body_declarations`, which holds the members after an enum's constants).
    */
   readonly inlineTypes?: readonly string[];
-  /**
-   * Whether a top-level element must stay first in the file (Java's package declaration): new imports of a file
-   * without any go after it.
-   */
-  isHead?(element: ElementNode): boolean;
 }
 
 /** How a language's import declarations read and are written, for ADD_IMPORT/REMOVE_IMPORT and the diff. */

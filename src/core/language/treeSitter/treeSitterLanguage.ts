@@ -116,16 +116,9 @@ class SpecEditor implements SourceEditor {
     const text = this.text;
     const lines = new LineIndex(text);
     if (this.headerEnd > 0) {
-      // After the header (Go's `package` clause, Rust's inner attributes) and the rest of its last line.
+      // After the header (Go's `package` clause, Java's `package` declaration, Rust's inner attributes) and the rest of its last line.
       const next = lines.startOfLine(lines.lineOf(this.headerEnd) + 1);
       return next <= this.headerEnd ? text.length : next;
-    }
-    // After a declaration that must come first (Java's package).
-    const heads = this.outline.elements.filter((e) => this.spec.isHead?.(e) === true);
-    const lastHead = heads.at(-1);
-    if (lastHead !== undefined) {
-      const next = lines.startOfLine(lines.lineOf(lastHead.range.end) + 1);
-      return next <= lastHead.range.end ? text.length : next;
     }
     // After the comments (licence, shebang, encoding) and a docstring at the head of the file.
     const first = this.outline.elements[0];
