@@ -95,7 +95,8 @@ export function checkCreatedNames(state: PlanState): void {
           child.kind !== 'import' &&
           kindsCompatible(child.kind, declared.kind) &&
           !isAccessorPair(child.kind, declared.kind) &&
-          !state.isDeleted(child),
+          !state.isDeleted(child) &&
+          !state.isRenamed(child),
       );
       if (clash !== undefined) {
         state.fail(creation.index, {

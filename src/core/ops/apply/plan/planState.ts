@@ -360,6 +360,12 @@ export class PlanState {
     return info === undefined ? element.range : info.statementRange;
   }
 
+  /** Whether an operation of the batch gives the element another name, so that its old name is free. */
+  isRenamed(element: ElementNode): boolean {
+    const rename = this.renames.get(this.keyOf(element.range));
+    return rename !== undefined && rename.name !== element.name;
+  }
+
   isDeleted(element: ElementNode): boolean {
     return [...this.targets.values()].some(
       (t) => t.state === 'deleted' && t.node === element && !this.failures.has(t.ops[0] ?? -1),
