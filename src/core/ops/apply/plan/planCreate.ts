@@ -10,7 +10,15 @@ import { resolveElementPath } from '../../../elements/resolve';
 import type { ContainerInfo, ImportPlacement } from '../../../language/languageSupport';
 import type { CreateElementOperation } from '../../operation';
 import type { Slot } from '../actions';
-import { blankLinesOf, childIndent, isBlock, memberSeparatorOf, trailingCommaOf } from '../containerLayout';
+import {
+  blankLinesOf,
+  childIndent,
+  isBlock,
+  type LayoutSide,
+  layoutSideOf,
+  memberSeparatorOf,
+  trailingCommaOf,
+} from '../containerLayout';
 import { describeElement } from '../contentChecks';
 import { normalizeContent, reindent } from '../reindent';
 import { parsedContent } from './parsedContent';
@@ -151,6 +159,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
       items: [],
       neighbourBlock: located.neighbour !== undefined && isBlock(located.neighbour),
       blankLines: blankLinesOf(state.text, container.children, flavor),
+      ...siblingsAround(located.slot, container.children),
       trailingComma: trailingCommaOf(state.text, container.children, info),
       // A directive put at FIRST_CHILD ('use client', 'use strict') opens the file's prologue and is set apart from
       // the code after it by one blank line, as frameworks write it; placed BEFORE a sibling it sits flush against
@@ -170,7 +179,11 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   };
 
   const block = shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
-  const item = { ops: [index], text: itemText, block, creation };
+  const first = shape.elements[0];
+  const last = shape.elements.at(-1);
+  const sides =
+    first === undefined || last === undefined ? undefined : { first: layoutSideOf(first), last: layoutSideOf(last) };
+  const item = { ops: [index], text: itemText, block, ...(sides === undefined ? {} : { sides }), creation };
   if (located.joins !== undefined) {
     const at = group.items.findIndex((i) => i.creation === located.joins);
     group.items.splice(located.before ? Math.max(at, 0) : at + 1, 0, item);
@@ -178,6 +191,38 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     group.items.push(item);
   }
   state.creations.push(creation);
+}
+
+/** The members right above and below a slot, whose layout the new elements take on. */
+function siblingsAround(
+  slot: Slot,
+  children: readonly ElementNode[],
+): { above?: LayoutSide; below?: LayoutSide } {
+  let above: ElementNode | undefined;
+  let below: ElementNode | undefined;
+  switch (slot.kind) {
+    case 'after':
+      above = [...children].reverse().find((c) => c.range.end <= slot.anchor.end);
+      below = children.find((c) => c.range.start >= slot.anchor.end);
+      break;
+    case 'before':
+      above = [...children].reverse().find((c) => c.range.end <= slot.anchor.start);
+      below = children.find((c) => c.range.start >= slot.anchor.start);
+      break;
+    case 'first':
+      below = children[0];
+      break;
+    case 'last':
+    case 'end':
+      above = children.at(-1);
+      break;
+    case 'line':
+      break;
+  }
+  return {
+    ...(above === undefined ? {} : { above: layoutSideOf(above) }),
+    ...(below === undefined ? {} : { below: layoutSideOf(below) }),
+  };
 }
 
 export function slotFor(
