@@ -49,7 +49,9 @@ for (const pair of corpus.changedFilePairs()) {
     byReason.set(reason, list);
   }
 }
-console.log(`${files} changed files, ${replaced} REPLACE_FILE (${((100 * replaced) / Math.max(files, 1)).toFixed(1)}%)`);
+console.log(
+  `${files} changed files, ${replaced} REPLACE_FILE (${((100 * replaced) / Math.max(files, 1)).toFixed(1)}%)`,
+);
 for (const [reason, list] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
   console.log(`\n${reason} × ${list.length}`);
   for (const path of list) console.log(`  ${path}`);

@@ -94,7 +94,10 @@ void describe('element operations reproduce the new text', () => {
     ].join('\n');
     const after = before
       .replace('export type RawIssue<T> =', 'export type InternalIssue<T> =')
-      .replace('type Raw<T> = { input?: T };\n', 'type Raw<T> = { input: T };\n\nexport type RawIssue<T> = InternalIssue<T>;\n');
+      .replace(
+        'type Raw<T> = { input?: T };\n',
+        'type Raw<T> = { input: T };\n\nexport type RawIssue<T> = InternalIssue<T>;\n',
+      );
     elementDiff(before, after);
   });
 });
