@@ -100,4 +100,20 @@ void describe('element operations reproduce the new text', () => {
       );
     elementDiff(before, after);
   });
+
+  void test("'use client' added flush against the only import of a file that sets its statements apart", () => {
+    const before = [
+      "import * as React from 'react'",
+      '',
+      '// A dynamic lookup keeps bundlers from resolving it.',
+      "const REACT_USE = 'use'",
+      '',
+      'export const reactUse = (React as any)[REACT_USE]',
+      '',
+    ].join('\n');
+    assert.match(
+      elementDiff(before, `'use client'\n${before}`, 'src/utils.tsx'),
+      /CREATE_ELEMENT .* BEFORE import\[react\]/,
+    );
+  });
 });

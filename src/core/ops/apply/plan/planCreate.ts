@@ -163,8 +163,12 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
       trailingComma: trailingCommaOf(state.text, container.children, info),
       // A directive put at FIRST_CHILD ('use client', 'use strict') opens the file's prologue and is set apart from
       // the code after it by one blank line, as frameworks write it; placed BEFORE a sibling it sits flush against
-      // it, like any one-line statement, so both layouts can be written.
-      ...(located.prologue === true ? { blankAfter: 1 } : {}),
+      // it, whatever the file's spacing of one-line statements, so both layouts can be written.
+      ...(located.prologue === true
+        ? { blankAfter: 1 }
+        : op.position.kind === 'BEFORE' && isDirectiveContent(content)
+          ? { blankAfter: 0 }
+          : {}),
     };
     state.groups.push(group);
   }
