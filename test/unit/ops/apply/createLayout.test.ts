@@ -93,3 +93,54 @@ void describe('CREATE_ELEMENT writes the layout of its neighbours', () => {
     );
   });
 });
+
+void describe('CREATE_ELEMENT next to an element created earlier in the batch', () => {
+  void test('the created sibling is found although a member deeper in the file has its name', () => {
+    const text = [
+      'class Generator {',
+      '  process(): void {}',
+      '}',
+      '',
+      'export function initialize(): void {}',
+      '',
+    ].join('\n');
+    const after = created(text, [
+      createAt({ kind: 'AFTER', sibling: 'function[initialize]' }, 'export function process(): void {}'),
+      createAt({ kind: 'AFTER', sibling: 'function[process]' }, 'export function extract(): void {}'),
+    ]);
+    assert.equal(after, `${text}\nexport function process(): void {}\n\nexport function extract(): void {}\n`);
+  });
+
+  void test('a created type alias is the sibling named type[X], not an interface X the batch deletes', () => {
+    const text = [
+      'interface Generator {',
+      '  target: string;',
+      '}',
+      '',
+      'export function run(): void {}',
+      '',
+      'interface Params extends Generator {}',
+      '',
+    ].join('\n');
+    const after = created(text, [
+      createAt({ kind: 'AFTER', sibling: 'interface[Generator]' }, 'export type Params = Omit<Generator, "target">;'),
+      createAt({ kind: 'AFTER', sibling: 'type[Params]' }, 'export interface Registry extends Params {}'),
+      { type: 'DELETE_ELEMENT', path: `${FILE}/interface[Params]` },
+    ]);
+    assert.equal(
+      after,
+      [
+        'interface Generator {',
+        '  target: string;',
+        '}',
+        '',
+        'export type Params = Omit<Generator, "target">;',
+        '',
+        'export interface Registry extends Params {}',
+        '',
+        'export function run(): void {}',
+        '',
+      ].join('\n'),
+    );
+  });
+});

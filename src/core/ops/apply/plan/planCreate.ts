@@ -281,9 +281,33 @@ export function slotFor(
   }
   const resolved = resolveElementPath(state.outline, path);
   const before = position.kind === 'BEFORE';
+  const wanted = segmentWanted(sibling);
+  // A sibling created earlier in the batch; looked up before a failure, since the path may also resolve (to an
+  // element of that name deeper in the file) or not at all.
+  const createdSibling = (): Creation | undefined =>
+    wanted === undefined
+      ? undefined
+      : [...state.creations]
+          .reverse()
+          .find(
+            (c) =>
+              c.containerPath === container.path &&
+              !state.failures.has(c.index) &&
+              c.declared.some(
+                (d) => d.name === wanted.name && (wanted.kind === undefined || kindsCompatible(d.kind, wanted.kind)),
+              ),
+          );
   if (resolved.ok) {
+    // A created sibling of exactly the kind named wins over an existing one of a compatible kind (`type[X]` names
+    // the type alias created in the batch, not an interface X it replaces further down).
+    const exact = wanted?.kind !== undefined && resolved.element.kind !== wanted.kind ? createdSibling() : undefined;
+    if (exact !== undefined && exact.declared.some((d) => d.kind === wanted?.kind && d.name === wanted.name))
+      return { slot: exact.group.slot, key: exact.group.key, neighbour: undefined, joins: exact, before };
     const parent = state.parentOf(resolved.element);
     if (parent?.path !== container.element?.path) {
+      const created = createdSibling();
+      if (created !== undefined)
+        return { slot: created.group.slot, key: created.group.key, neighbour: undefined, joins: created, before };
       state.fail(index, {
         message: `${label} ${position.kind} ${sibling}: ${resolved.element.path} is not a direct child of ${container.path}`,
         hint: "name a sibling inside the container, or create the element in the sibling's own container",
@@ -301,20 +325,7 @@ export function slotFor(
       neighbour: resolved.element,
     };
   }
-  const wanted = segmentWanted(sibling);
-  const created =
-    wanted === undefined
-      ? undefined
-      : [...state.creations]
-          .reverse()
-          .find(
-            (c) =>
-              c.containerPath === container.path &&
-              !state.failures.has(c.index) &&
-              c.declared.some(
-                (d) => d.name === wanted.name && (wanted.kind === undefined || kindsCompatible(d.kind, wanted.kind)),
-              ),
-          );
+  const created = createdSibling();
   if (created !== undefined) {
     return { slot: created.group.slot, key: created.group.key, neighbour: undefined, joins: created, before };
   }
