@@ -55,8 +55,10 @@ export function blankLinesOf(text: string, children: readonly ElementNode[], fla
     const between = text.slice(a.range.end, b.range.start).split('\n').slice(1, -1);
     const blanks = between.filter((l) => l.trim() === '').length;
     (isBlock(a) || isBlock(b) ? blocks : lines).push(blanks);
-    // Comments between the two are text of their own, with blank lines of their own around them.
-    if (blanks < between.length) continue;
+    // Comments between the two are text of their own, with blank lines of their own around them; overloads of one
+    // name (Python's `@overload` defs) sit together whatever the spacing of other neighbours.
+    const overloads = FUNCTION_KINDS.has(a.kind) && a.kind === b.kind && a.name !== '' && a.name === b.name;
+    if (blanks < between.length || overloads) continue;
     const key = pairKey(layoutSideOf(a), layoutSideOf(b));
     byPair.set(key, [...(byPair.get(key) ?? []), blanks]);
   }

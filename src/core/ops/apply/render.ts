@@ -236,7 +236,11 @@ class Renderer {
   }
 
   /** The blank lines the container puts between neighbours of these kinds; undefined when it has no such pair. */
-  private pairBlank(action: InsertAction, above: LayoutSide | undefined, below: LayoutSide | undefined): number | undefined {
+  private pairBlank(
+    action: InsertAction,
+    above: LayoutSide | undefined,
+    below: LayoutSide | undefined,
+  ): number | undefined {
     if (above === undefined || below === undefined) return undefined;
     return action.blankLines.pairs?.get(pairKey(above, below));
   }
