@@ -178,7 +178,12 @@ void describe('diffElements: element operations for a change', () => {
     const operations = diffRoundTrip(before, after);
     // Removed lines take a line of context in a patch, so one PATCH of the import says it (s10a).
     assert.deepEqual(summary(operations), [`PATCH_ELEMENT ${FILE}/import[./a]`]);
-    assert.deepEqual(diffElementsInDetail(FILE, before, after, { counter }).fallbacks, []);
+    // A REPLACE keeps the doc comment it is not given, so the patch is the element's fallback; the file's is none.
+    const fallbacks = diffElementsInDetail(FILE, before, after, { counter }).fallbacks;
+    assert.deepEqual(
+      fallbacks.map((f) => f.kind),
+      ['element'],
+    );
   });
 
   void test('an import added flush above the code of a file without imports is created BEFORE that code', () => {
