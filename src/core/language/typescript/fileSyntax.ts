@@ -187,7 +187,10 @@ export class FileSyntax {
     return offset;
   }
 
-  /** Whether most statements and members of the file end with `;`. */
+  /**
+   * Whether most statements and members of the file end with `;`. A file that shows none (only comments, or only
+   * declarations with bodies) says nothing: new code keeps the terminators it comes with, none is added.
+   */
   usesSemicolons(): boolean {
     let withSemicolon = 0;
     let without = 0;
@@ -207,7 +210,7 @@ export class FileSyntax {
       node.forEachChild(visit);
     };
     visit(this.sourceFile);
-    return withSemicolon >= without;
+    return withSemicolon > 0 && withSemicolon >= without;
   }
 
   /** The quote most import specifiers use. */

@@ -1,5 +1,6 @@
 import type { ElementKind, TextRange } from '../../elements/element';
 import type { ContainerInfo } from '../../language/languageSupport';
+import type { LayoutSide } from './containerLayout';
 
 /**
  * The planned changes of one file, in snapshot offsets: what the planner decided and the renderer writes. Each
@@ -22,6 +23,8 @@ export interface InsertItem {
   readonly text: string;
   /** A block-like element (a method, a class, anything over several lines): set apart by the file's blank lines. */
   readonly block: boolean;
+  /** The first and last element the item declares, for the blank lines its container puts between such neighbours. */
+  readonly sides?: { readonly first: LayoutSide; readonly last: LayoutSide };
 }
 
 export interface InsertAction {
@@ -33,9 +36,12 @@ export interface InsertAction {
   readonly slot: Slot;
   readonly items: readonly InsertItem[];
   /** Blank lines next to a block-like element, and between two one-line fields or statements. */
-  readonly blankLines: { readonly block: number; readonly line: number };
+  readonly blankLines: { readonly block: number; readonly line: number; readonly pairs?: ReadonlyMap<string, number> };
   /** Whether the sibling next to the slot is block-like. */
   readonly neighbourBlock: boolean;
+  /** The siblings right above and below the slot in the snapshot, when the slot lies between members. */
+  readonly above?: LayoutSide;
+  readonly below?: LayoutSide;
   /** For comma-separated members: whether the last member keeps a trailing comma. */
   readonly trailingComma: boolean;
   /** Fixed blank lines before/after the block, overriding what the surroundings suggest. */

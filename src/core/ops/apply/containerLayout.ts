@@ -13,17 +13,41 @@ export function isBlock(element: ElementNode): boolean {
   return FUNCTION_KINDS.has(element.kind) && element.bodyRange !== undefined;
 }
 
+/** What the layout of a member depends on: its kind, and whether it is block-like. */
+export interface LayoutSide {
+  readonly kind: ElementKind;
+  readonly block: boolean;
+}
+
+export function layoutSideOf(element: ElementNode): LayoutSide {
+  return { kind: element.kind, block: isBlock(element) };
+}
+
+/** The key of two neighbours in `BlankLines.pairs`. */
+export function pairKey(above: LayoutSide, below: LayoutSide): string {
+  return `${above.kind}${above.block ? '+' : ''}>${below.kind}${below.block ? '+' : ''}`;
+}
+
+export interface BlankLines {
+  /** Next to a block-like member. */
+  readonly block: number;
+  /** Between two one-line members. */
+  readonly line: number;
+  /**
+   * Between two neighbours of these kinds (`pairKey`), where the container has at least two such pairs: a file that
+   * sets functions apart but keeps an interface flush with the constant of the same name, or its exports together.
+   */
+  readonly pairs: ReadonlyMap<string, number>;
+}
+
 /**
  * Blank lines the container puts next to block-like members and between one-line members: the most frequent count
  * among its neighbours; a class, namespace or file sets blocks apart by one line when it shows nothing.
  */
-export function blankLinesOf(
-  text: string,
-  children: readonly ElementNode[],
-  flavor: ContainerFlavor,
-): { block: number; line: number } {
+export function blankLinesOf(text: string, children: readonly ElementNode[], flavor: ContainerFlavor): BlankLines {
   const blocks: number[] = [];
   const lines: number[] = [];
+  const byPair = new Map<string, number[]>();
   for (let i = 1; i < children.length; i++) {
     const a = children[i - 1];
     const b = children[i];
@@ -31,6 +55,12 @@ export function blankLinesOf(
     const between = text.slice(a.range.end, b.range.start).split('\n').slice(1, -1);
     const blanks = between.filter((l) => l.trim() === '').length;
     (isBlock(a) || isBlock(b) ? blocks : lines).push(blanks);
+    // Comments between the two are text of their own, with blank lines of their own around them; overloads of one
+    // name (Python's `@overload` defs) sit together whatever the spacing of other neighbours.
+    const overloads = FUNCTION_KINDS.has(a.kind) && a.kind === b.kind && a.name !== '' && a.name === b.name;
+    if (blanks < between.length || overloads) continue;
+    const key = pairKey(layoutSideOf(a), layoutSideOf(b));
+    byPair.set(key, [...(byPair.get(key) ?? []), blanks]);
   }
   const mostFrequent = (values: readonly number[], fallback: number): number => {
     if (values.length === 0) return fallback;
@@ -47,7 +77,10 @@ export function blankLinesOf(
     return Math.min(best, 2);
   };
   const wide = flavor === 'class' || flavor === 'file' || flavor === 'namespace' || flavor === 'callback';
-  return { block: mostFrequent(blocks, wide ? 1 : 0), line: mostFrequent(lines, flavor === 'file' ? 1 : 0) };
+  const pairs = new Map<string, number>();
+  // One pair of a kind is no habit yet: a blank line there may set apart a group as much as the kinds.
+  for (const [key, values] of byPair) if (values.length > 1) pairs.set(key, mostFrequent(values, 0));
+  return { block: mostFrequent(blocks, wide ? 1 : 0), line: mostFrequent(lines, flavor === 'file' ? 1 : 0), pairs };
 }
 
 /** `;` or `,` when the members of an interface or type literal end with one (the last one aside), else ''. */

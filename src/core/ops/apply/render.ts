@@ -1,4 +1,5 @@
 import type { Action, DeleteAction, InsertAction, RewriteAction } from './actions';
+import { type LayoutSide, pairKey } from './containerLayout';
 import type { CodeScan, CodeSyntax } from '../../language/languageSupport';
 import { EditBuffer } from './editBuffer';
 import { isBlankLine, lineEndOf, lineStartOf as rawLineStartOf, nextLineStartOf, withEol } from './textStyle';
@@ -234,6 +235,16 @@ class Renderer {
     return block ? action.blankLines.block : action.blankLines.line;
   }
 
+  /** The blank lines the container puts between neighbours of these kinds; undefined when it has no such pair. */
+  private pairBlank(
+    action: InsertAction,
+    above: LayoutSide | undefined,
+    below: LayoutSide | undefined,
+  ): number | undefined {
+    if (above === undefined || below === undefined) return undefined;
+    return action.blankLines.pairs?.get(pairKey(above, below));
+  }
+
   /** The items joined, with commas for comma-separated members; the last one's comma is `lastComma`. */
   private block(action: InsertAction, isComma: boolean, lastComma: boolean, indentFirst: boolean): string {
     const parts: string[] = [];
@@ -244,7 +255,10 @@ class Renderer {
       if (!indentFirst) text = text.replace(/^[ \t]+/, '');
       if (i > 0) {
         const previous = action.items[i - 1];
-        parts.push('\n'.repeat(this.itemBlank(action, item.block || (previous?.block ?? false)) + 1));
+        const blank =
+          this.pairBlank(action, previous?.sides?.last, item.sides?.first) ??
+          this.itemBlank(action, item.block || (previous?.block ?? false));
+        parts.push('\n'.repeat(blank + 1));
       }
       parts.push(text);
     });
@@ -286,16 +300,30 @@ class Renderer {
     const endOfIndentedBody = this.endsIndentedBody(action, lineBelow);
     // The first member of an indented body: what is above (the header, a docstring) keeps its spacing.
     const firstOfIndentedBody = action.container.block !== undefined && action.slot.kind === 'first';
-    const style = Math.min(
-      gap > 0 && !endOfIndentedBody && !firstOfIndentedBody ? gap : this.itemBlank(action, multi),
-      2,
-    );
+    const kept = gap > 0 && !endOfIndentedBody && !firstOfIndentedBody ? Math.min(gap, 2) : 0;
+    const style = kept > 0 ? kept : Math.min(this.itemBlank(action, multi), 2);
+    // Each side takes what the container puts between such neighbours: an export joins the exports above it, an
+    // interface sits flush with the constant after it, where the file does so.
+    let styleBefore = this.pairBlank(action, action.above, action.items[0]?.sides?.first) ?? style;
+    let styleAfter = this.pairBlank(action, action.items.at(-1)?.sides?.last, action.below) ?? style;
+    if (styleBefore < kept && styleAfter < kept) {
+      // The blank lines at the slot set apart what is above from what is below; they stay, on the far side from
+      // the sibling the new elements were placed next to.
+      if (action.slot.kind === 'before' || action.slot.kind === 'first') styleBefore = kept;
+      else styleAfter = kept;
+    }
     const aboveIsEdge = (opensBlock(lineAbove, this.lexicon) && action.slot.kind !== 'line') || firstOfIndentedBody;
     const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined || endOfIndentedBody;
     let blankBefore =
       action.blankBefore ??
-      (action.blankAfter !== undefined ? above.count : lineAbove === undefined ? 0 : aboveIsEdge ? above.count : style);
-    let blankAfter = action.blankAfter ?? (belowIsEdge ? below.count : style);
+      (action.blankAfter !== undefined
+        ? above.count
+        : lineAbove === undefined
+          ? 0
+          : aboveIsEdge
+            ? above.count
+            : styleBefore);
+    let blankAfter = action.blankAfter ?? (belowIsEdge ? below.count : styleAfter);
     if (action.minBlankAfter !== undefined && lineBelow !== undefined)
       blankAfter = Math.max(blankAfter, action.minBlankAfter);
     if (lineAbove === undefined) blankBefore = 0;

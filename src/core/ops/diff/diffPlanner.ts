@@ -446,7 +446,7 @@ export class DiffPlanner {
         if (importsAsImportOps && element.kind === 'import') {
           specs.push({ type: 'ADD_IMPORT', content: this.contentOf(element), created });
         } else {
-          const content = this.contentOf(element);
+          const content = this.contentOf(element, true);
           // A directive at the top of the file ('use client') set apart by a blank line is the file's first child,
           // which the apply engine puts above a header comment too; one flush against the next line goes BEFORE it.
           const first =
@@ -620,10 +620,23 @@ export class DiffPlanner {
     }
   }
 
-  private contentOf(element: ElementNode): string {
-    const text = this.afterText.slice(element.range.start, element.range.end);
+  /**
+   * The new text of an element as an operation carries it. `withTrailingComment`: a comment after the element on its
+   * last line (`type A = 'a' | 'b'; // why`) is outside the element's range but belongs to it when it is created.
+   */
+  private contentOf(element: ElementNode, withTrailingComment = false): string {
+    let end = element.range.end;
+    if (withTrailingComment) {
+      const lineEnd = this.afterText.indexOf('\n', end);
+      const rest = this.afterText.slice(end, lineEnd < 0 ? this.afterText.length : lineEnd).trimEnd();
+      const scan = this.language.scanCode(rest);
+      // A block comment that goes on over the next lines is not this element's.
+      const closed = !rest.trimStart().startsWith('/*') || rest.endsWith('*/');
+      if (scan.lastCodeEnd === 0 && scan.comments.length > 0 && closed) end += rest.length;
+    }
+    const text = this.afterText.slice(element.range.start, end);
     const indentation = indentationBefore(this.afterText, element.range.start) ?? '';
-    return this.toOperationText(dedentElementText(text, indentation));
+    return this.toOperationText(dedentElementText(text, indentation, this.language.scanCode(text).literals));
   }
 
   private textsDiffer(region: Region): boolean {

@@ -64,7 +64,7 @@ function onePair(
     newEnd: last.newEnd,
   };
   const room = Math.max(span.oldStart, oldLines.length - span.oldEnd);
-  for (let context = 0; context <= room; context++) {
+  for (let context = leastContext(span); context <= room; context++) {
     const above = Math.min(context, span.oldStart);
     const below = Math.min(context, oldLines.length - span.oldEnd);
     const search = joinWithoutFinalBreak(oldLines.slice(span.oldStart - above, span.oldEnd + below));
@@ -152,7 +152,7 @@ function hunkFor(
   limitBelow: number,
 ): Hunk | 'needs-more' {
   for (const [above, below] of CONTEXT_STEPS) {
-    if (above > limitAbove || below > limitBelow) continue;
+    if (above > limitAbove || below > limitBelow || above + below < leastContext(block)) continue;
     const searchLines = oldLines.slice(block.oldStart - above, block.oldEnd + below);
     const search = joinWithoutFinalBreak(searchLines);
     if (search.trim() === '') continue;
@@ -161,6 +161,14 @@ function hunkFor(
     return { ...block, pair: { search, replace } };
   }
   return 'needs-more';
+}
+
+/**
+ * Lines removed with nothing in their place need a line of context: a search is whole lines without the last line
+ * break, so an empty replace would leave that break behind as an empty line.
+ */
+function leastContext(block: ChangeBlock): number {
+  return block.newStart === block.newEnd ? 1 : 0;
 }
 
 function joinWithoutFinalBreak(lines: readonly string[]): string {

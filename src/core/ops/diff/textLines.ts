@@ -40,13 +40,24 @@ export function indentationBefore(text: string, offset: number): string | undefi
 
 /**
  * An element's text as a model would write it: the first line starts at column 0 and every later line loses the
- * element's own indentation. Lines that do not start with that indentation (inside a template literal, say) keep
- * theirs.
+ * element's own indentation. Lines that do not start with that indentation keep theirs, and so do lines that start
+ * inside a string or template literal (`literals`, offsets in `elementText`): they are text, which the apply engine
+ * writes exactly as it gets it.
  */
-export function dedentElementText(elementText: string, indentation: string): string {
+export function dedentElementText(
+  elementText: string,
+  indentation: string,
+  literals: readonly { readonly start: number; readonly end: number }[] = [],
+): string {
   if (indentation === '') return elementText;
   const lines = splitLinesKeepingBreaks(elementText);
+  let offset = 0;
   return lines
-    .map((line, index) => (index > 0 && line.startsWith(indentation) ? line.slice(indentation.length) : line))
+    .map((line, index) => {
+      const start = offset;
+      offset += line.length;
+      const literal = literals.some((range) => range.start < start && start < range.end);
+      return index > 0 && !literal && line.startsWith(indentation) ? line.slice(indentation.length) : line;
+    })
     .join('');
 }

@@ -88,4 +88,22 @@ void describe('renames', () => {
     ]);
     assert.match(failure(result, 0).message ?? '', /declares function\[other\], not function\[parse\]/);
   });
+
+  void test('a name freed by a rename can be taken by an element created in the same batch', () => {
+    const text = 'export type Issue = Base | Custom;\n\nexport type Other = string;\n';
+    const { after } = applyOk({ [SERVICE]: text }, [
+      { type: 'REPLACE_ELEMENT', path: `${SERVICE}/type[Issue]`, content: 'export type InternalIssue = Base | Custom;' },
+      {
+        type: 'CREATE_ELEMENT',
+        path: SERVICE,
+        position: { kind: 'AFTER', sibling: 'type[Other]' },
+        content: 'export type Issue = InternalIssue;',
+      },
+    ]);
+    assert.equal(
+      after(SERVICE),
+      'export type InternalIssue = Base | Custom;\n\nexport type Other = string;\n\nexport type Issue = InternalIssue;\n',
+    );
+  });
 });
+

@@ -72,4 +72,18 @@ void describe('search/replace pairs inside one element', () => {
     assert.ok(pairs !== undefined);
     assert.equal(applyPairs(text, pairs), after);
   });
+
+  void test('removed lines take a line of context, so that their line breaks go with them', () => {
+    const documented = `/**\n * @class Box\n */\nexport class Box {\n  a = 1;\n  b = 2;\n}`;
+    const withoutDoc = 'export class Box {\n  a = 1;\n  b = 2;\n}';
+    const docPairs = searchReplacePairs(documented, withoutDoc);
+    assert.ok(docPairs !== undefined);
+    assert.equal(applyPairs(documented, docPairs), withoutDoc);
+    const withoutLine = documented.replace('  a = 1;\n', '');
+    const linePairs = searchReplacePairs(documented, withoutLine);
+    assert.ok(linePairs !== undefined);
+    assert.equal(applyPairs(documented, linePairs), withoutLine);
+    const withoutLast = documented.replace('  b = 2;\n}', '}');
+    assert.equal(applyPairs(documented, searchReplacePairs(documented, withoutLast) ?? []), withoutLast);
+  });
 });

@@ -10,7 +10,15 @@ import { resolveElementPath } from '../../../elements/resolve';
 import type { ContainerInfo, ImportPlacement } from '../../../language/languageSupport';
 import type { CreateElementOperation } from '../../operation';
 import type { Slot } from '../actions';
-import { blankLinesOf, childIndent, isBlock, memberSeparatorOf, trailingCommaOf } from '../containerLayout';
+import {
+  blankLinesOf,
+  childIndent,
+  isBlock,
+  type LayoutSide,
+  layoutSideOf,
+  memberSeparatorOf,
+  trailingCommaOf,
+} from '../containerLayout';
 import { describeElement } from '../contentChecks';
 import { normalizeContent, reindent } from '../reindent';
 import { parsedContent } from './parsedContent';
@@ -187,11 +195,16 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
         containerInfo.flavor === 'enum' ? container.children.filter((c) => (c.kind === 'member') !== afterConstants) : container.children,
         flavor,
       ),
+      ...siblingsAround(located.slot, container.children),
       trailingComma: trailingCommaOf(state.text, container.children, info),
       // A directive put at FIRST_CHILD ('use client', 'use strict') opens the file's prologue and is set apart from
       // the code after it by one blank line, as frameworks write it; placed BEFORE a sibling it sits flush against
-      // it, like any one-line statement, so both layouts can be written.
-      ...(located.prologue === true ? { blankAfter: 1 } : {}),
+      // it, whatever the file's spacing of one-line statements, so both layouts can be written.
+      ...(located.prologue === true
+        ? { blankAfter: 1 }
+        : op.position.kind === 'BEFORE' && isDirectiveContent(content)
+          ? { blankAfter: 0 }
+          : {}),
     };
     state.groups.push(group);
   }
@@ -206,7 +219,11 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   };
 
   const block = shape.elements.some((e) => isBlock(e)) || itemText.includes('\n');
-  const item = { ops: [index], text: itemText, block, creation };
+  const first = shape.elements[0];
+  const last = shape.elements.at(-1);
+  const sides =
+    first === undefined || last === undefined ? undefined : { first: layoutSideOf(first), last: layoutSideOf(last) };
+  const item = { ops: [index], text: itemText, block, ...(sides === undefined ? {} : { sides }), creation };
   if (located.joins !== undefined) {
     const at = group.items.findIndex((i) => i.creation === located.joins);
     group.items.splice(located.before ? Math.max(at, 0) : at + 1, 0, item);
@@ -214,6 +231,38 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     group.items.push(item);
   }
   state.creations.push(creation);
+}
+
+/** The members right above and below a slot, whose layout the new elements take on. */
+function siblingsAround(
+  slot: Slot,
+  children: readonly ElementNode[],
+): { above?: LayoutSide; below?: LayoutSide } {
+  let above: ElementNode | undefined;
+  let below: ElementNode | undefined;
+  switch (slot.kind) {
+    case 'after':
+      above = [...children].reverse().find((c) => c.range.end <= slot.anchor.end);
+      below = children.find((c) => c.range.start >= slot.anchor.end);
+      break;
+    case 'before':
+      above = [...children].reverse().find((c) => c.range.end <= slot.anchor.start);
+      below = children.find((c) => c.range.start >= slot.anchor.start);
+      break;
+    case 'first':
+      below = children[0];
+      break;
+    case 'last':
+    case 'end':
+      above = children.at(-1);
+      break;
+    case 'line':
+      break;
+  }
+  return {
+    ...(above === undefined ? {} : { above: layoutSideOf(above) }),
+    ...(below === undefined ? {} : { below: layoutSideOf(below) }),
+  };
 }
 
 export function slotFor(
@@ -270,9 +319,33 @@ export function slotFor(
   }
   const resolved = resolveElementPath(state.outline, path);
   const before = position.kind === 'BEFORE';
+  const wanted = segmentWanted(sibling);
+  // A sibling created earlier in the batch; looked up before a failure, since the path may also resolve (to an
+  // element of that name deeper in the file) or not at all.
+  const createdSibling = (): Creation | undefined =>
+    wanted === undefined
+      ? undefined
+      : [...state.creations]
+          .reverse()
+          .find(
+            (c) =>
+              c.containerPath === container.path &&
+              !state.failures.has(c.index) &&
+              c.declared.some(
+                (d) => d.name === wanted.name && (wanted.kind === undefined || kindsCompatible(d.kind, wanted.kind)),
+              ),
+          );
   if (resolved.ok) {
+    // A created sibling of exactly the kind named wins over an existing one of a compatible kind (`type[X]` names
+    // the type alias created in the batch, not an interface X it replaces further down).
+    const exact = wanted?.kind !== undefined && resolved.element.kind !== wanted.kind ? createdSibling() : undefined;
+    if (exact !== undefined && exact.declared.some((d) => d.kind === wanted?.kind && d.name === wanted.name))
+      return { slot: exact.group.slot, key: exact.group.key, neighbour: undefined, joins: exact, before };
     const parent = state.parentOf(resolved.element);
     if (parent?.path !== container.element?.path) {
+      const created = createdSibling();
+      if (created !== undefined)
+        return { slot: created.group.slot, key: created.group.key, neighbour: undefined, joins: created, before };
       state.fail(index, {
         message: `${label} ${position.kind} ${sibling}: ${resolved.element.path} is not a direct child of ${container.path}`,
         hint: "name a sibling inside the container, or create the element in the sibling's own container",
@@ -290,20 +363,7 @@ export function slotFor(
       neighbour: resolved.element,
     };
   }
-  const wanted = segmentWanted(sibling);
-  const created =
-    wanted === undefined
-      ? undefined
-      : [...state.creations]
-          .reverse()
-          .find(
-            (c) =>
-              c.containerPath === container.path &&
-              !state.failures.has(c.index) &&
-              c.declared.some(
-                (d) => d.name === wanted.name && (wanted.kind === undefined || kindsCompatible(d.kind, wanted.kind)),
-              ),
-          );
+  const created = createdSibling();
   if (created !== undefined) {
     return { slot: created.group.slot, key: created.group.key, neighbour: undefined, joins: created, before };
   }

@@ -24,9 +24,16 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
       container: group.container,
       ...(group.containerElement === undefined ? {} : { containerRange: group.containerElement.range }),
       slot: group.slot,
-      items: items.map((i) => ({ ops: i.ops, text: i.text, block: i.block })),
+      items: items.map((i) => ({
+        ops: i.ops,
+        text: i.text,
+        block: i.block,
+        ...(i.sides === undefined ? {} : { sides: i.sides }),
+      })),
       blankLines: group.blankLines,
       neighbourBlock: group.neighbourBlock,
+      ...(group.above === undefined ? {} : { above: group.above }),
+      ...(group.below === undefined ? {} : { below: group.below }),
       trailingComma: group.trailingComma,
       ...(group.blankAfter === undefined ? {} : { blankAfter: group.blankAfter }),
     };
@@ -168,7 +175,8 @@ export function checkCreatedNames(state: PlanState): void {
           child.kind !== 'import' &&
           kindsCompatible(child.kind, declared.kind) &&
           !isAccessorPair(child.kind, declared.kind) &&
-          !state.isDeleted(child),
+          !state.isDeleted(child) &&
+          !state.isRenamed(child),
       );
       if (clash !== undefined) {
         state.fail(creation.index, {

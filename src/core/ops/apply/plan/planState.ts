@@ -20,6 +20,7 @@ import type {
   ReplaceElementOperation,
 } from '../../operation';
 import type { OpFailure, Slot } from '../actions';
+import type { BlankLines, LayoutSide } from '../containerLayout';
 import { declarationMismatch, describeElement } from '../contentChecks';
 import { findNewPlaceholder } from '../placeholders';
 import type { TextStyle } from '../textStyle';
@@ -62,9 +63,18 @@ export interface Group {
   readonly container: ContainerInfo;
   readonly containerElement: ElementNode | undefined;
   readonly slot: Slot;
-  readonly items: { ops: number[]; text: string; block: boolean; creation: Creation | undefined }[];
+  readonly items: {
+    ops: number[];
+    text: string;
+    block: boolean;
+    sides?: { readonly first: LayoutSide; readonly last: LayoutSide };
+    creation: Creation | undefined;
+  }[];
   readonly neighbourBlock: boolean;
-  readonly blankLines: { block: number; line: number };
+  readonly blankLines: BlankLines;
+  /** The siblings around the slot in the snapshot. */
+  readonly above?: LayoutSide;
+  readonly below?: LayoutSide;
   readonly trailingComma: boolean;
   /** Fixed blank lines after the group (a directive opening the file's prologue). */
   readonly blankAfter?: number;
@@ -371,6 +381,12 @@ export class PlanState {
   anchorRange(element: ElementNode): TextRange {
     const info = this.editor.declarators?.declaratorOf(element);
     return info === undefined ? element.range : info.statementRange;
+  }
+
+  /** Whether an operation of the batch gives the element another name, so that its old name is free. */
+  isRenamed(element: ElementNode): boolean {
+    const rename = this.renames.get(this.keyOf(element.range));
+    return rename !== undefined && rename.name !== element.name;
   }
 
   isDeleted(element: ElementNode): boolean {
