@@ -153,6 +153,9 @@ function hunkFor(
 ): Hunk | 'needs-more' {
   for (const [above, below] of CONTEXT_STEPS) {
     if (above > limitAbove || below > limitBelow) continue;
+    // Whole lines removed with no line kept around them: the search cannot hold their last line break (it ends
+    // without one), so replacing it with nothing would leave an empty line behind.
+    if (block.newStart === block.newEnd && above + below === 0) continue;
     const searchLines = oldLines.slice(block.oldStart - above, block.oldEnd + below);
     const search = joinWithoutFinalBreak(searchLines);
     if (search.trim() === '') continue;
