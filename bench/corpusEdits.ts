@@ -180,9 +180,13 @@ function focusOf(
       case 'ADD_IMPORT':
       case 'REMOVE_IMPORT':
         break;
+      case 'PATCH_ELEMENT':
+        // A patch of the file itself (its comments between elements) is written from the whole file (seen-code rule).
+        if (operation.path === outline.file) whole = true;
+        else add(operation.path);
+        break;
       case 'REPLACE_ELEMENT':
       case 'DELETE_ELEMENT':
-      case 'PATCH_ELEMENT':
         add(operation.path);
         break;
       case 'CREATE_ELEMENT': {

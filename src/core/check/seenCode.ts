@@ -7,8 +7,9 @@ import type { Operation } from '../ops/operation';
 /**
  * The seen-code rule: an operation that replaces code as a whole must have been written from that code. What the
  * model saw is recorded per request (the files it saw whole, the elements it saw in full); a REPLACE_ELEMENT or
- * PATCH_ELEMENT of an element it saw only as a signature or stub (or not at all), and a REPLACE_FILE of an existing
- * file it did not see whole, are refused with the element or file to show in full, so the next answer is informed.
+ * PATCH_ELEMENT of an element it saw only as a signature or stub (or not at all), and a REPLACE_FILE or a
+ * PATCH_ELEMENT of the file itself (its text between elements) of an existing file it did not see whole, are refused
+ * with the element or file to show in full, so the next answer is informed.
  * Creating elements, deleting elements, import operations and new files stay allowed.
  */
 
@@ -77,6 +78,17 @@ export function unseenTargets(
     if (file === undefined || seen.wholeFiles.has(file)) continue;
     const outline = outlineOf(file);
     if (outline === undefined) continue;
+    if (operation.type === 'PATCH_ELEMENT' && namesFile(operation.path)) {
+      // The focused view leaves out the comments between elements: a patch of them is written from the whole file.
+      refused.push({
+        operation,
+        reason:
+          `PATCH_ELEMENT of ${file} itself (its text between elements), which you did not see whole: the focused ` +
+          'view leaves out the comments between elements. The whole file is shown below; write the patch again from it.',
+        show: { file },
+      });
+      continue;
+    }
     const resolved = resolveElementPath(outline, operation.path);
     if (!resolved.ok) continue;
     const path = resolved.overload?.path ?? resolved.path;
@@ -97,6 +109,14 @@ function isSeenInFull(path: string, seen: SeenCode): boolean {
   if (seen.fullElements.has(path)) return true;
   for (const full of seen.fullElements) if (path.startsWith(`${full}/`)) return true;
   return false;
+}
+
+function namesFile(path: string): boolean {
+  try {
+    return parseElementPath(path).segments.length === 0;
+  } catch {
+    return false;
+  }
 }
 
 function fileOf(path: string): string | undefined {

@@ -53,6 +53,22 @@ void describe('seen-code rule', () => {
     assert.deepEqual(unseenTargets([{ type: 'REPLACE_FILE', path: 'src/new.ts', content: 'x' }], seen, outlineOf), []);
   });
 
+  void test('a patch of the file itself (its comments between elements) is refused unless the file was seen whole', () => {
+    const patch: Operation = {
+      type: 'PATCH_ELEMENT',
+      path: 'src/app.ts',
+      patches: [{ search: '// a comment', replace: '// another comment' }],
+    };
+    const refused = unseenTargets([patch], seen, outlineOf);
+    assert.deepEqual(
+      refused.map((r) => r.show),
+      [{ file: 'src/app.ts' }],
+    );
+    assert.match(refused[0]?.reason ?? '', /did not see whole/);
+    const whole = seenInContext(buildContext([{ outline, focus: [], whole: true }], counter));
+    assert.deepEqual(unseenTargets([patch], whole, outlineOf), []);
+  });
+
   void test('what a repair round shows in full is added to what was seen; a container in full covers its members', () => {
     const shownBox = mergeSeenCode(seen, { ...emptySeenCode(), fullElements: new Set(['src/app.ts/class[Box]']) });
     const operations: Operation[] = [

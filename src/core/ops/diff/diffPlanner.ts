@@ -7,7 +7,7 @@ import { serializeOperations } from '../format/serializeOperations';
 import { alignElements, type AnchorPair } from './alignElements';
 import { writeOperations, type OpSpec } from './opSpecs';
 import { searchReplacePairs } from './patchPairs';
-import type { TrackedElement, TrackedTree } from './pathTracker';
+import { PathState, type TrackedElement, type TrackedTree } from './pathTracker';
 import { dedentElementText, indentationBefore } from './textLines';
 
 /**
@@ -41,6 +41,11 @@ interface Region {
   readonly beforeEnd: number;
   readonly afterStart: number;
   readonly afterEnd: number;
+  /**
+   * The whole file as this unit alone leaves it, when that is not the old text with this region's new text in it:
+   * a container's own text changed in several places between unchanged members.
+   */
+  readonly expected?: string;
 }
 
 type CandidateLabel = 'descend' | 'imports' | 'structure' | 'patch' | 'replace' | 'replace-verbatim' | 'replace-file';
@@ -324,7 +329,7 @@ export class DiffPlanner {
     }
     let notDescended: string | undefined;
     if (before.children.length > 0 || after.children.length > 0) {
-      const descend = this.descendInto(before, after, target, region);
+      const descend = this.descendInto(before, after, target);
       if (descend.ok) candidates.push(descend.candidate);
       else notDescended = descend.reason;
     }
@@ -339,7 +344,7 @@ export class DiffPlanner {
   }
 
   /** Member by member, when the container's own text around its members stays the same. */
-  private descendInto(before: ElementNode, after: ElementNode, target: TrackedElement, region: Region): DescendResult {
+  private descendInto(before: ElementNode, after: ElementNode, target: TrackedElement): DescendResult {
     const firstBefore = before.children[0];
     const lastBefore = before.children.at(-1);
     const firstAfter = after.children[0];
@@ -354,13 +359,31 @@ export class DiffPlanner {
       text.slice(element.range.start, first.range.start);
     const tail = (text: string, element: ElementNode, last: ElementNode): string =>
       text.slice(last.range.end, element.range.end);
+    // The container's own text before its first member and after its last: patched apart from the members.
+    const frames: Region[] = [];
     if (head(this.beforeText, before, firstBefore) !== head(this.afterText, after, firstAfter)) {
-      return { ok: false, reason: 'the container header changed' };
+      frames.push({
+        beforeStart: before.range.start,
+        beforeEnd: firstBefore.range.start,
+        afterStart: after.range.start,
+        afterEnd: firstAfter.range.start,
+      });
     }
     if (tail(this.beforeText, before, lastBefore) !== tail(this.afterText, after, lastAfter)) {
-      return { ok: false, reason: 'the text after the last member changed' };
+      frames.push({
+        beforeStart: lastBefore.range.end,
+        beforeEnd: before.range.end,
+        afterStart: lastAfter.range.end,
+        afterEnd: after.range.end,
+      });
     }
-    return this.descend(before.children, after.children, target, region);
+    const members: Region = {
+      beforeStart: firstBefore.range.start,
+      beforeEnd: lastBefore.range.end,
+      afterStart: firstAfter.range.start,
+      afterEnd: lastAfter.range.end,
+    };
+    return this.descend(before.children, after.children, target, members, frames);
   }
 
   private descend(
@@ -368,9 +391,12 @@ export class DiffPlanner {
     afterList: readonly ElementNode[],
     container: TrackedElement | undefined,
     region: Region,
+    /** Changed text of the container outside its members found by the caller (its header, its closing part). */
+    containerFrames: readonly Region[] = [],
   ): DescendResult {
     const anchors = alignElements(beforeList, this.beforeText, afterList, this.afterText);
     const parts: Unit[] = [];
+    const frames = [...containerFrames];
     let previous: AnchorPair | undefined;
     for (const next of [...anchors, undefined]) {
       const previousBefore = previous === undefined ? undefined : beforeList[previous.before];
@@ -392,8 +418,13 @@ export class DiffPlanner {
           previous === undefined ? 0 : previous.after + 1,
           next?.after ?? afterList.length,
         );
-        if (deleted.length === 0 && inserted.length === 0)
-          return { ok: false, reason: 'text between elements changed' };
+        if (deleted.length === 0 && inserted.length === 0) {
+          // Comments or blank lines between two members that stay: the container's own text.
+          frames.push(gap);
+          previous = next;
+          if (nextBefore !== undefined && nextAfter !== undefined) this.pushChanged(parts, nextBefore, nextAfter);
+          continue;
+        }
         parts.push(
           this.segmentUnit(gap, deleted, inserted, container, {
             previous: previousBefore === undefined ? undefined : this.trackedOrThrow(previousBefore),
@@ -401,19 +432,66 @@ export class DiffPlanner {
           }),
         );
       }
-      if (nextBefore !== undefined && nextAfter !== undefined) {
-        const anchorRegion: Region = {
-          beforeStart: nextBefore.range.start,
-          beforeEnd: nextBefore.range.end,
-          afterStart: nextAfter.range.start,
-          afterEnd: nextAfter.range.end,
-        };
-        if (this.textsDiffer(anchorRegion)) parts.push(this.elementUnit(nextBefore, nextAfter));
-      }
+      if (nextBefore !== undefined && nextAfter !== undefined) this.pushChanged(parts, nextBefore, nextAfter);
       previous = next;
     }
+    if (frames.length > 0) parts.unshift(this.frameUnit(container, frames));
     const cost = parts.reduce((sum, part) => sum + (part.candidates[0]?.cost ?? Infinity), 0);
     return { ok: true, candidate: { label: 'descend', cost, parts } };
+  }
+
+  /** The unit of an element that stays where it was, when its text changed. */
+  private pushChanged(parts: Unit[], before: ElementNode, after: ElementNode): void {
+    const region: Region = {
+      beforeStart: before.range.start,
+      beforeEnd: before.range.end,
+      afterStart: after.range.start,
+      afterEnd: after.range.end,
+    };
+    if (this.textsDiffer(region)) parts.push(this.elementUnit(before, after));
+  }
+
+  /**
+   * A container's own text (or the file's text between top-level elements) changed in `frames`, its members aside:
+   * one PATCH_ELEMENT of the container, or of the file, whose pairs change only that text. The apply engine keeps
+   * such a patch off the members, so the members' own operations compose with it.
+   */
+  private frameUnit(container: TrackedElement | undefined, frames: readonly Region[]): Unit {
+    const sorted = [...frames].sort((a, b) => a.beforeStart - b.beforeStart);
+    let expected = '';
+    let at = 0;
+    for (const frame of sorted) {
+      expected += this.beforeText.slice(at, frame.beforeStart) + this.afterText.slice(frame.afterStart, frame.afterEnd);
+      at = frame.beforeEnd;
+    }
+    expected += this.beforeText.slice(at);
+    const owner = this.ownerRange(container);
+    const growth = expected.length - this.beforeText.length;
+    const oldText = this.beforeText.slice(owner.start, owner.end);
+    const newText = expected.slice(owner.start, owner.end + growth);
+    const pairs = searchReplacePairs(this.toOperationText(oldText), this.toOperationText(newText));
+    const first = sorted[0];
+    const last = sorted.at(-1);
+    const region: Region = {
+      beforeStart: first?.beforeStart ?? owner.start,
+      beforeEnd: last?.beforeEnd ?? owner.end,
+      afterStart: first?.afterStart ?? owner.start,
+      afterEnd: last?.afterEnd ?? owner.end,
+      expected,
+    };
+    const candidates =
+      pairs === undefined || pairs.length === 0
+        ? []
+        : [this.leaf('patch', [{ type: 'PATCH_ELEMENT', target: container, patches: pairs }])];
+    const path = container === undefined ? this.tree.file : new PathState(this.tree).pathOf(container);
+    return { path, region, candidates };
+  }
+
+  /** The range of a container in the old text; the whole text for the file. */
+  private ownerRange(container: TrackedElement | undefined): { start: number; end: number } {
+    if (container === undefined) return { start: 0, end: this.beforeText.length };
+    for (const [node, tracked] of this.tree.byNode) if (tracked === container) return node.range;
+    throw new Error('the container is not in the old outline');
   }
 
   /** Elements deleted and inserted between two unchanged neighbours. */
@@ -589,9 +667,10 @@ export class DiffPlanner {
   /** Whether applying the specs to the old file changes exactly this region into its new text. */
   private reproduces(region: Region, specs: readonly OpSpec[]): boolean {
     const expected =
+      region.expected ??
       this.beforeText.slice(0, region.beforeStart) +
-      this.afterText.slice(region.afterStart, region.afterEnd) +
-      this.beforeText.slice(region.beforeEnd);
+        this.afterText.slice(region.afterStart, region.afterEnd) +
+        this.beforeText.slice(region.beforeEnd);
     let operations: Operation[];
     try {
       operations = writeOperations(this.tree, specs);

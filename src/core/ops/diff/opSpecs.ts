@@ -4,7 +4,12 @@ import { PathState, type TrackedElement, type TrackedTree } from './pathTracker'
 /** An operation planned against element references; its paths are written by {@link writeOperations}. */
 export type OpSpec =
   | { readonly type: 'REPLACE_ELEMENT'; readonly target: TrackedElement; readonly content: string }
-  | { readonly type: 'PATCH_ELEMENT'; readonly target: TrackedElement; readonly patches: readonly SearchReplacePair[] }
+  | {
+      readonly type: 'PATCH_ELEMENT';
+      /** Undefined: the file itself, whose text between top-level elements the patch changes. */
+      readonly target: TrackedElement | undefined;
+      readonly patches: readonly SearchReplacePair[];
+    }
   | { readonly type: 'DELETE_ELEMENT'; readonly target: TrackedElement }
   | {
       readonly type: 'CREATE_ELEMENT';

@@ -311,16 +311,16 @@ void describe('diffElements: element operations for a change', () => {
     assert.deepEqual(diff.fallbacks, []);
   });
 
-  void test('a changed comment between top-level elements falls back to REPLACE_FILE', () => {
+  void test('a changed comment between top-level elements is a patch of the file, not REPLACE_FILE', () => {
     const before = `${userService}\n// Helpers below.\n\nexport const x = 1;\n`;
     const after = `${userService}\n// More helpers below.\n\nexport const x = 1;\n`;
     const diff = diffElementsInDetail(FILE, before, after);
     assert.equal(applyToFile(FILE, before, diff.operations), after);
-    assert.deepEqual(summary(diff.operations), [`REPLACE_FILE ${FILE}`]);
-    assert.equal(diff.fallbacks[0]?.kind, 'file');
+    assert.deepEqual(summary(diff.operations), [`PATCH_ELEMENT ${FILE}`]);
+    assert.deepEqual(diff.fallbacks, []);
   });
 
-  void test('a changed comment between class members falls back to the class', () => {
+  void test('a changed comment between class members is a patch of the class that changes only the comment', () => {
     const before = userService.replace('  validate(', '  // Checks.\n\n  validate(');
     const after = userService.replace('  validate(', '  // Checks names.\n\n  validate(');
     const diff = diffElementsInDetail(FILE, before, after);
@@ -329,7 +329,7 @@ void describe('diffElements: element operations for a change', () => {
       diff.operations.map((o) => o.path),
       [`${FILE}/class[UserService]`],
     );
-    assert.equal(diff.fallbacks[0]?.kind, 'container');
+    assert.deepEqual(diff.fallbacks, []);
   });
 
   void test('a broken old text is replaced whole, and so is a broken new one, which the engine then refuses', () => {

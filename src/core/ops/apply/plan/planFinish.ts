@@ -89,6 +89,26 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
     }
   }
   for (const { info, targets } of statements.values()) actions.push(statementAction(state, info, targets));
+  const owners = new Map<ElementNode, { ops: number[]; parentChain: readonly string[] }>();
+  for (const frame of state.frames.values()) {
+    if (failed(frame.ops)) continue;
+    actions.push({ kind: 'rewrite', ops: frame.ops, range: frame.range, newText: frame.text });
+    if (frame.owner === undefined) continue;
+    const entry = owners.get(frame.owner) ?? { ops: [], parentChain: frame.parentChain };
+    entry.ops.push(...frame.ops.filter((op) => !entry.ops.includes(op)));
+    owners.set(frame.owner, entry);
+  }
+  // A container whose own text was patched must still be there, under its new name when the patch renamed it.
+  for (const [owner, { ops, parentChain }] of owners) {
+    const rename = state.renames.get(state.keyOf(owner.range));
+    expectations.push({
+      ops,
+      parentChain,
+      kind: owner.kind,
+      name: rename?.name ?? owner.name,
+      describe: rename?.path ?? owner.path,
+    });
+  }
   for (const [index, path] of state.renamedBy) {
     if (!state.failures.has(index) && !state.notes.has(index)) state.notes.set(index, `renamed to ${path}`);
   }

@@ -1,12 +1,22 @@
 import type { ElementNode, TextRange } from '../../../elements/element';
+import { parseElementPath } from '../../../elements/elementPath';
 import type { PatchElementOperation } from '../../operation';
 import { applyPatches } from '../patchMatch';
 import { indentOfLine, toLf } from '../textStyle';
+import { frameRanges, patchFrames } from './planFrame';
 import type { PlanState, Target } from './planState';
 
-/** PATCH_ELEMENT: SEARCH/REPLACE pairs inside one element; after the patch the element must still parse as itself. */
+/**
+ * PATCH_ELEMENT: SEARCH/REPLACE pairs inside one element; after the patch the element must still parse as itself.
+ * A patch of a container that changes only its own text outside its members, and a patch of the file itself (its text
+ * between top-level elements), rewrite just that text (planFrame.ts), so operations on the members compose with it.
+ */
 
 export function planPatch(state: PlanState, index: number, op: PatchElementOperation): void {
+  if (namesFile(op.path)) {
+    planFilePatch(state, index, op);
+    return;
+  }
   const resolved = state.resolve(index, op.path);
   if (resolved === undefined) return;
   const { element, node } = resolved;
@@ -28,6 +38,15 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
     });
     return;
   }
+  if (
+    existing === undefined &&
+    node === element &&
+    probe.declarator === undefined &&
+    element.children.length > 0 &&
+    op.patches.length > 0 &&
+    planFramePatch(state, index, op, probe, label)
+  )
+    return;
   if (existing === undefined && state.collides(index, probe.range, label)) return;
   const originalText = state.text.slice(probe.range.start, probe.range.end);
   const current = existing?.text ?? originalText;
@@ -62,6 +81,118 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
     return;
   }
   state.targets.set(key, { ...probe, text: patched });
+}
+
+function namesFile(path: string): boolean {
+  try {
+    return parseElementPath(path).segments.length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A patch of a container whose every change lies in its own text: the changed frames become the targets. False when
+ * some change touches a member: then it is an ordinary patch of the whole element.
+ */
+function planFramePatch(
+  state: PlanState,
+  index: number,
+  op: PatchElementOperation,
+  probe: Target,
+  label: string,
+): boolean {
+  const { element, node } = probe;
+  const outcome = patchFrames(state, element, op.patches);
+  if (!outcome.ok) return false;
+  const ranges = frameRanges(state, element);
+  const changed = ranges.filter((range, i) => outcome.frames[i] !== currentFrameText(state, range));
+  for (const range of changed) if (state.collides(index, range, label)) return true;
+  const originalText = state.text.slice(probe.range.start, probe.range.end);
+  const patched = outcome.frames
+    .map((frame, i) => {
+      const member = element.children[i];
+      return member === undefined ? frame : frame + state.text.slice(member.range.start, member.range.end);
+    })
+    .join('');
+  if (state.refusePlaceholder(index, toLf(patched), toLf(originalText))) return true;
+  const key = state.keyOf(node.range);
+  const renamed = state.renames.has(key);
+  if (!checkPatched(state, index, label, probe, element, node, patched, false)) return true;
+  if (!renamed && state.renames.has(key)) {
+    // A new name changes the paths of the members too: planned as a patch of the whole element instead.
+    state.renames.delete(key);
+    state.renamedBy.delete(index);
+    return false;
+  }
+  recordFrames(state, index, element, probe.parentChain, ranges, outcome.frames);
+  return true;
+}
+
+/** PATCH_ELEMENT of the file: only its text between top-level elements (comments, blank lines) may change. */
+function planFilePatch(state: PlanState, index: number, op: PatchElementOperation): void {
+  const label = `PATCH_ELEMENT ${state.file}`;
+  if (op.patches.length === 0) {
+    state.fail(index, {
+      message: `${label} has no SEARCH/REPLACE pair`,
+      hint: 'give at least one SEARCH/REPLACE pair',
+    });
+    return;
+  }
+  const outcome = patchFrames(state, undefined, op.patches);
+  if (!outcome.ok) {
+    const pair = op.patches[outcome.pair];
+    const inside = pair === undefined ? undefined : whereElse(state, pair.search, { start: 0, end: 0 });
+    const block = `SEARCH block ${outcome.pair + 1} of ${label}`;
+    state.fail(index, {
+      message:
+        outcome.reason === 'ambiguous'
+          ? `${block} matches more than one place in the file`
+          : outcome.reason === 'member' || inside !== undefined
+            ? `${block} changes the code of ${inside ?? 'an element'}; a patch of the file changes only the text between its top-level elements (comments, blank lines)`
+            : `${block} matches nothing in the text between the file's top-level elements`,
+      hint:
+        inside !== undefined
+          ? `patch ${inside} instead`
+          : outcome.reason === 'ambiguous'
+            ? 'add the lines around the change to SEARCH until it matches only one place'
+            : 'copy the SEARCH lines exactly from the file',
+      ...(inside === undefined ? {} : { suggestions: [inside] }),
+    });
+    return;
+  }
+  const ranges = frameRanges(state, undefined);
+  const changed = ranges.filter((range, i) => outcome.frames[i] !== currentFrameText(state, range));
+  for (const range of changed) if (state.collides(index, range, label)) return;
+  const original = ranges.map((range) => state.text.slice(range.start, range.end)).join('\n');
+  if (state.refusePlaceholder(index, toLf(outcome.frames.join('\n')), toLf(original))) return;
+  recordFrames(state, index, undefined, [], ranges, outcome.frames);
+}
+
+function currentFrameText(state: PlanState, range: TextRange): string {
+  return state.frames.get(state.keyOf(range))?.text ?? state.text.slice(range.start, range.end);
+}
+
+function recordFrames(
+  state: PlanState,
+  index: number,
+  owner: ElementNode | undefined,
+  parentChain: readonly string[],
+  ranges: readonly TextRange[],
+  frames: readonly string[],
+): void {
+  for (const [i, range] of ranges.entries()) {
+    const text = frames[i];
+    if (text === undefined || text === currentFrameText(state, range)) continue;
+    const key = state.keyOf(range);
+    const existing = state.frames.get(key);
+    if (existing !== undefined) {
+      existing.text = text;
+      existing.ops.push(index);
+    } else {
+      state.frames.set(key, { range, text, ops: [index], owner, parentChain });
+    }
+  }
 }
 
 /** The element outside `range` whose text holds `search`, for a hint. */

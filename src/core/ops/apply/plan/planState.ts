@@ -24,6 +24,7 @@ import type { BlankLines, LayoutSide } from '../containerLayout';
 import { declarationMismatch, describeElement } from '../contentChecks';
 import { findNewPlaceholder } from '../placeholders';
 import type { TextStyle } from '../textStyle';
+import type { FrameEdit } from './planFrame';
 
 /**
  * The state one file's plan shares across operation kinds (plan*.ts each plan one kind over it): the targets
@@ -116,6 +117,8 @@ export function segmentOf(element: ElementNode): string {
 export class PlanState {
   readonly semicolons: boolean;
   readonly targets = new Map<string, Target>();
+  /** Text outside members that PATCH_ELEMENT rewrote (planFrame.ts), by frame range. */
+  readonly frames = new Map<string, FrameEdit>();
   readonly groups: Group[] = [];
   readonly creations: Creation[] = [];
   /** Undefined for a language without imports: ADD_IMPORT/REMOVE_IMPORT are refused there. */
@@ -247,6 +250,21 @@ export class PlanState {
         });
         return true;
       }
+    }
+    for (const frame of this.frames.values()) {
+      const { start, end } = frame.range;
+      const overlaps = start < range.end && range.start < end;
+      const around = start === end && range.start < start && start < range.end;
+      if (!overlaps && !around) continue;
+      const owner =
+        frame.owner === undefined
+          ? `the text between the top-level elements of ${this.file}`
+          : `the text of ${describeElement(frame.owner)} outside its members`;
+      this.fail(index, {
+        message: `${label} overlaps ${owner}, which operation #${(frame.ops[0] ?? 0) + 1} already patches`,
+        hint: 'make the whole change in one operation on the outer element, or patch its own text and edit its members separately',
+      });
+      return true;
     }
     for (const group of this.groups) {
       const container = group.containerElement;
