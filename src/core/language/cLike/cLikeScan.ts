@@ -143,3 +143,12 @@ function quotedEnd(text: string, start: number, quote: string): number {
   }
   return text.length;
 }
+
+/** A declaration (a Java import, a C# using) without its line and block comments, on one line. */
+export function flattenCLikeDeclaration(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\/\/[^\n]*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}

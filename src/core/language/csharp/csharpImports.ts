@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { flattenCLikeDeclaration as flatten } from '../cLike/cLikeScan';
 import type { ImportShape } from '../importModel';
 import type { ImportSpec } from '../treeSitter/languageSpec';
 
@@ -16,15 +17,6 @@ const DIRECTIVE = new RegExp(
   String.raw`^(global\s+)?using\s+(?:(static)\s+(${QUALIFIED}(?:\s*<.*>)?)|(${NAME})\s*=\s*(\S.*)|(${QUALIFIED}))$`,
   'u',
 );
-
-/** The directive without comments, on one line. */
-function flatten(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/\/\/[^\n]*/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 interface Directive {
   readonly module: string;

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { flattenCLikeDeclaration as flatten } from '../cLike/cLikeScan';
 import type { ImportShape } from '../importModel';
 import type { ImportSpec } from '../treeSitter/languageSpec';
 
@@ -11,15 +12,6 @@ import type { ImportSpec } from '../treeSitter/languageSpec';
 
 const NAME = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
 const QUALIFIED = new RegExp(String.raw`^(static\s+)?(${NAME}(?:\s*\.\s*${NAME})*(?:\s*\.\s*\*)?)$`, 'u');
-
-/** The declaration without comments, on one line. */
-function flatten(text: string): string {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, ' ')
-    .replace(/\/\/[^\n]*/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
 
 /** `static a.b.C` or `a.b.*` from the text after `import`; undefined when it is not a qualified name. */
 function moduleOf(rest: string): string | undefined {

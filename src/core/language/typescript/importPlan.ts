@@ -77,43 +77,28 @@ export class ImportPlan implements ImportBook {
   ): void {
     const rendered = text ?? renderDeclaration(shape, this.layout);
     const existing = this.declarations.filter((d) => !d.created);
-    if (placement !== undefined) {
-      const after = existing.find((d) => placement.after !== undefined && d.element === placement.after);
-      const before = existing.find((d) => placement.before !== undefined && d.element === placement.before);
-      if (after !== undefined || before !== undefined) {
-        this.declarations.push({
-          element: undefined,
-          text: rendered,
-          removed: false,
-          ops: [opIndex],
-          created: true,
-          ...(after === undefined ? {} : { after }),
-          ...(before === undefined ? {} : { before }),
-        });
-        return;
+    // Where the new declaration goes: beside the import it is placed at, before the code it is placed at, else next
+    // to the module's own imports (even one this batch removes), else after the last import.
+    const where = ((): Pick<DeclarationState, 'after' | 'before' | 'beforeCode'> => {
+      if (placement !== undefined) {
+        const after = existing.find((d) => placement.after !== undefined && d.element === placement.after);
+        const before = existing.find((d) => placement.before !== undefined && d.element === placement.before);
+        if (after !== undefined || before !== undefined)
+          return { ...(after === undefined ? {} : { after }), ...(before === undefined ? {} : { before }) };
+        if (placement.before !== undefined && placement.before.kind !== 'import')
+          return { beforeCode: placement.before };
       }
-      if (placement.before !== undefined && placement.before.kind !== 'import') {
-        this.declarations.push({
-          element: undefined,
-          text: rendered,
-          removed: false,
-          ops: [opIndex],
-          created: true,
-          beforeCode: placement.before,
-        });
-        return;
-      }
-    }
-    // Next to the module's own imports (even one this batch removes), else after the last import.
-    const anchor =
-      [...existing].reverse().find((d) => d.element?.name === shape.module) ?? existing[existing.length - 1];
+      const anchor =
+        [...existing].reverse().find((d) => d.element?.name === shape.module) ?? existing[existing.length - 1];
+      return anchor === undefined ? {} : { after: anchor };
+    })();
     this.declarations.push({
       element: undefined,
       text: rendered,
       removed: false,
       ops: [opIndex],
       created: true,
-      ...(anchor === undefined ? {} : { after: anchor }),
+      ...where,
     });
   }
 
