@@ -163,6 +163,19 @@ void describe('Java import operations', () => {
     );
   });
 
+  void test('a class created FIRST_CHILD of the file goes after the package line, which heads the file', () => {
+    const created: Operation = {
+      type: 'CREATE_ELEMENT',
+      path: FILE,
+      position: { kind: 'FIRST_CHILD' },
+      content: 'class B {\n}',
+    };
+    assert.equal(
+      applyToFixture(FILE, 'package a.b;\n\npublic class A {\n}\n', [created]),
+      'package a.b;\n\nclass B {\n}\n\npublic class A {\n}\n',
+    );
+  });
+
   void test('REMOVE_IMPORT by declaration, by name and by path; the last one leaves the package and one blank line', () => {
     const after = applyToFixture(FILE, TEXT, [
       remove('import java.util.function.Function;'),
