@@ -152,3 +152,27 @@ export function flattenCLikeDeclaration(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
+
+/**
+ * An import operation's content as declarations, one a line: a line that already starts with the keyword stays as
+ * it is, a line `isBody` accepts gets the keyword in front, and either gets the `;` it lacks. Comments, blank lines
+ * and other code are left as they are (to fail as what they are). Java's `a.b.C`, C#'s `System.Text`.
+ */
+export function withDeclarationKeyword(
+  content: string,
+  keyword: string,
+  hasKeyword: (code: string) => boolean,
+  isBody: (code: string) => boolean,
+): string {
+  return content
+    .split('\n')
+    .map((line) => {
+      const code = line.trim();
+      if (code === '' || code.startsWith('//') || code.startsWith('/*') || code.startsWith('*')) return line;
+      const present = hasKeyword(code);
+      if (!present && !isBody(code.replace(/;$/, ''))) return line;
+      const withKeyword = present ? code : `${keyword} ${code}`;
+      return withKeyword.endsWith(';') ? withKeyword : `${withKeyword};`;
+    })
+    .join('\n');
+}

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { flattenCLikeDeclaration as flatten } from '../cLike/cLikeScan';
+import { flattenCLikeDeclaration as flatten, withDeclarationKeyword } from '../cLike/cLikeScan';
 import type { ImportShape } from '../importModel';
 import type { ImportSpec } from '../treeSitter/languageSpec';
 
@@ -69,18 +69,13 @@ function render(shapes: readonly ImportShape[]): string {
  * keyword or the semicolon (`System.Text`, `static System.Math`, `Env = System.Environment`), one a line.
  */
 function normalize(content: string): string {
-  return content
-    .split('\n')
-    .map((line) => {
-      const code = line.trim();
-      if (code === '' || code.startsWith('//') || code.startsWith('/*') || code.startsWith('*')) return line;
-      const keyword = /^(global\s+)?using\b/.test(code);
-      // Only what reads as a directive's body gets the keyword: other code is left to fail as what it is.
-      if (!keyword && read(`using ${code.replace(/;$/, '')};`) === undefined) return line;
-      const withKeyword = keyword ? code : `using ${code}`;
-      return withKeyword.endsWith(';') ? withKeyword : `${withKeyword};`;
-    })
-    .join('\n');
+  // Only what reads as a directive's body gets the keyword.
+  return withDeclarationKeyword(
+    content,
+    'using',
+    (code) => /^(global\s+)?using\b/.test(code),
+    (bare) => read(`using ${bare};`) !== undefined,
+  );
 }
 
 function withoutGlobal(module: string): string {

@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import { flattenCLikeDeclaration as flatten } from '../cLike/cLikeScan';
+import { flattenCLikeDeclaration as flatten, withDeclarationKeyword } from '../cLike/cLikeScan';
 import type { ImportShape } from '../importModel';
 import type { ImportSpec } from '../treeSitter/languageSpec';
 
@@ -37,18 +37,13 @@ function render(shapes: readonly ImportShape[]): string {
  * the keyword or the semicolon (`a.b.C`, `static a.B.m;`), one a line.
  */
 function normalize(content: string): string {
-  return content
-    .split('\n')
-    .map((line) => {
-      const code = line.trim();
-      if (code === '' || code.startsWith('//') || code.startsWith('/*') || code.startsWith('*')) return line;
-      // Only a qualified name gets the keyword: other code is left to fail as what it is (not an import).
-      const bare = code.replace(/;$/, '');
-      if (!/^import\b/.test(code) && moduleOf(bare) === undefined) return line;
-      const withKeyword = /^import\b/.test(code) ? code : `import ${code}`;
-      return withKeyword.endsWith(';') ? withKeyword : `${withKeyword};`;
-    })
-    .join('\n');
+  // Only a qualified name gets the keyword.
+  return withDeclarationKeyword(
+    content,
+    'import',
+    (code) => /^import\b/.test(code),
+    (bare) => moduleOf(bare) !== undefined,
+  );
 }
 
 /** The package (or class, for a static import) a name is in, and its last part: `java.util` and `List`. */
