@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import { ts } from 'ts-morph';
 import { TypeCheckService, type NewTypeError, type ProposedFileChange } from '../src/core/check/typeCheck';
 import type { TokenCounter } from '../src/core/context/tokens';
-import { countLines, outlineSource } from '../src/core/elements/outline';
+import { outlineSource } from '../src/core/elements/outline';
 import { CodeGraph } from '../src/core/graph/codeGraph';
 import { nodeSourceFileSystem } from '../src/core/graph/sourceFiles';
 import { DEFAULT_PLANNING_OUTLINE_BUDGET, planningOutline } from '../src/core/llm/prompts';
 import type { Corpus, CorpusPackage } from '../test/support/corpus';
 import type { SectionMarkers } from './benchSection';
+import { largestCorpusFiles } from './corpusText';
 import { summarize, type Summary } from './stats';
 
 /**
@@ -346,12 +346,7 @@ function spread<T>(items: readonly T[], count: number): T[] {
 }
 
 function largestFileOutlines(corpus: Corpus, counter: TokenCounter): OutlineTokens[] {
-  const files = corpus
-    .corpusFiles()
-    .map((file) => ({ file, text: readFileSync(file.absPath, 'utf8') }))
-    .map((entry) => ({ ...entry, lines: countLines(entry.text) }))
-    .sort((a, b) => b.lines - a.lines)
-    .slice(0, 10);
+  const files = largestCorpusFiles(corpus, 10);
   return files.map(({ file, text, lines }) => {
     const outline = outlineSource(file.relPath, text);
     return {

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { createTokenCounter, type TokenCounter } from '../src/core/context/tokens';
 import { wholeOrPlanned } from '../src/core/edit/costRule';
 import { planningOutlineOf } from '../src/core/edit/planning';
 import { usageNotes } from '../src/core/edit/planningUsage';
 import type { ElementNode } from '../src/core/elements/element';
-import { countLines, outlineSource } from '../src/core/elements/outline';
+import { outlineSource } from '../src/core/elements/outline';
 import { CodeGraph } from '../src/core/graph/codeGraph';
 import { CONTEXT_REFERENCES_MS, contextReferences, referencesBudgetOf } from '../src/core/graph/contextReferences';
 import { ReferenceFinder } from '../src/core/graph/references';
@@ -15,6 +14,7 @@ import { CODING_SYSTEM_PROMPT, PLANNING_SYSTEM_PROMPT } from '../src/core/llm/pr
 import type { Corpus } from '../test/support/corpus';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../test/support/llmServer';
 import type { SectionMarkers } from './benchSection';
+import { corpusTexts, largestCorpusFiles } from './corpusText';
 import { summarize, type Summary } from './stats';
 
 /**
@@ -156,10 +156,7 @@ async function measureCostRule(corpus: Corpus, counter: TokenCounter, count: num
       model: 'scripted',
       retryDelayMs: 10,
     });
-    const candidates = corpus
-      .corpusFiles()
-      .map((file) => ({ file, text: readFileSync(file.absPath, 'utf8') }))
-      .map((entry) => ({ ...entry, lines: countLines(entry.text) }))
+    const candidates = corpusTexts(corpus)
       .filter((entry) => entry.lines >= 100 && entry.lines <= 200)
       .sort((a, b) => Math.abs(a.lines - 140) - Math.abs(b.lines - 140));
     const chosen = candidates.slice(0, count);
@@ -207,12 +204,7 @@ async function measureCostRule(corpus: Corpus, counter: TokenCounter, count: num
 }
 
 function measureOutlines(corpus: Corpus, counter: TokenCounter): OutlineNotes[] {
-  const files = corpus
-    .corpusFiles()
-    .map((file) => ({ file, text: readFileSync(file.absPath, 'utf8') }))
-    .map((entry) => ({ ...entry, lines: countLines(entry.text) }))
-    .sort((a, b) => b.lines - a.lines)
-    .slice(0, 10);
+  const files = largestCorpusFiles(corpus, 10);
   return files.map(({ file, text, lines }) => {
     const outline = outlineSource(file.relPath, text);
     const plan = { path: file.relPath, outline, outlinable: true };

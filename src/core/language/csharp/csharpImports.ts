@@ -68,7 +68,7 @@ function render(shapes: readonly ImportShape[]): string {
  * An operation's content as directives: `using System;` as it is, and the shorter forms a model writes without the
  * keyword or the semicolon (`System.Text`, `static System.Math`, `Env = System.Environment`), one a line.
  */
-function normalize(content: string): string {
+function asDeclaration(content: string): string {
   // Only what reads as a directive's body gets the keyword.
   return withDeclarationKeyword(
     content,
@@ -119,7 +119,7 @@ export const csharpImports: ImportSpec = {
   nameOf,
   example: 'using System.Text;',
   inNamespaces: true,
-  normalize,
+  asDeclaration,
   covers,
   clashOf,
   orderOf,

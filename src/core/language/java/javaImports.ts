@@ -36,7 +36,7 @@ function render(shapes: readonly ImportShape[]): string {
  * An operation's content as declarations: `import a.b.C;` as it is, and the shorter forms a model writes without
  * the keyword or the semicolon (`a.b.C`, `static a.B.m;`), one a line.
  */
-function normalize(content: string): string {
+function asDeclaration(content: string): string {
   // Only a qualified name gets the keyword.
   return withDeclarationKeyword(
     content,
@@ -86,7 +86,7 @@ export const javaImports: ImportSpec = {
   render,
   nameOf,
   example: 'import java.util.List;',
-  normalize,
+  asDeclaration,
   covers,
   clashOf,
   orderOf: (shape) => {

@@ -120,7 +120,8 @@ export interface ImportSpec {
   nameOf(node: Node): string;
   /**
    * Content of an ADD_IMPORT/REMOVE_IMPORT written without the declaration's keyword (Go's `"fmt"`, Rust's
-   * `std::fmt::Display`): the declaration it stands for; undefined when the content is not such a short form.
+   * `std::fmt::Display`, Java's `a.b.C`, C#'s `System.Text`): the declarations it stands for; undefined (or the
+   * content unchanged) when it is no such short form. Absent: content is read as it is.
    */
   asDeclaration?(content: string): string | undefined;
   /**
@@ -136,11 +137,6 @@ export interface ImportSpec {
   readonly inNamespaces?: boolean;
   /** One declaration as the language writes it, for the hint of a refused one (`import java.util.List;`). */
   readonly example?: string;
-  /**
-   * An operation's content as declarations, for languages that accept shorter forms (Java's `a.b.C` for
-   * `import a.b.C;`). Absent: content is read as it is.
-   */
-  normalize?(content: string): string;
   /** Whether `existing` already imports what `added` does (Java's `a.b.*` covers `a.b.C`): a note, not a second import. */
   covers?(existing: ImportShape, added: ImportShape): boolean;
   /** Why `added` cannot sit beside `existing` (two imports of one simple name), or undefined. */

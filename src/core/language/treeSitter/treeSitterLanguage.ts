@@ -12,7 +12,14 @@ import type {
 } from '../languageSupport';
 import type { ImportBindingChange, ImportShape } from '../importModel';
 import type { TreeSitterLanguageSpec } from './languageSpec';
-import { type BodyInfo, grammarOf, LineIndex, parseWithSpec, SpecOutliner, type SpecOutline } from './treeSitterOutline';
+import {
+  type BodyInfo,
+  grammarOf,
+  LineIndex,
+  parseWithSpec,
+  SpecOutliner,
+  type SpecOutline,
+} from './treeSitterOutline';
 import { type ExistingImport, SpecImportBook } from './specImportBook';
 import { loadGrammar } from './treeSitterRuntime';
 
@@ -159,7 +166,9 @@ function dedent(content: string): string {
   const lines = content.split('\n');
   const widths = lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)?.[0].length ?? 0);
   const common = widths.length === 0 ? 0 : Math.min(...widths);
-  return common === 0 ? content : lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)?.[0].length ?? 0))).join('\n');
+  return common === 0
+    ? content
+    : lines.map((l) => l.slice(Math.min(common, /^[ \t]*/.exec(l)?.[0].length ?? 0))).join('\n');
 }
 
 class SpecImports implements ImportEditing {
@@ -169,7 +178,7 @@ class SpecImports implements ImportEditing {
   ) {}
 
   read(content: string): ImportContent {
-    return readImports(this.spec, this.spec.imports?.asDeclaration?.(content) ?? this.spec.imports?.normalize?.(content) ?? content);
+    return readImports(this.spec, this.spec.imports?.asDeclaration?.(content) ?? content);
   }
 
   splitLeading(content: string): { imports: string; code: string } | undefined {
@@ -184,7 +193,7 @@ class SpecImports implements ImportEditing {
 
   isDeclaration(content: string): boolean {
     const imports = this.spec.imports;
-    return imports !== undefined && imports.parse(imports.asDeclaration?.(content) ?? imports.normalize?.(content) ?? content) !== undefined;
+    return imports !== undefined && imports.parse(imports.asDeclaration?.(content) ?? content) !== undefined;
   }
 
   book(eol: '\n' | '\r\n'): ImportBook {
