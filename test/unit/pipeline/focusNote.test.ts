@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTokenCounter } from '../../../src/core/context/tokens';
 import { outlineSource } from '../../../src/core/elements/outline';
 import { focusNote } from '../../../src/core/llm/focusNote';
 import { runEdit, type EditRequest } from '../../../src/core/llm/pipeline';
 import { scripted } from '../../support/llmServer';
 import { useScriptedModel } from '../../support/scriptedModel';
-import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, snapshot, VALIDATE } from './validateEdit';
+import { FILE, HARD, NEW_VALIDATE, VALIDATE, validateRequest } from './validateEdit';
 
 // Issue 14: a file small enough to go whole still says which element the user pointed at.
 
@@ -23,16 +22,7 @@ function linesOf(path: string): string {
 void describe('the focus line of the coding prompt', () => {
   const llm = useScriptedModel();
 
-  function request(overrides: Partial<EditRequest> = {}): EditRequest {
-    return {
-      instruction: INSTRUCTION,
-      files: [{ path: FILE, focus: [VALIDATE] }],
-      snapshot,
-      provider: llm.provider(),
-      counter: createTokenCounter(),
-      ...overrides,
-    };
-  }
+  const request = (overrides: Partial<EditRequest> = {}): EditRequest => validateRequest(llm.provider(), overrides);
 
   void test('a file sent whole still names the element at the cursor, with its lines, before the task', async () => {
     const before = llm.server.requests.length;

@@ -5,23 +5,14 @@ import { createProvider } from '../../../src/core/llm/createProvider';
 import { runEdit, type EditRequest } from '../../../src/core/llm/pipeline';
 import { scripted } from '../../support/llmServer';
 import { useScriptedModel } from '../../support/scriptedModel';
-import { FILE, HARD, INSTRUCTION, NEW_VALIDATE, snapshot, VALIDATE } from './validateEdit';
+import { FILE, HARD, NEW_VALIDATE, VALIDATE, validateRequest } from './validateEdit';
 
 const FILES: Record<string, string> = { [FILE]: HARD };
 
 void describe('edit pipeline against a scripted model over real HTTP', () => {
   const llm = useScriptedModel();
 
-  function request(overrides: Partial<EditRequest> = {}): EditRequest {
-    return {
-      instruction: INSTRUCTION,
-      files: [{ path: FILE, focus: [VALIDATE] }],
-      snapshot,
-      provider: llm.provider(),
-      counter: createTokenCounter(),
-      ...overrides,
-    };
-  }
+  const request = (overrides: Partial<EditRequest> = {}): EditRequest => validateRequest(llm.provider(), overrides);
 
   void test('a known focus skips planning; the verified change replaces just that method', async () => {
     const before = llm.server.requests.length;

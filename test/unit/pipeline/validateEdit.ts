@@ -2,7 +2,9 @@
 // that trims its input, through the real OpenAI client to the scripted model.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createTokenCounter } from '../../../src/core/context/tokens';
 import { createProvider } from '../../../src/core/llm/createProvider';
+import type { EditRequest } from '../../../src/core/llm/pipeline';
 import type { ChatProvider } from '../../../src/core/llm/provider';
 import type { ScriptedLlmServer } from '../../support/llmServer';
 
@@ -34,4 +36,16 @@ export function scriptedOpenAi(server: ScriptedLlmServer): ChatProvider {
     model: 'gpt-4o-mini',
     retryDelayMs: 10,
   });
+}
+
+/** The pipeline request for INSTRUCTION on VALIDATE, through `provider`; `overrides` replace its fields. */
+export function validateRequest(provider: ChatProvider, overrides: Partial<EditRequest> = {}): EditRequest {
+  return {
+    instruction: INSTRUCTION,
+    files: [{ path: FILE, focus: [VALIDATE] }],
+    snapshot,
+    provider,
+    counter: createTokenCounter(),
+    ...overrides,
+  };
 }
