@@ -45,7 +45,21 @@ export interface CreateElementOperation extends OperationBase {
   readonly content: string;
   /** Optional hint of what is being created (`method`, `function`, ...); used to check the content. */
   readonly elementKind?: string;
+  /**
+   * Optional blank lines between the new element and the lines above and below it (`BLANK_LINES=1,0`), where the
+   * spacing the container already uses is not what is wanted.
+   */
+  readonly blankLines?: BlankLinesAround;
 }
+
+/** Blank lines above and below a created element. */
+export interface BlankLinesAround {
+  readonly above: number;
+  readonly below: number;
+}
+
+/** The most blank lines BLANK_LINES may ask for on one side. */
+export const MAX_BLANK_LINES = 3;
 
 export interface DeleteElementOperation extends OperationBase {
   readonly type: 'DELETE_ELEMENT';

@@ -1,5 +1,6 @@
 import type { ElementKind, TextRange } from '../../elements/element';
 import type { ContainerInfo } from '../../language/languageSupport';
+import type { BlankLinesAround } from '../operation';
 import type { LayoutSide } from './containerLayout';
 
 /**
@@ -25,6 +26,8 @@ export interface InsertItem {
   readonly block: boolean;
   /** The first and last element the item declares, for the blank lines its container puts between such neighbours. */
   readonly sides?: { readonly first: LayoutSide; readonly last: LayoutSide };
+  /** Blank lines the operation asked for, above and below the item (BLANK_LINES); they win over the container's. */
+  readonly blankLines?: BlankLinesAround;
 }
 
 export interface InsertAction {

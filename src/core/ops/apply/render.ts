@@ -116,6 +116,13 @@ class Renderer {
     const { start, end } = action.range;
     if (!this.buffer.isIntact(start, end))
       throw new RenderError(action.ops, 'two operations of the batch edit the same element');
+    if (start === end) {
+      // An insertion (a trimmed frame): right before the snapshot character at its offset, or, when an operation
+      // rewrote the element starting there, right after the character before it.
+      const at = this.buffer.mapOriginal(start) ?? this.atEnd(start, action.ops);
+      this.buffer.replace(at, at, action.newText);
+      return;
+    }
     this.buffer.replace(this.at(start, action.ops), this.atEnd(end, action.ops), action.newText);
   }
 
@@ -206,7 +213,8 @@ class Renderer {
         if (block !== undefined) {
           // An indented body: a first member goes on the line where the body's members start, a last one on the
           // line after the body's end.
-          if (slot.kind === 'first') return { mode: 'line', offset: lineStartOf(text, this.at(block.firstMemberStart, ops)) };
+          if (slot.kind === 'first')
+            return { mode: 'line', offset: lineStartOf(text, this.at(block.firstMemberStart, ops)) };
           return { mode: 'line', offset: nextLineStartOf(text, this.atEnd(block.end, ops)) };
         }
         if (open === undefined || close === undefined) {
@@ -256,6 +264,8 @@ class Renderer {
       if (i > 0) {
         const previous = action.items[i - 1];
         const blank =
+          item.blankLines?.above ??
+          previous?.blankLines?.below ??
           this.pairBlank(action, previous?.sides?.last, item.sides?.first) ??
           this.itemBlank(action, item.block || (previous?.block ?? false));
         parts.push('\n'.repeat(blank + 1));
@@ -315,6 +325,7 @@ class Renderer {
     const aboveIsEdge = (opensBlock(lineAbove, this.lexicon) && action.slot.kind !== 'line') || firstOfIndentedBody;
     const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined || endOfIndentedBody;
     let blankBefore =
+      action.items[0]?.blankLines?.above ??
       action.blankBefore ??
       (action.blankAfter !== undefined
         ? above.count
@@ -323,8 +334,9 @@ class Renderer {
           : aboveIsEdge
             ? above.count
             : styleBefore);
-    let blankAfter = action.blankAfter ?? (belowIsEdge ? below.count : styleAfter);
-    if (action.minBlankAfter !== undefined && lineBelow !== undefined)
+    const askedAfter = action.items.at(-1)?.blankLines?.below;
+    let blankAfter = askedAfter ?? action.blankAfter ?? (belowIsEdge ? below.count : styleAfter);
+    if (action.minBlankAfter !== undefined && lineBelow !== undefined && askedAfter === undefined)
       blankAfter = Math.max(blankAfter, action.minBlankAfter);
     if (lineAbove === undefined) blankBefore = 0;
     const content = this.block(action, isComma, followedByMember || action.trailingComma, true);

@@ -92,7 +92,10 @@ export function verifyEdit(
   }
   for (const { element, chain } of withChains(before.elements)) {
     const range = element.range;
-    if (edited.some((r) => r.start < range.end && range.start < r.end)) continue;
+    // An insertion (a trimmed frame) at an element's start or end may belong to it.
+    const touches = (r: TextRange): boolean =>
+      r.start === r.end ? range.start <= r.start && r.start <= range.end : r.start < range.end && range.start < r.end;
+    if (edited.some(touches)) continue;
     if (containers.some((c) => range.start <= c.start && c.end <= range.end)) continue;
     const key = keyOf(element, chain, before.text.slice(element.declarationRange.start, range.end));
     const left = available.get(key) ?? 0;

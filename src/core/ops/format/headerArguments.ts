@@ -1,19 +1,26 @@
-import type { CreatePosition, OperationType } from '../operation';
+import type { BlankLinesAround, CreatePosition, OperationType } from '../operation';
 import { normalizePath, splitArguments } from './headerLine';
-import { clip, ok, problem, readKindToken, readPosition, type Checked } from './operationParts';
+import { clip, ok, problem, readBlankLinesToken, readKindToken, readPosition, type Checked } from './operationParts';
 
 export interface HeaderArguments {
   readonly path: string;
   readonly position?: CreatePosition;
   readonly elementKind?: string;
+  readonly blankLines?: BlankLinesAround;
 }
 
-/** Reads what follows the keyword: `<path>`, and for CREATE_ELEMENT `<position> [<sibling>] [KIND=<kind>]`. */
+/**
+ * Reads what follows the keyword: `<path>`, and for CREATE_ELEMENT `<position> [<sibling>] [KIND=<kind>]
+ * [BLANK_LINES=<above>,<below>]`.
+ */
 export function readHeaderArguments(type: OperationType, args: string): Checked<HeaderArguments> {
   const tokens = splitArguments(args);
   if (tokens[0] !== undefined && /^file:$/i.test(tokens[0])) tokens.shift();
   const path = tokens[0] === undefined ? '' : normalizePath(tokens[0]);
-  const usage = type === 'CREATE_ELEMENT' ? `${type} <path> <position> [KIND=<kind>]` : `${type} <path>`;
+  const usage =
+    type === 'CREATE_ELEMENT'
+      ? `${type} <path> <position> [KIND=<kind>] [BLANK_LINES=<above>,<below>]`
+      : `${type} <path>`;
   if (path === '') return problem(`${type} has no path`, usage);
   const rest = tokens.slice(1);
   if (type !== 'CREATE_ELEMENT') {
@@ -24,8 +31,16 @@ export function readHeaderArguments(type: OperationType, args: string): Checked<
     );
   }
   let elementKind: string | undefined;
+  let blankLines: BlankLinesAround | undefined;
   const positional: string[] = [];
   for (const token of rest) {
+    const blanks = readBlankLinesToken(token);
+    if (blanks !== undefined) {
+      if (!blanks.ok) return blanks;
+      if (blankLines !== undefined) return problem('BLANK_LINES is given twice', 'one BLANK_LINES=<above>,<below>');
+      blankLines = blanks.value;
+      continue;
+    }
     const kind = readKindToken(token);
     if (kind === undefined) {
       positional.push(token);
@@ -42,7 +57,10 @@ export function readHeaderArguments(type: OperationType, args: string): Checked<
   }
   const position = readPosition(positional[0], positional[1]);
   if (!position.ok) return position;
-  return ok(
-    elementKind === undefined ? { path, position: position.value } : { path, position: position.value, elementKind },
-  );
+  return ok({
+    path,
+    position: position.value,
+    ...(elementKind === undefined ? {} : { elementKind }),
+    ...(blankLines === undefined ? {} : { blankLines }),
+  });
 }

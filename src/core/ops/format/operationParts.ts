@@ -1,4 +1,10 @@
-import { OPERATION_TYPES, type CreatePosition, type OperationType } from '../operation';
+import {
+  MAX_BLANK_LINES,
+  OPERATION_TYPES,
+  type BlankLinesAround,
+  type CreatePosition,
+  type OperationType,
+} from '../operation';
 import { normalizePath, unquote } from './headerLine';
 
 /** Pieces shared by the text and the JSON reader, so both accept and reject exactly the same things. */
@@ -74,6 +80,24 @@ export function readKindToken(token: string): Checked<string> | undefined {
   else if (token.startsWith('(') && token.endsWith(')')) word = token.slice(1, -1);
   else return undefined;
   return readElementKind(unquote(word.trim()));
+}
+
+const BLANK_LINES_EXPECTED = `BLANK_LINES=<above>,<below>, each 0 to ${MAX_BLANK_LINES}, e.g. BLANK_LINES=1,0`;
+
+/** `BLANK_LINES=1,0` on a header; undefined when the token is something else. */
+export function readBlankLinesToken(token: string): Checked<BlankLinesAround> | undefined {
+  if (!/^blank_lines[=:]/i.test(token)) return undefined;
+  return readBlankLines(unquote(token.slice('BLANK_LINES='.length).trim()));
+}
+
+/** `1,0` (above, below) or `1` (both sides): the text of BLANK_LINES, in the header or in JSON. */
+export function readBlankLines(text: string): Checked<BlankLinesAround> {
+  const match = /^(\d{1,3})(?:\s*,\s*(\d{1,3}))?$/.exec(text.trim());
+  const above = Number(match?.[1]);
+  const below = match?.[2] === undefined ? above : Number(match[2]);
+  if (match === null || above > MAX_BLANK_LINES || below > MAX_BLANK_LINES)
+    return problem(`"${clip(text)}" is not a count of blank lines above and below`, BLANK_LINES_EXPECTED);
+  return ok({ above, below });
 }
 
 export function readElementKind(word: string): Checked<string> {

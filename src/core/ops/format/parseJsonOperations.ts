@@ -1,4 +1,4 @@
-import type { CreatePosition, Operation, ParseError, SearchReplacePair } from '../operation';
+import type { BlankLinesAround, CreatePosition, Operation, ParseError, SearchReplacePair } from '../operation';
 import { normalizePath } from './headerLine';
 import { readJson, type JsonValue } from './jsonWithOffsets';
 import {
@@ -7,6 +7,7 @@ import {
   ok,
   operationTypeOf,
   problem,
+  readBlankLines,
   readElementKind,
   readPosition,
   readPositionText,
@@ -132,6 +133,18 @@ function readString(entry: JsonObject, field: string, required: boolean): Checke
   return ok(value);
 }
 
+/** `"blankLines": "1,0"` (above, below), or one number for both sides. */
+function readJsonBlankLines(entry: JsonObject): Checked<BlankLinesAround | undefined> {
+  const value = entry['blankLines'];
+  if (value === undefined || value === null) return ok(undefined);
+  if (typeof value !== 'string' && typeof value !== 'number')
+    return problem(
+      `"blankLines" must be a string such as "1,0", not ${describe(value)}`,
+      '"blankLines": "<above>,<below>"',
+    );
+  return readBlankLines(String(value));
+}
+
 /** Bodies come out with \n line ends, whatever the model sent. */
 function lf(text: string): string {
   return text.replace(/\r\n/g, '\n');
@@ -176,6 +189,7 @@ function fieldProblems(entry: JsonObject): Array<{ readonly message: string; rea
     const kindField = readString(entry, 'elementKind', false);
     note(kindField);
     if (kindField.ok && kindField.value !== undefined) note(readElementKind(kindField.value));
+    note(readJsonBlankLines(entry));
   }
   return found;
 }
@@ -211,16 +225,17 @@ function readJsonOperationOrFirstProblem(entry: JsonValue, line: number): Checke
       if (!position.ok) return position;
       const kindField = readString(entry, 'elementKind', false);
       if (!kindField.ok) return kindField;
-      if (kindField.value === undefined)
-        return ok({ type, path, position: position.value, content: lf(content.value ?? ''), line });
-      const elementKind = readElementKind(kindField.value);
-      if (!elementKind.ok) return elementKind;
+      const elementKind = kindField.value === undefined ? undefined : readElementKind(kindField.value);
+      if (elementKind !== undefined && !elementKind.ok) return elementKind;
+      const blankLines = readJsonBlankLines(entry);
+      if (!blankLines.ok) return blankLines;
       return ok({
         type,
         path,
         position: position.value,
         content: lf(content.value ?? ''),
-        elementKind: elementKind.value,
+        ...(elementKind === undefined ? {} : { elementKind: elementKind.value }),
+        ...(blankLines.value === undefined ? {} : { blankLines: blankLines.value }),
         line,
       });
     }

@@ -315,9 +315,15 @@ class TextScanner {
           );
           return undefined;
         }
-        return args.elementKind === undefined
-          ? { type, path, position, content, line }
-          : { type, path, position, content, elementKind: args.elementKind, line };
+        return {
+          type,
+          path,
+          position,
+          content,
+          ...(args.elementKind === undefined ? {} : { elementKind: args.elementKind }),
+          ...(args.blankLines === undefined ? {} : { blankLines: args.blankLines }),
+          line,
+        };
       }
       case 'REPLACE_ELEMENT':
       case 'ADD_IMPORT':

@@ -1,4 +1,4 @@
-import type { CreatePosition, Operation } from '../operation';
+import type { BlankLinesAround, CreatePosition, Operation } from '../operation';
 import { fenceFor } from './fences';
 import { readHeaderArguments } from './headerArguments';
 import { filePartLength, readHeaderLine } from './headerLine';
@@ -60,7 +60,12 @@ function headerLine(operation: Operation, path: string, sibling: string | undefi
   if (operation.type !== 'CREATE_ELEMENT') return `${operation.type} ${path}`;
   const position = sibling === undefined ? operation.position.kind : `${operation.position.kind} ${sibling}`;
   const kind = operation.elementKind === undefined ? '' : ` KIND=${operation.elementKind}`;
-  return `${operation.type} ${path} ${position}${kind}`;
+  const blanks = operation.blankLines === undefined ? '' : ` BLANK_LINES=${blankLinesText(operation.blankLines)}`;
+  return `${operation.type} ${path} ${position}${kind}${blanks}`;
+}
+
+function blankLinesText(blankLines: BlankLinesAround): string {
+  return blankLines.above === blankLines.below ? `${blankLines.above}` : `${blankLines.above},${blankLines.below}`;
 }
 
 function readsBackAs(line: string, operation: Operation): boolean {
@@ -75,7 +80,12 @@ function readsBackAs(line: string, operation: Operation): boolean {
     position.kind === operation.position.kind &&
     ('sibling' in position ? position.sibling : undefined) ===
       ('sibling' in operation.position ? operation.position.sibling : undefined);
-  return sameSibling && args.value.elementKind === operation.elementKind;
+  return (
+    sameSibling &&
+    args.value.elementKind === operation.elementKind &&
+    args.value.blankLines?.above === operation.blankLines?.above &&
+    args.value.blankLines?.below === operation.blankLines?.below
+  );
 }
 
 function fenced(path: string, body: string): string {
@@ -118,6 +128,7 @@ interface JsonOperation {
   readonly content?: string;
   readonly elementKind?: string;
   readonly position?: string;
+  readonly blankLines?: string;
 }
 
 function toJsonShape(operation: Operation): JsonOperation {
@@ -129,9 +140,14 @@ function toJsonShape(operation: Operation): JsonOperation {
       return { type, path, content: serializePatchBody(operation.patches) };
     case 'CREATE_ELEMENT': {
       const position = writeJsonPosition(operation.position);
-      return operation.elementKind === undefined
-        ? { type, path, content: operation.content, position }
-        : { type, path, content: operation.content, elementKind: operation.elementKind, position };
+      return {
+        type,
+        path,
+        content: operation.content,
+        ...(operation.elementKind === undefined ? {} : { elementKind: operation.elementKind }),
+        position,
+        ...(operation.blankLines === undefined ? {} : { blankLines: blankLinesText(operation.blankLines) }),
+      };
     }
     case 'REPLACE_ELEMENT':
     case 'ADD_IMPORT':

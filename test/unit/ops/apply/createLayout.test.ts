@@ -14,7 +14,9 @@ function created(text: string, operations: readonly Operation[]): string {
   return applyOk({ [FILE]: text }, operations).after(FILE);
 }
 
-function createAt(position: Extract<Operation, { type: 'CREATE_ELEMENT' }>['position'], content: string): Operation {
+type CreateOperation = Extract<Operation, { type: 'CREATE_ELEMENT' }>;
+
+function createAt(position: CreateOperation['position'], content: string): CreateOperation {
   return { type: 'CREATE_ELEMENT', path: FILE, position, content };
 }
 
@@ -141,6 +143,59 @@ void describe('CREATE_ELEMENT next to an element created earlier in the batch', 
         'export function run(): void {}',
         '',
       ].join('\n'),
+    );
+  });
+
+  void test('BLANK_LINES sets the blank lines above and below a new element, whatever the file does elsewhere', () => {
+    const text = ['export const a = 1;', '', 'export const b = 2;', '', 'export const c = 3;', ''].join('\n');
+    const arrow = 'export const mac = (d?: string): RegExp => {\n  return new RegExp(d ?? ":");\n};';
+    assert.equal(
+      created(text, [
+        { ...createAt({ kind: 'AFTER', sibling: 'variable[a]' }, arrow), blankLines: { above: 0, below: 0 } },
+      ]),
+      text.replace('export const a = 1;\n\n', `export const a = 1;\n${arrow}\n`),
+    );
+    // Two new elements in one place: the lower one's count above wins between them.
+    assert.equal(
+      created(text, [
+        {
+          ...createAt({ kind: 'AFTER', sibling: 'variable[b]' }, 'function x() {}'),
+          blankLines: { above: 2, below: 0 },
+        },
+        {
+          ...createAt({ kind: 'AFTER', sibling: 'function[x]' }, 'function y() {}'),
+          blankLines: { above: 1, below: 3 },
+        },
+      ]),
+      text.replace('export const b = 2;\n\n', 'export const b = 2;\n\n\nfunction x() {}\n\nfunction y() {}\n\n\n\n'),
+    );
+    // Without BLANK_LINES the file's spacing holds.
+    assert.equal(
+      created(text, [createAt({ kind: 'AFTER', sibling: 'variable[a]' }, arrow)]),
+      text.replace('export const a = 1;\n\n', `export const a = 1;\n\n${arrow}\n\n`),
+    );
+  });
+
+  void test('BLANK_LINES above the first member of a class and below its last', () => {
+    const text = ['class A {', '  x = 1;', '}', ''].join('\n');
+    assert.equal(
+      created(text, [
+        {
+          type: 'CREATE_ELEMENT',
+          path: `${FILE}/class[A]`,
+          position: { kind: 'FIRST_CHILD' },
+          content: 'w = 0;',
+          blankLines: { above: 0, below: 1 },
+        },
+        {
+          type: 'CREATE_ELEMENT',
+          path: `${FILE}/class[A]`,
+          position: { kind: 'LAST_CHILD' },
+          content: 'y = 2;',
+          blankLines: { above: 1, below: 0 },
+        },
+      ]),
+      ['class A {', '  w = 0;', '', '  x = 1;', '', '  y = 2;', '}', ''].join('\n'),
     );
   });
 });

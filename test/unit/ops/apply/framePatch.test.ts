@@ -80,6 +80,65 @@ void describe("PATCH_ELEMENT of a container's own text beside operations on its 
     assert.equal(applyOk(files, [memberPatch, headerPatch]).after(FILE), expected);
   });
 
+  void test('a header patch composes with a member created before the first one', () => {
+    const { after } = applyOk(files, [
+      headerPatch,
+      {
+        type: 'CREATE_ELEMENT',
+        path: CLASS,
+        position: { kind: 'BEFORE', sibling: 'property[value]' },
+        content: 'readonly kind = "async";',
+      },
+    ]);
+    assert.equal(
+      after(FILE),
+      edited(before, headerAfter, [
+        '  private value: T | null = null;',
+        '  readonly kind = "async";\n  private value: T | null = null;',
+      ]),
+    );
+  });
+
+  void test("a patch that adds text at the very end of a function holding a nested one stays that function's", () => {
+    const text = lines(
+      'export function outer(): number {',
+      '  function inner(): number {',
+      '    return 1;',
+      '  }',
+      '  return inner()',
+      '}',
+    );
+    const { after } = applyOk({ [FILE]: text }, [
+      patch(`${FILE}/function[outer]`, { search: '  return inner()', replace: '  return inner() + 1' }),
+    ]);
+    assert.equal(after(FILE), text.replace('return inner()', 'return inner() + 1'));
+  });
+
+  void test('a detached comment above a function joined to it by the file patch, beside a replace of the function', () => {
+    const text = lines(
+      'const a = 1;',
+      '/**',
+      ' * Old words.',
+      ' */',
+      '',
+      'export function f(): number {',
+      '  return 1;',
+      '}',
+    );
+    const { after } = applyOk({ [FILE]: text }, [
+      patch(FILE, { search: ' * Old words.\n */\n\n', replace: ' * New words.\n */\n' }),
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${FILE}/function[f]`,
+        content: 'export function f(): number {\n  return 2;\n}',
+      },
+    ]);
+    assert.equal(
+      after(FILE),
+      lines('const a = 1;', '/**', ' * New words.', ' */', 'export function f(): number {', '  return 2;', '}'),
+    );
+  });
+
   void test('a header patch composes with a deleted member and a created one', () => {
     const { after } = applyOk(files, [
       headerPatch,

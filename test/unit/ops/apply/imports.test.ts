@@ -286,6 +286,33 @@ void describe('imports placed by CREATE_ELEMENT beside another import', () => {
     );
   });
 
+  void test('an import placed beside the second of two imports of one module goes beside that one', () => {
+    const text = lines(
+      "import * as core from './core';",
+      "import { util } from './core';",
+      '',
+      "import * as checks from './checks';",
+      '',
+      'core;',
+    );
+    const after = (sibling: string): string =>
+      applyOk({ [FILE]: text }, [create('AFTER', sibling, "import * as extra from './extra';")]).after(FILE);
+    assert.equal(
+      after('import[./core]#2'),
+      text.replace(
+        "import { util } from './core';\n",
+        "import { util } from './core';\nimport * as extra from './extra';\n",
+      ),
+    );
+    assert.equal(
+      after('import[./core]#1'),
+      text.replace(
+        "import * as core from './core';\n",
+        "import * as core from './core';\nimport * as extra from './extra';\n",
+      ),
+    );
+  });
+
   void test('two imports placed one after the other keep their order', () => {
     const { after } = applyOk({ [FILE]: app }, [
       create('AFTER', 'import[react]', "import { log } from './log';"),

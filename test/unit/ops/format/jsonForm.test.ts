@@ -96,6 +96,25 @@ void describe('parseOperations: the JSON form', () => {
     );
   });
 
+  void test('blankLines is optional: "<above>,<below>" or one number; anything else is an error', () => {
+    const create = (blankLines: unknown): Record<string, unknown> => ({
+      type: 'CREATE_ELEMENT',
+      path: 'src/a.ts',
+      content: 'function g() {}',
+      position: 'LAST_CHILD',
+      blankLines,
+    });
+    const result = parseOperations(json([create('2,0'), create(1), create(null)]));
+    assert.deepEqual(result.errors, []);
+    assert.deepEqual(
+      result.operations.map((operation) => operation.type === 'CREATE_ELEMENT' && operation.blankLines),
+      [{ above: 2, below: 0 }, { above: 1, below: 1 }, undefined],
+    );
+    const wrong = parseOperations(json([create([1, 0])]));
+    assert.equal(wrong.operations.length, 0);
+    assert.match(wrong.errors[0]?.message ?? '', /"blankLines" must be a string such as "1,0"/);
+  });
+
   void test('PATCH_ELEMENT takes "patches" or "content" with SEARCH/REPLACE markers, not both', () => {
     const path = 'src/a.ts/function[f]';
     const result = parseOperations(

@@ -75,6 +75,33 @@ void describe('parseOperations: every operation', () => {
     }
   });
 
+  void test('CREATE_ELEMENT takes the blank lines around the new element as BLANK_LINES=<above>,<below> or one count', () => {
+    const read = (header: string): Operation =>
+      only(parseOperations(answer(header, `${FENCE}ts`, 'const a = 1;', FENCE)));
+    const both = read('CREATE_ELEMENT src/a.ts AFTER variable[x] BLANK_LINES=0,2 KIND=variable');
+    assert.equal(both.type === 'CREATE_ELEMENT' && both.elementKind, 'variable');
+    assert.deepEqual(both.type === 'CREATE_ELEMENT' && both.blankLines, { above: 0, below: 2 });
+    assert.deepEqual(both.type === 'CREATE_ELEMENT' && both.position, { kind: 'AFTER', sibling: 'variable[x]' });
+    const one = read('CREATE_ELEMENT src/a.ts blank_lines=1 LAST_CHILD');
+    assert.deepEqual(one.type === 'CREATE_ELEMENT' && one.blankLines, { above: 1, below: 1 });
+    const none = read('CREATE_ELEMENT src/a.ts LAST_CHILD');
+    assert.equal(none.type === 'CREATE_ELEMENT' && none.blankLines, undefined);
+  });
+
+  void test('a BLANK_LINES that is no count, too many, or given twice is an error naming the form', () => {
+    for (const [header, message] of [
+      ['CREATE_ELEMENT src/a.ts LAST_CHILD BLANK_LINES=9', /"9" is not a count of blank lines/],
+      ['CREATE_ELEMENT src/a.ts LAST_CHILD BLANK_LINES=one', /"one" is not a count of blank lines/],
+      ['CREATE_ELEMENT src/a.ts LAST_CHILD BLANK_LINES=1,-1', /is not a count of blank lines/],
+      ['CREATE_ELEMENT src/a.ts LAST_CHILD BLANK_LINES=1 BLANK_LINES=0', /BLANK_LINES is given twice/],
+    ] as const) {
+      const result = parseOperations(answer(header, `${FENCE}ts`, 'const a = 1;', FENCE));
+      assert.equal(result.operations.length, 0, header);
+      assert.match(result.errors[0]?.message ?? '', message, header);
+      assert.match(result.errors[0]?.expected ?? '', /BLANK_LINES/, header);
+    }
+  });
+
   void test('position keywords are read in any case', () => {
     const operation = only(
       parseOperations(answer('CREATE_ELEMENT src/a.ts/class[A] after method[x]', FENCE, 'y() {}', FENCE)),

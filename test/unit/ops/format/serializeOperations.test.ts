@@ -97,6 +97,32 @@ void describe('serializeOperations', () => {
     ]);
   });
 
+  void test('BLANK_LINES is written after KIND, one count when both sides agree, and reads back the same in both forms', () => {
+    const operations: Operation[] = [
+      {
+        type: 'CREATE_ELEMENT',
+        path: 'src/a.ts',
+        position: { kind: 'AFTER', sibling: 'variable[x]' },
+        content: 'const y = 2;',
+        elementKind: 'variable',
+        blankLines: { above: 0, below: 2 },
+      },
+      {
+        type: 'CREATE_ELEMENT',
+        path: 'src/a.ts',
+        position: { kind: 'LAST_CHILD' },
+        content: 'const z = 3;',
+        blankLines: { above: 1, below: 1 },
+      },
+    ];
+    const text = serializeOperations(operations);
+    assert.match(text, /^CREATE_ELEMENT src\/a\.ts AFTER variable\[x\] KIND=variable BLANK_LINES=0,2$/m);
+    assert.match(text, /^CREATE_ELEMENT src\/a\.ts LAST_CHILD BLANK_LINES=1$/m);
+    const strip = (ops: readonly Operation[]): Operation[] => ops.map(({ line: _line, ...rest }) => rest as Operation);
+    assert.deepEqual(strip(parseOperations(text).operations), operations);
+    assert.deepEqual(strip(parseOperations(serializeOperationsAsJson(operations)).operations), operations);
+  });
+
   void test('no operations make an empty answer', () => {
     assert.equal(serializeOperations([]), '');
   });

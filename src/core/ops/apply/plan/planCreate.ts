@@ -173,7 +173,12 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
     if (terminator !== '') body = state.withTerminator(body, terminator);
   }
   const indent = childIndent(state.text, info, container.children, state.style.indent.unit);
-  const itemText = reindent(body, { indent, style: state.style.indent, scanCode: state.scanCode, indentBlocks: state.indentBlocks }).join('\n');
+  const itemText = reindent(body, {
+    indent,
+    style: state.style.indent,
+    scanCode: state.scanCode,
+    indentBlocks: state.indentBlocks,
+  }).join('\n');
   const located = slotFor(state, index, placed, { ...container, info }, label);
   if (located === undefined) return;
   const containerKey = container.element === undefined ? 'file' : state.keyOf(container.element.range);
@@ -192,7 +197,9 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
       // Constants and the members after them are spaced apart from each other.
       blankLines: blankLinesOf(
         state.text,
-        containerInfo.flavor === 'enum' ? container.children.filter((c) => (c.kind === 'member') !== afterConstants) : container.children,
+        containerInfo.flavor === 'enum'
+          ? container.children.filter((c) => (c.kind === 'member') !== afterConstants)
+          : container.children,
         flavor,
       ),
       ...siblingsAround(located.slot, container.children),
@@ -223,7 +230,14 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
   const last = shape.elements.at(-1);
   const sides =
     first === undefined || last === undefined ? undefined : { first: layoutSideOf(first), last: layoutSideOf(last) };
-  const item = { ops: [index], text: itemText, block, ...(sides === undefined ? {} : { sides }), creation };
+  const item = {
+    ops: [index],
+    text: itemText,
+    block,
+    ...(sides === undefined ? {} : { sides }),
+    ...(op.blankLines === undefined ? {} : { blankLines: op.blankLines }),
+    creation,
+  };
   if (located.joins !== undefined) {
     const at = group.items.findIndex((i) => i.creation === located.joins);
     group.items.splice(located.before ? Math.max(at, 0) : at + 1, 0, item);
@@ -234,10 +248,7 @@ export function planCreate(state: PlanState, index: number, op: CreateElementOpe
 }
 
 /** The members right above and below a slot, whose layout the new elements take on. */
-function siblingsAround(
-  slot: Slot,
-  children: readonly ElementNode[],
-): { above?: LayoutSide; below?: LayoutSide } {
+function siblingsAround(slot: Slot, children: readonly ElementNode[]): { above?: LayoutSide; below?: LayoutSide } {
   let above: ElementNode | undefined;
   let below: ElementNode | undefined;
   switch (slot.kind) {
@@ -286,7 +297,13 @@ export function slotFor(
     if (isDirectiveContent(normalizeContent(op.content))) {
       // A directive works only in the file's prologue: it goes after the directives there, else at the very top
       // (above a header comment; after a `#!` line).
-      const directives = children.slice(0, Math.max(0, children.findIndex((c) => !isDirective(state, c))));
+      const directives = children.slice(
+        0,
+        Math.max(
+          0,
+          children.findIndex((c) => !isDirective(state, c)),
+        ),
+      );
       const last = children.every((c) => isDirective(state, c)) ? children.at(-1) : directives.at(-1);
       if (last !== undefined) {
         const anchor = state.anchorRange(last);
@@ -411,7 +428,10 @@ function placeImport(
   }
   let placement = state.placedImports.get(wanted.name);
   if (placement === undefined) {
-    const sibling = children.find((c) => c.kind === 'import' && c.name === wanted.name);
+    const sibling = children.find(
+      (c) =>
+        c.kind === 'import' && c.name === wanted.name && (wanted.ordinal === undefined || c.ordinal === wanted.ordinal),
+    );
     if (sibling === undefined) return false;
     const separate = children.some((c) => c.kind === 'import' && c.name === shape.module && state.isDeleted(c));
     placement = position.kind === 'AFTER' ? { after: sibling, separate } : { before: sibling, separate };
@@ -429,10 +449,16 @@ function placeImport(
   return true;
 }
 
-function segmentWanted(sibling: string): { kind: ReturnType<typeof canonicalKind>; name: string } | undefined {
-  const match = /([A-Za-z][\w-]*=?)(?:\[(.*)\])?(?:#\d+)?$/.exec(sibling.trim());
+function segmentWanted(
+  sibling: string,
+): { kind: ReturnType<typeof canonicalKind>; name: string; ordinal: number | undefined } | undefined {
+  const match = /([A-Za-z][\w-]*=?)(?:\[(.*)\])?(?:#(\d+))?$/.exec(sibling.trim());
   if (match?.[1] === undefined) return undefined;
-  return { kind: canonicalKind(match[1]), name: match[2] ?? '' };
+  return {
+    kind: canonicalKind(match[1]),
+    name: match[2] ?? '',
+    ordinal: match[3] === undefined ? undefined : Number(match[3]),
+  };
 }
 
 /** A KIND hint fits an element of a compatible kind; a function kind needs a function (an arrow in a property). */

@@ -3,6 +3,7 @@ import { formatSegment, kindsCompatible } from '../../../elements/elementPath';
 import type { DeclaratorFate, DeclaratorInfo } from '../../../language/languageSupport';
 import type { Action, Expectation, InsertAction, Slot } from '../actions';
 import { describeElement } from '../contentChecks';
+import { trimEdit } from '../editBuffer';
 import { indentOfLine, toLf, withEol } from '../textStyle';
 import type { FilePlan } from '../filePlan';
 import { type Creation, COMMA_FLAVORS, isLabelKind, type PlanState, type Target } from './planState';
@@ -29,6 +30,7 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
         text: i.text,
         block: i.block,
         ...(i.sides === undefined ? {} : { sides: i.sides }),
+        ...(i.blankLines === undefined ? {} : { blankLines: i.blankLines }),
       })),
       blankLines: group.blankLines,
       neighbourBlock: group.neighbourBlock,
@@ -92,7 +94,10 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
   const owners = new Map<ElementNode, { ops: number[]; parentChain: readonly string[] }>();
   for (const frame of state.frames.values()) {
     if (failed(frame.ops)) continue;
-    actions.push({ kind: 'rewrite', ops: frame.ops, range: frame.range, newText: frame.text });
+    // Only the part of the frame that changes: a container's header patched beside an element created before its
+    // first member must not rewrite the line break and indentation where that element goes in.
+    const { start, end, newText } = trimEdit(state.text, { ...frame.range, newText: frame.text });
+    actions.push({ kind: 'rewrite', ops: frame.ops, range: { start, end }, newText });
     if (frame.owner === undefined) continue;
     const entry = owners.get(frame.owner) ?? { ops: [], parentChain: frame.parentChain };
     entry.ops.push(...frame.ops.filter((op) => !entry.ops.includes(op)));

@@ -13,6 +13,7 @@ import type {
 } from '../../../language/languageSupport';
 import type {
   AddImportOperation,
+  BlankLinesAround,
   CreateElementOperation,
   DeleteElementOperation,
   PatchElementOperation,
@@ -69,6 +70,8 @@ export interface Group {
     text: string;
     block: boolean;
     sides?: { readonly first: LayoutSide; readonly last: LayoutSide };
+    /** Blank lines the operation asked for (BLANK_LINES). */
+    blankLines?: BlankLinesAround;
     creation: Creation | undefined;
   }[];
   readonly neighbourBlock: boolean;
