@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTokenCounter } from '../src/core/context/tokens';
 import { serializeOperations } from '../src/core/ops/format/serializeOperations';
-import { diffElementsInDetail } from '../src/core/ops/diff';
+import { diffElementsInDetail, type DiffFallback } from '../src/core/ops/diff';
 import { loadCorpus } from '../test/support/corpus';
 import { findRepoRootOrThrow, workspacePathOf } from './workspacePaths';
 
@@ -32,8 +32,14 @@ for (const pair of corpus.changedFilePairs()) {
   if (only !== undefined && !file.includes(only)) continue;
   files += 1;
   const diff = diffElementsInDetail(file, pair.beforeText, pair.afterText, { counter });
-  if (diff.operations.some((o) => o.type === 'REPLACE_FILE')) replaced += 1;
-  for (const fallback of diff.fallbacks) {
+  const wholeFile = diff.operations.some((o) => o.type === 'REPLACE_FILE');
+  if (wholeFile) replaced += 1;
+  // REPLACE_FILE with no file fallback: the element operations reproduced the text but cost more.
+  const cheapest: DiffFallback[] =
+    wholeFile && !diff.fallbacks.some((f) => f.kind === 'file')
+      ? [{ kind: 'file', path: file, reason: 'the whole file was the cheapest' }]
+      : [];
+  for (const fallback of [...cheapest, ...diff.fallbacks]) {
     const reason = `${fallback.kind}: ${fallback.reason}`;
     if (reasonFilter !== undefined && !reason.includes(reasonFilter)) continue;
     const list = byReason.get(reason) ?? [];

@@ -8,7 +8,7 @@ import { alignElements, type AnchorPair } from './alignElements';
 import { writeOperations, type OpSpec } from './opSpecs';
 import { searchReplacePairs } from './patchPairs';
 import { PathState, type TrackedElement, type TrackedTree } from './pathTracker';
-import { dedentElementText, indentationBefore } from './textLines';
+import { blankLinesAround, dedentElementText, indentationBefore } from './textLines';
 
 /**
  * Plans the operations of one file's diff as a tree of units, each a stretch of the file that changed (an element,
@@ -75,6 +75,8 @@ interface Unit {
   readonly isImportBlock?: boolean;
   /** Imports deleted and inserted between two unchanged neighbours, and nothing else. */
   readonly isImportSegment?: boolean;
+  /** For elements deleted and inserted between two unchanged neighbours: what those are. */
+  readonly segment?: { readonly deleted: readonly ElementNode[]; readonly inserted: readonly ElementNode[] };
 }
 
 interface Resolution {
@@ -388,13 +390,14 @@ export class DiffPlanner {
 
   private descend(
     beforeList: readonly ElementNode[],
-    afterList: readonly ElementNode[],
+    rawAfterList: readonly ElementNode[],
     container: TrackedElement | undefined,
     region: Region,
     /** Changed text of the container outside its members found by the caller (its header, its closing part). */
     containerFrames: readonly Region[] = [],
   ): DescendResult {
-    const anchors = alignElements(beforeList, this.beforeText, afterList, this.afterText);
+    const anchors = alignElements(beforeList, this.beforeText, rawAfterList, this.afterText);
+    const afterList = withCommentsAsFrames(beforeList, rawAfterList, anchors);
     const parts: Unit[] = [];
     const frames = [...containerFrames];
     let previous: AnchorPair | undefined;
@@ -435,6 +438,7 @@ export class DiffPlanner {
       if (nextBefore !== undefined && nextAfter !== undefined) this.pushChanged(parts, nextBefore, nextAfter);
       previous = next;
     }
+    mergeMoves(parts, (group) => this.movedUnit(group));
     if (frames.length > 0) parts.unshift(this.frameUnit(container, frames));
     const cost = parts.reduce((sum, part) => sum + (part.candidates[0]?.cost ?? Infinity), 0);
     return { ok: true, candidate: { label: 'descend', cost, parts } };
@@ -502,7 +506,12 @@ export class DiffPlanner {
     container: TrackedElement | undefined,
     neighbours: { readonly previous: TrackedElement | undefined; readonly next: TrackedElement | undefined },
   ): Unit {
-    const build = (importsAsImportOps: boolean): OpSpec[] => {
+    /**
+     * `spaced`: each new element says the blank lines around it. `beforeNext`: each goes BEFORE the unchanged element
+     * after the segment rather than AFTER the one before it, so text between that one and the new elements (a comment
+     * heading a section) stays above them.
+     */
+    const build = (importsAsImportOps: boolean, spaced = false, beforeNext = false): OpSpec[] => {
       const specs: OpSpec[] = [];
       for (const element of deleted) {
         const target = this.trackedOrThrow(element);
@@ -518,7 +527,7 @@ export class DiffPlanner {
           specs.push({ type: 'DELETE_ELEMENT', target });
         }
       }
-      let previous = neighbours.previous;
+      let previous = beforeNext ? undefined : neighbours.previous;
       for (const element of inserted) {
         const created: TrackedElement = { kind: element.kind, name: element.name, parent: container };
         if (importsAsImportOps && element.kind === 'import') {
@@ -528,24 +537,44 @@ export class DiffPlanner {
           // A directive at the top of the file ('use client') set apart by a blank line is the file's first child,
           // which the apply engine puts above a header comment too; one flush against the next line goes BEFORE it.
           const first =
+            !beforeNext &&
             container === undefined &&
             previous === undefined &&
             isDirectiveContent(content) &&
             /^[ \t]*;?[ \t]*\r?\n[ \t]*\r?\n/.test(this.afterText.slice(element.range.end));
+          // The apply engine places a created import only beside another import: one that follows a directive
+          // created just before it goes BEFORE the import after it instead.
+          const besideImport =
+            element.kind === 'import' &&
+            previous !== undefined &&
+            previous.kind !== 'import' &&
+            neighbours.next?.kind === 'import';
           specs.push({
             type: 'CREATE_ELEMENT',
             created,
-            previous,
+            previous: besideImport ? undefined : previous,
             next: neighbours.next,
             content,
             ...(first ? { first } : {}),
+            ...(spaced ? { blankLines: blankLinesAround(this.afterText, element.range.start, element.range.end) } : {}),
           });
         }
-        previous = created;
+        if (!beforeNext) previous = created;
       }
       return specs;
     };
-    const candidates: Candidate[] = [this.leaf('structure', build(false))];
+    // The same with the blank lines around each new element given, for an author who spaced them otherwise than the
+    // container does elsewhere.
+    const candidates: Candidate[] = [this.leaf('structure', build(false)), this.leaf('structure', build(false, true))];
+    const firstInserted = inserted[0];
+    const textAbove =
+      firstInserted === undefined ? '' : this.afterText.slice(region.afterStart, firstInserted.range.start).trim();
+    if (textAbove !== '' && neighbours.next !== undefined) {
+      candidates.push(
+        this.leaf('structure', build(false, false, true)),
+        this.leaf('structure', build(false, true, true)),
+      );
+    }
     if ([...deleted, ...inserted].some((e) => e.kind === 'import')) candidates.push(this.leaf('imports', build(true)));
     const renamed = this.renameCandidate(deleted, inserted);
     if (renamed !== undefined) candidates.push(renamed);
@@ -556,6 +585,48 @@ export class DiffPlanner {
       region,
       candidates: sortCandidates(candidates),
       ...(importsOnly ? { isImportSegment: true } : {}),
+      segment: { deleted, inserted },
+    };
+  }
+
+  /**
+   * Segments of one container between which an element moved (deleted in one, inserted in another under its name):
+   * checked alone, the inserted one clashes with the one still standing, so they are planned as one unit, every
+   * deletion first. Each variant takes the same variant of every segment (the plain structure, with blank lines...).
+   */
+  private movedUnit(group: readonly Unit[]): Unit {
+    const sorted = [...group].sort((a, b) => a.region.beforeStart - b.region.beforeStart);
+    let expected = '';
+    let at = 0;
+    for (const unit of sorted) {
+      expected +=
+        this.beforeText.slice(at, unit.region.beforeStart) +
+        this.afterText.slice(unit.region.afterStart, unit.region.afterEnd);
+      at = unit.region.beforeEnd;
+    }
+    expected += this.beforeText.slice(at);
+    const leaves = sorted.map((unit) =>
+      unit.candidates.filter((c): c is LeafCandidate => c.label === 'structure' || c.label === 'imports'),
+    );
+    const variants = Math.max(0, ...leaves.map((l) => l.length));
+    const candidates: Candidate[] = [];
+    for (let v = 0; v < variants; v++) {
+      const specs = leaves.flatMap((l) => l[Math.min(v, l.length - 1)]?.specs ?? []);
+      const deletion = (spec: OpSpec): boolean => spec.type === 'DELETE_ELEMENT' || spec.type === 'REMOVE_IMPORT';
+      candidates.push(this.leaf('structure', [...specs.filter(deletion), ...specs.filter((s) => !deletion(s))]));
+    }
+    const first = sorted[0];
+    const last = sorted.at(-1);
+    return {
+      path: first?.path ?? this.tree.file,
+      region: {
+        beforeStart: first?.region.beforeStart ?? 0,
+        beforeEnd: last?.region.beforeEnd ?? 0,
+        afterStart: first?.region.afterStart ?? 0,
+        afterEnd: last?.region.afterEnd ?? 0,
+        expected,
+      },
+      candidates: sortCandidates(candidates),
     };
   }
 
@@ -613,6 +684,8 @@ export class DiffPlanner {
     // list is CREATE_ELEMENT beside the import it follows, the import operation that keeps the position.
     if (unit.isImportSegment === true && chosen.label === 'structure' && failed.every((label) => label === 'imports'))
       return undefined;
+    // The same structure with the blank lines around the new elements written out is no bigger operation.
+    if (chosen.label === 'structure' && failed.every((label) => label === 'structure')) return undefined;
     if (unit.notDescended !== undefined) return { kind: 'container', path: unit.path, reason: unit.notDescended };
     if (failed.includes('descend'))
       return { kind: 'container', path: unit.path, reason: 'member operations did not reproduce the text' };
@@ -749,4 +822,71 @@ function sortCandidates(candidates: readonly Candidate[], descendFirst = false):
 
 function isDirectiveElement(element: ElementNode, text: string): boolean {
   return element.kind === 'statement' && isDirectiveContent(text.slice(element.range.start, element.range.end));
+}
+
+/**
+ * Replaces, in place, the segment units an element moved between with one unit made by `merge`. Segments are
+ * grouped when one deletes an element (kind and name) that another inserts; unnamed elements never move.
+ */
+function mergeMoves(parts: Unit[], merge: (group: readonly Unit[]) => Unit): void {
+  const key = (element: ElementNode): string | undefined =>
+    element.name === '' ? undefined : `${element.kind}[${element.name}]`;
+  const segments = parts.filter((part) => part.segment !== undefined);
+  if (segments.length < 2) return;
+  // Union-find over the segments, joined by the names one deletes and another inserts.
+  const root = new Map<Unit, Unit>(segments.map((s) => [s, s]));
+  const find = (unit: Unit): Unit => {
+    let at = unit;
+    while (root.get(at) !== at) at = root.get(at) ?? at;
+    return at;
+  };
+  const deletedBy = new Map<string, Unit>();
+  for (const unit of segments)
+    for (const element of unit.segment?.deleted ?? []) {
+      const name = key(element);
+      if (name !== undefined && !deletedBy.has(name)) deletedBy.set(name, unit);
+    }
+  for (const unit of segments)
+    for (const element of unit.segment?.inserted ?? []) {
+      const name = key(element);
+      const other = name === undefined ? undefined : deletedBy.get(name);
+      if (other !== undefined && other !== unit) root.set(find(other), find(unit));
+    }
+  const groups = new Map<Unit, Unit[]>();
+  for (const unit of segments) groups.set(find(unit), [...(groups.get(find(unit)) ?? []), unit]);
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const merged = merge(group);
+    const at = parts.indexOf(group[0] as Unit);
+    for (const unit of group) parts.splice(parts.indexOf(unit), 1);
+    parts.splice(Math.min(at, parts.length), 0, merged);
+  }
+}
+
+/**
+ * An element that stays, had no leading comment and now has one (a doc comment written above it, or one that stood
+ * apart above it and now joins it): that comment is taken as text of the container before the element, changed by
+ * a patch of the container (or the file), not as a change of the element. A comment that stood apart in the old text
+ * belonged to the container there, so the patch changes what it changed and the element's own operations, if any,
+ * stay small. Only where no element was deleted or inserted right before it: there the comment would be left over
+ * between new elements, which no operation writes.
+ */
+function withCommentsAsFrames(
+  beforeList: readonly ElementNode[],
+  afterList: readonly ElementNode[],
+  anchors: readonly AnchorPair[],
+): readonly ElementNode[] {
+  let adjusted: ElementNode[] | undefined;
+  for (const [i, anchor] of anchors.entries()) {
+    const before = beforeList[anchor.before];
+    const after = afterList[anchor.after];
+    const previous = anchors[i - 1] ?? { before: -1, after: -1 };
+    if (before === undefined || after === undefined) continue;
+    if (anchor.before !== previous.before + 1 || anchor.after !== previous.after + 1) continue;
+    if (before.range.start !== before.declarationRange.start || after.range.start === after.declarationRange.start)
+      continue;
+    adjusted ??= [...afterList];
+    adjusted[anchor.after] = { ...after, range: { start: after.declarationRange.start, end: after.range.end } };
+  }
+  return adjusted ?? afterList;
 }

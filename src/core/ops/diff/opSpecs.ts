@@ -1,4 +1,4 @@
-import type { Operation, SearchReplacePair } from '../operation';
+import type { BlankLinesAround, Operation, SearchReplacePair } from '../operation';
 import { PathState, type TrackedElement, type TrackedTree } from './pathTracker';
 
 /** An operation planned against element references; its paths are written by {@link writeOperations}. */
@@ -20,6 +20,8 @@ export type OpSpec =
       readonly content: string;
       /** FIRST_CHILD of the file: a directive, which the apply engine puts at the top of the file. */
       readonly first?: boolean;
+      /** The blank lines around it, when the container's own spacing would not give them. */
+      readonly blankLines?: BlankLinesAround;
     }
   | { readonly type: 'ADD_IMPORT'; readonly content: string; readonly created: TrackedElement | undefined }
   | { readonly type: 'REMOVE_IMPORT'; readonly content: string; readonly removed: TrackedElement | undefined }
@@ -42,11 +44,17 @@ export function writeOperations(tree: TrackedTree, specs: readonly OpSpec[]): Op
           spec.first === true
             ? ({ kind: 'FIRST_CHILD' } as const)
             : spec.previous !== undefined
-            ? ({ kind: 'AFTER', sibling: state.segmentOf(spec.previous) } as const)
-            : spec.next !== undefined
-              ? ({ kind: 'BEFORE', sibling: state.segmentOf(spec.next) } as const)
-              : ({ kind: 'LAST_CHILD' } as const);
-        return { type: spec.type, path, position, content: spec.content };
+              ? ({ kind: 'AFTER', sibling: state.segmentOf(spec.previous) } as const)
+              : spec.next !== undefined
+                ? ({ kind: 'BEFORE', sibling: state.segmentOf(spec.next) } as const)
+                : ({ kind: 'LAST_CHILD' } as const);
+        return {
+          type: spec.type,
+          path,
+          position,
+          content: spec.content,
+          ...(spec.blankLines === undefined ? {} : { blankLines: spec.blankLines }),
+        };
       }
       case 'ADD_IMPORT':
         return { type: spec.type, path: tree.file, content: spec.content };

@@ -31,6 +31,24 @@ export function usesOnlyCrlf(text: string): boolean {
   return crlf > 0;
 }
 
+/**
+ * Blank lines right above the line holding `start` and right below the line holding `end`, up to the next line with
+ * text (or the edge of the file).
+ */
+export function blankLinesAround(text: string, start: number, end: number): { above: number; below: number } {
+  const lines = text.split('\n');
+  const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length - 1;
+  const blank = (line: string | undefined): boolean => line !== undefined && line.trim() === '';
+  let above = 0;
+  for (let i = lineOf(start) - 1; i >= 0 && blank(lines[i]); i--) above += 1;
+  let below = 0;
+  const last = lineOf(end);
+  // The text's own last line break leaves an empty "line" after it, which is no blank line.
+  const lastLine = text.endsWith('\n') ? lines.length - 2 : lines.length - 1;
+  for (let i = last + 1; i <= lastLine && blank(lines[i]); i++) below += 1;
+  return { above, below };
+}
+
 /** The whitespace between the start of the line holding `offset` and `offset`, or undefined if other text is there. */
 export function indentationBefore(text: string, offset: number): string | undefined {
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;

@@ -25,7 +25,12 @@ function roundTrip(after: string): { operations: string[]; fallbacks: string[] }
   assert.equal(result.changes[0]?.after, after);
   const local = (path: string): string => path.slice(FILE.length + 1);
   return {
-    operations: diff.operations.map((o) => `${o.type} ${local(o.path)}`).sort(),
+    operations: diff.operations
+      .map((o) => {
+        const blanks = o.type === 'CREATE_ELEMENT' && o.blankLines !== undefined ? ` BLANK_LINES=${o.blankLines.above},${o.blankLines.below}` : '';
+        return `${o.type} ${local(o.path)}${blanks}`;
+      })
+      .sort(),
     fallbacks: diff.fallbacks.map((f) => `${f.kind} ${local(f.path)}`),
   };
 }
@@ -40,9 +45,11 @@ void describe('Python element diff and context', () => {
       .replace('        await tick()\n', '        await tick()\n        await tick()\n')
       .replace('    sides = 4\n\n', '    sides = 4\n    corners = 4\n\n');
     const { operations, fallbacks } = roundTrip(after);
+    // The new class attribute is created beside `sides`, flush against it as the author wrote it (the class's own
+    // spacing between a property and the method after it is one blank line, which the author kept below it).
     assert.deepEqual(operations, [
+      'CREATE_ELEMENT class[Square] BLANK_LINES=0,1',
       'PATCH_ELEMENT class[Shape]/method[fetch]',
-      'PATCH_ELEMENT class[Square]',
       'REPLACE_ELEMENT class[Shape]/class[Meta]/class[Inner]/method[depth]',
     ]);
     // fetch holds a nested function, and the text changed beside it: fetch's own text is patched, no fallback.

@@ -332,6 +332,86 @@ void describe('diffElements: element operations for a change', () => {
     assert.deepEqual(diff.fallbacks, []);
   });
 
+  void test('imports added above the old ones, after a new directive, are created before the import that stays', () => {
+    const before = userService.replace(
+      "import { Repository } from './repository';\n",
+      "import { legacy } from './legacy';\n",
+    );
+    const after = `'use client';\n\nimport { log } from './log';\nimport { trace } from './trace';\n${userService.replace("import { Repository } from './repository';\n", '')}`;
+    const diff = diffElementsInDetail('src/user.tsx', before, after);
+    assert.equal(applyToFile('src/user.tsx', before, diff.operations), after);
+    assert.ok(!diff.operations.some((o) => o.type === 'REPLACE_FILE'), summary(diff.operations).join('\n'));
+  });
+
+  void test('a new element the author wrote flush, where the file sets elements apart, carries its BLANK_LINES', () => {
+    const after = userService.replace(
+      'export function greet(',
+      'export const shout = (name: string): string => {\n  return name.toUpperCase();\n};\nexport function greet(',
+    );
+    const diff = diffElementsInDetail(FILE, userService, after);
+    assert.equal(applyToFile(FILE, userService, diff.operations), after);
+    assert.deepEqual(summary(diff.operations), [`CREATE_ELEMENT ${FILE}`]);
+    const created = diff.operations[0];
+    assert.deepEqual(created?.type === 'CREATE_ELEMENT' ? created.blankLines : undefined, { above: 1, below: 0 });
+    assert.deepEqual(diff.fallbacks, []);
+  });
+
+  void test('an element moved to another place is deleted and created there, not REPLACE_FILE', () => {
+    const after = userService
+      .replace('export function normalize(name: string): string {\n  return name.trim().toLowerCase();\n}\n\n', '')
+      .concat('\nexport function normalize(name: string): string {\n  return name.trim().toLowerCase();\n}\n');
+    const diff = diffElementsInDetail(FILE, userService, after);
+    assert.equal(applyToFile(FILE, userService, diff.operations), after);
+    assert.deepEqual(summary(diff.operations).sort(), [
+      `CREATE_ELEMENT ${FILE}`,
+      `DELETE_ELEMENT ${FILE}/function[normalize]`,
+    ]);
+  });
+
+  void test('an element moved, beside a change that has to be checked on its own, is still no REPLACE_FILE', () => {
+    // The flush new element fails the first check of the whole plan, so each change is checked alone, where the moved
+    // function created at its new place would clash with itself still standing at the old one.
+    const after = userService
+      .replace('export function normalize(name: string): string {\n  return name.trim().toLowerCase();\n}\n\n', '')
+      .replace('  validate(name: string)', '  check(): void {}\n  validate(name: string)')
+      .concat('\nexport function normalize(name: string): string {\n  return name.trim().toLowerCase();\n}\n');
+    const diff = diffElementsInDetail(FILE, userService, after);
+    assert.equal(applyToFile(FILE, userService, diff.operations), after);
+    assert.ok(!diff.operations.some((o) => o.type === 'REPLACE_FILE'), summary(diff.operations).join('\n'));
+    assert.deepEqual(summary(diff.operations).sort(), [
+      `CREATE_ELEMENT ${FILE}`,
+      `CREATE_ELEMENT ${FILE}/class[UserService]`,
+      `DELETE_ELEMENT ${FILE}/function[normalize]`,
+    ]);
+  });
+
+  void test('a comment that stood apart above a function and now heads it is a patch of the file, not of the function', () => {
+    const before = userService.replace('export function greet(', '/**\n * Says hello.\n */\n\nexport function greet(');
+    const after = userService.replace(
+      'export function greet(',
+      '/**\n * Says hello to a user.\n */\nexport function greet(',
+    );
+    const diff = diffElementsInDetail(FILE, before, after);
+    assert.equal(applyToFile(FILE, before, diff.operations), after);
+    assert.deepEqual(summary(diff.operations), [`PATCH_ELEMENT ${FILE}`]);
+    assert.deepEqual(diff.fallbacks, []);
+  });
+
+  void test('a new element under a section comment that stays is created before the element after it', () => {
+    const before = userService.replace('export function greet(', '// Greetings\n\nexport function greet(');
+    const after = userService.replace(
+      'export function greet(',
+      '// Greetings\n\nexport function wave(): string {\n  return "o/";\n}\n\nexport function greet(',
+    );
+    const diff = diffElementsInDetail(FILE, before, after);
+    assert.equal(applyToFile(FILE, before, diff.operations), after);
+    const created = diff.operations[0];
+    assert.deepEqual(created?.type === 'CREATE_ELEMENT' ? created.position : undefined, {
+      kind: 'BEFORE',
+      sibling: 'function[greet]',
+    });
+  });
+
   void test('a broken old text is replaced whole, and so is a broken new one, which the engine then refuses', () => {
     const broken = userService.replace('validate(name: string): boolean {', 'validate(name: string): boolean {{');
     assert.deepEqual(summary(diffRoundTrip(broken, userService)), [`REPLACE_FILE ${FILE}`]);
