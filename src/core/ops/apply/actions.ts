@@ -60,6 +60,11 @@ export interface RewriteAction {
   readonly range: TextRange;
   /** Replacement in the file's line breaks. */
   readonly newText: string;
+  /**
+   * Text of a container (or of the file) between its members: written before the new elements go in, so that they
+   * take their blank lines from the text as it is then (commented-out code removed where they go).
+   */
+  readonly frame?: boolean;
 }
 
 export interface DeleteAction {

@@ -34,9 +34,10 @@ export function renderActions(
 ): EditBuffer {
   const buffer = new EditBuffer(snapshot);
   const renderer = new Renderer(buffer, eol, lexicon);
+  for (const action of actions) if (action.kind === 'rewrite' && action.frame === true) renderer.rewrite(action);
   for (const action of actions) if (action.kind === 'insert') renderer.insert(action);
   for (const action of actions) {
-    if (action.kind === 'rewrite') renderer.rewrite(action);
+    if (action.kind === 'rewrite' && action.frame !== true) renderer.rewrite(action);
     else if (action.kind === 'delete') renderer.delete(action);
   }
   return buffer;

@@ -2,7 +2,7 @@ import type { TokenCounter } from '../../context/tokens';
 import type { ElementNode, FileOutline } from '../../elements/element';
 import type { LanguageSupport } from '../../language/languageSupport';
 import { isDirectiveContent } from '../apply/plan/planCreate';
-import type { Operation } from '../operation';
+import type { BlankLinesAround, Operation } from '../operation';
 import { serializeOperations } from '../format/serializeOperations';
 import { alignElements, type AnchorPair } from './alignElements';
 import { writeOperations, type OpSpec } from './opSpecs';
@@ -507,15 +507,24 @@ export class DiffPlanner {
     neighbours: { readonly previous: TrackedElement | undefined; readonly next: TrackedElement | undefined },
   ): Unit {
     /**
-     * `spaced`: each new element says the blank lines around it. `beforeNext`: each goes BEFORE the unchanged element
-     * after the segment rather than AFTER the one before it, so text between that one and the new elements (a comment
-     * heading a section) stays above them.
+     * `importOps`: imports deleted and inserted as REMOVE_IMPORT/ADD_IMPORT. `spaced`: each new element says the blank
+     * lines around it. `beforeNext`: each goes BEFORE the unchanged element after the segment rather than AFTER the one
+     * before it, so text between that one and the new elements (a comment heading a section) stays above them.
+     * `contents`: the content of each new element, where it is not the element's own text.
      */
-    const build = (importsAsImportOps: boolean, spaced = false, beforeNext = false): OpSpec[] => {
+    const build = (
+      options: {
+        importOps?: boolean;
+        spaced?: boolean;
+        beforeNext?: boolean;
+        contents?: readonly { content: string; blankLines: BlankLinesAround }[];
+      } = {},
+    ): OpSpec[] => {
+      const { importOps = false, spaced = false, beforeNext = false, contents } = options;
       const specs: OpSpec[] = [];
       for (const element of deleted) {
         const target = this.trackedOrThrow(element);
-        if (importsAsImportOps && element.kind === 'import') {
+        if (importOps && element.kind === 'import') {
           specs.push({
             type: 'REMOVE_IMPORT',
             content: this.toOperationText(
@@ -528,12 +537,13 @@ export class DiffPlanner {
         }
       }
       let previous = beforeNext ? undefined : neighbours.previous;
-      for (const element of inserted) {
+      for (const [i, element] of inserted.entries()) {
         const created: TrackedElement = { kind: element.kind, name: element.name, parent: container };
-        if (importsAsImportOps && element.kind === 'import') {
+        if (importOps && element.kind === 'import') {
           specs.push({ type: 'ADD_IMPORT', content: this.contentOf(element), created });
         } else {
-          const content = this.contentOf(element, true);
+          const given = contents?.[i];
+          const content = given?.content ?? this.contentOf(element, true);
           // A directive at the top of the file ('use client') set apart by a blank line is the file's first child,
           // which the apply engine puts above a header comment too; one flush against the next line goes BEFORE it.
           const first =
@@ -549,6 +559,9 @@ export class DiffPlanner {
             previous !== undefined &&
             previous.kind !== 'import' &&
             neighbours.next?.kind === 'import';
+          const blankLines =
+            given?.blankLines ??
+            (spaced ? blankLinesAround(this.afterText, element.range.start, element.range.end) : undefined);
           specs.push({
             type: 'CREATE_ELEMENT',
             created,
@@ -556,7 +569,7 @@ export class DiffPlanner {
             next: neighbours.next,
             content,
             ...(first ? { first } : {}),
-            ...(spaced ? { blankLines: blankLinesAround(this.afterText, element.range.start, element.range.end) } : {}),
+            ...(blankLines === undefined ? {} : { blankLines }),
           });
         }
         if (!beforeNext) previous = created;
@@ -565,17 +578,23 @@ export class DiffPlanner {
     };
     // The same with the blank lines around each new element given, for an author who spaced them otherwise than the
     // container does elsewhere.
-    const candidates: Candidate[] = [this.leaf('structure', build(false)), this.leaf('structure', build(false, true))];
+    const candidates: Candidate[] = [this.leaf('structure', build()), this.leaf('structure', build({ spaced: true }))];
     const firstInserted = inserted[0];
     const textAbove =
       firstInserted === undefined ? '' : this.afterText.slice(region.afterStart, firstInserted.range.start).trim();
     if (textAbove !== '' && neighbours.next !== undefined) {
       candidates.push(
-        this.leaf('structure', build(false, false, true)),
-        this.leaf('structure', build(false, true, true)),
+        this.leaf('structure', build({ beforeNext: true })),
+        this.leaf('structure', build({ beforeNext: true, spaced: true })),
       );
     }
-    if ([...deleted, ...inserted].some((e) => e.kind === 'import')) candidates.push(this.leaf('imports', build(true)));
+    // Comments between the elements of the segment (commented-out code uncommented, a new section heading): the old
+    // ones taken out by a patch of the container's own text, the new ones written in the new elements' content.
+    const freeText = this.freeTextVariant(region, deleted, inserted, container);
+    if (freeText !== undefined)
+      candidates.push(this.leaf('structure', [...freeText.cleanup, ...build({ contents: freeText.contents })]));
+    if ([...deleted, ...inserted].some((e) => e.kind === 'import'))
+      candidates.push(this.leaf('imports', build({ importOps: true })));
     const renamed = this.renameCandidate(deleted, inserted);
     if (renamed !== undefined) candidates.push(renamed);
     const first = deleted[0] ?? inserted[0];
@@ -587,6 +606,54 @@ export class DiffPlanner {
       ...(importsOnly ? { isImportSegment: true } : {}),
       segment: { deleted, inserted },
     };
+  }
+
+  /**
+   * For a segment with text between its elements that no element holds (comments, commented-out code): a patch of
+   * the container's own text (or the file's) that takes out every such line of the old segment, and the new elements'
+   * contents each with the text above it since the element before (the last one also with the text after it), as
+   * the new text has them, their blank lines written out. Undefined when neither side has such text, or when there is
+   * no new element to carry the new text.
+   */
+  private freeTextVariant(
+    region: Region,
+    deleted: readonly ElementNode[],
+    inserted: readonly ElementNode[],
+    container: TrackedElement | undefined,
+  ): { cleanup: OpSpec[]; contents: { content: string; blankLines: BlankLinesAround }[] } | undefined {
+    const oldLines = freeTextLines(this.beforeText, region.beforeStart, region.beforeEnd, deleted);
+    const newLines = freeTextLines(this.afterText, region.afterStart, region.afterEnd, inserted);
+    if ((oldLines.length === 0 && newLines.length === 0) || inserted.length === 0) return undefined;
+    const cleanup: OpSpec[] = [];
+    if (oldLines.length > 0) {
+      const owner = this.ownerRange(container);
+      let kept = '';
+      let at = owner.start;
+      for (const line of oldLines) {
+        kept += this.beforeText.slice(at, line.start);
+        at = line.end;
+      }
+      kept += this.beforeText.slice(at, owner.end);
+      const pairs = searchReplacePairs(
+        this.toOperationText(this.beforeText.slice(owner.start, owner.end)),
+        this.toOperationText(kept),
+      );
+      if (pairs === undefined || pairs.length === 0) return undefined;
+      cleanup.push({ type: 'PATCH_ELEMENT', target: container, patches: pairs });
+    }
+    const contents = inserted.map((element, i) => {
+      const previousEnd = i === 0 ? region.afterStart : (inserted[i - 1]?.range.end ?? region.afterStart);
+      const last = i === inserted.length - 1;
+      // From the first line with text after the element before (its own line aside) to the element's end, or, for
+      // the last one, to the end of the text with something on it before the next unchanged element.
+      const from = firstTextAfter(this.afterText, previousEnd, element.range.start);
+      const to = last ? lastTextBefore(this.afterText, element.range.end, region.afterEnd) : element.range.end;
+      const text = this.afterText.slice(from, to);
+      const indentation = indentationBefore(this.afterText, from) ?? '';
+      const content = this.toOperationText(dedentElementText(text, indentation, this.language.scanCode(text).literals));
+      return { content, blankLines: blankLinesAround(this.afterText, from, to) };
+    });
+    return { cleanup, contents };
   }
 
   /**
@@ -889,4 +956,43 @@ function withCommentsAsFrames(
     adjusted[anchor.after] = { ...after, range: { start: after.declarationRange.start, end: after.range.end } };
   }
   return adjusted ?? afterList;
+}
+
+/** The whole lines between `start` and `end` with text on them that none of `elements` holds: free comments. */
+function freeTextLines(
+  text: string,
+  start: number,
+  end: number,
+  elements: readonly ElementNode[],
+): { start: number; end: number }[] {
+  const lines: { start: number; end: number }[] = [];
+  // The first line break ends the line of whatever stands before the segment.
+  let at = text.indexOf('\n', start);
+  while (at >= 0 && at < end) {
+    const lineStart = at + 1;
+    const lineBreak = text.indexOf('\n', lineStart);
+    const lineEnd = lineBreak < 0 ? text.length : lineBreak + 1;
+    if (lineEnd > end && lineBreak >= 0) break;
+    const line = text.slice(lineStart, lineEnd);
+    const inElement = elements.some((e) => e.range.start < lineEnd && lineStart < e.range.end);
+    if (line.trim() !== '' && !inElement) lines.push({ start: lineStart, end: lineEnd });
+    at = lineBreak;
+  }
+  return lines;
+}
+
+/** The first character with text on it from `from`, before `limit`; `limit` when there is none. */
+function firstTextAfter(text: string, from: number, limit: number): number {
+  let at = text.indexOf('\n', from);
+  if (at < 0 || at >= limit) return limit;
+  at += 1;
+  while (at < limit && /\s/.test(text.charAt(at))) at += 1;
+  return at;
+}
+
+/** The end of the last character with text on it before `limit`, not before `from`. */
+function lastTextBefore(text: string, from: number, limit: number): number {
+  let at = limit;
+  while (at > from && /\s/.test(text.charAt(at - 1))) at -= 1;
+  return at;
 }

@@ -139,6 +139,23 @@ void describe("PATCH_ELEMENT of a container's own text beside operations on its 
     );
   });
 
+  void test('commented-out code taken out by a file patch, an element created where it stood: blank lines as asked', () => {
+    const { after } = applyOk(files, [
+      patch(FILE, { search: '// export function old(): void {}', replace: '' }),
+      {
+        type: 'CREATE_ELEMENT',
+        path: FILE,
+        position: { kind: 'AFTER', sibling: 'interface[UnaryFunction]' },
+        content: 'export function old(): void {}',
+        blankLines: { above: 1, below: 1 },
+      },
+    ]);
+    assert.equal(
+      after(FILE),
+      edited(before, ['// export function old(): void {}\n', 'export function old(): void {}\n']),
+    );
+  });
+
   void test('a header patch composes with a deleted member and a created one', () => {
     const { after } = applyOk(files, [
       headerPatch,

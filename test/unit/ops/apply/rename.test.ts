@@ -92,7 +92,11 @@ void describe('renames', () => {
   void test('a name freed by a rename can be taken by an element created in the same batch', () => {
     const text = 'export type Issue = Base | Custom;\n\nexport type Other = string;\n';
     const { after } = applyOk({ [SERVICE]: text }, [
-      { type: 'REPLACE_ELEMENT', path: `${SERVICE}/type[Issue]`, content: 'export type InternalIssue = Base | Custom;' },
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/type[Issue]`,
+        content: 'export type InternalIssue = Base | Custom;',
+      },
       {
         type: 'CREATE_ELEMENT',
         path: SERVICE,
@@ -106,4 +110,3 @@ void describe('renames', () => {
     );
   });
 });
-

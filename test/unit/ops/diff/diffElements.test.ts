@@ -412,6 +412,32 @@ void describe('diffElements: element operations for a change', () => {
     });
   });
 
+  void test('commented-out code made code again is a patch of the file that takes the comment out, and the new element', () => {
+    const commented = '// export function shout(name: string): string {\n//   return name.toUpperCase();\n// }\n\n';
+    const before = userService.replace('export function greet(', `${commented}export function greet(`);
+    const after = userService.replace(
+      'export function greet(',
+      'export function shout(name: string): string {\n  return name.toUpperCase();\n}\n\nexport function greet(',
+    );
+    const diff = diffElementsInDetail(FILE, before, after);
+    assert.equal(applyToFile(FILE, before, diff.operations), after);
+    assert.deepEqual(summary(diff.operations).sort(), [`CREATE_ELEMENT ${FILE}`, `PATCH_ELEMENT ${FILE}`]);
+  });
+
+  void test('a new section, its heading comment apart from its first element, is created with the heading in its content', () => {
+    const after = userService.concat(
+      '\n/////////// Shouting ///////////\n\nexport function shout(name: string): string {\n  return name.toUpperCase();\n}\n',
+    );
+    const diff = diffElementsInDetail(FILE, userService, after);
+    assert.equal(applyToFile(FILE, userService, diff.operations), after);
+    assert.deepEqual(summary(diff.operations), [`CREATE_ELEMENT ${FILE}`]);
+    const created = diff.operations[0];
+    assert.match(
+      created?.type === 'CREATE_ELEMENT' ? created.content : '',
+      /^\/{11} Shouting \/{11}\n\nexport function shout/,
+    );
+  });
+
   void test('a broken old text is replaced whole, and so is a broken new one, which the engine then refuses', () => {
     const broken = userService.replace('validate(name: string): boolean {', 'validate(name: string): boolean {{');
     assert.deepEqual(summary(diffRoundTrip(broken, userService)), [`REPLACE_FILE ${FILE}`]);

@@ -97,7 +97,7 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
     // Only the part of the frame that changes: a container's header patched beside an element created before its
     // first member must not rewrite the line break and indentation where that element goes in.
     const { start, end, newText } = trimEdit(state.text, { ...frame.range, newText: frame.text });
-    actions.push({ kind: 'rewrite', ops: frame.ops, range: { start, end }, newText });
+    actions.push({ kind: 'rewrite', ops: frame.ops, range: { start, end }, newText, frame: true });
     if (frame.owner === undefined) continue;
     const entry = owners.get(frame.owner) ?? { ops: [], parentChain: frame.parentChain };
     entry.ops.push(...frame.ops.filter((op) => !entry.ops.includes(op)));
