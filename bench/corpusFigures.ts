@@ -13,6 +13,8 @@ export interface CorpusFigures {
   readonly pairs: number;
   readonly roundTrips: number;
   readonly replaceFileCount: number;
+  /** Of those, the files where element operations reproduced the text but the whole file cost fewer tokens. */
+  readonly replaceFileAsCheapest: number;
   readonly filesOver150Lines: number;
   readonly input: {
     readonly ratioAll: Summary;
@@ -58,6 +60,9 @@ export function corpusFigures(
     pairs: edits.length + failures.filter((f) => f.thrown).length,
     roundTrips: edits.filter((e) => e.roundTrip === 'ok').length,
     replaceFileCount: edits.filter((e) => e.replacedWholeFile).length,
+    replaceFileAsCheapest: edits.filter(
+      (e) => e.replacedWholeFile && !e.fallbackReasons.some((reason) => reason.startsWith('file:')),
+    ).length,
     filesOver150Lines: large.length,
     input: {
       ratioAll: summarize(edits.map(ratio)),
@@ -86,15 +91,20 @@ export function corpusFigures(
   };
 }
 
+function target(description: string, value: number, limit: number, unit: CorpusTarget['unit']): CorpusTarget {
+  return { description, value, limit, unit, met: value <= limit };
+}
+
+/** The targets of issue 10 held on both corpora: REPLACE_FILE at most 2%, every diff round-trips. */
+export function fidelityTargets(f: CorpusFigures): CorpusTarget[] {
+  return [
+    target('REPLACE_FILE share of the changed files', (100 * f.replaceFileCount) / Math.max(1, f.pairs), 2, '%'),
+    target('Round trip failures (100% round trip)', (100 * (f.pairs - f.roundTrips)) / Math.max(1, f.pairs), 0, '%'),
+  ];
+}
+
 /** The targets of issue 10, held on the commit-sized corpus. */
 export function commitTargets(f: CorpusFigures): CorpusTarget[] {
-  const target = (description: string, value: number, limit: number, unit: CorpusTarget['unit']): CorpusTarget => ({
-    description,
-    value,
-    limit,
-    unit,
-    met: value <= limit,
-  });
   return [
     target(
       `Focused context of the edit's targets / whole file, median over files of more than ${DIAGNOSED_FILE_LINES} lines`,
@@ -109,7 +119,6 @@ export function commitTargets(f: CorpusFigures): CorpusTarget[] {
       '×',
     ),
     target("Output: Scalpel's format / unified diff, median per file", f.output.scalpelOverUnifiedDiff.median, 1, '×'),
-    target('REPLACE_FILE share of the changed files', (100 * f.replaceFileCount) / Math.max(1, f.pairs), 2, '%'),
-    target('Round trip failures (100% round trip)', (100 * (f.pairs - f.roundTrips)) / Math.max(1, f.pairs), 0, '%'),
+    ...fidelityTargets(f),
   ];
 }

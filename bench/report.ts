@@ -1,5 +1,5 @@
 import type { SectionMarkers } from './benchSection';
-import { commitTargets, type CorpusFigures } from './corpusFigures';
+import { commitTargets, fidelityTargets, type CorpusFigures, type CorpusTarget } from './corpusFigures';
 import { OUTPUT_FORMATS, type OutputFormat } from './corpusEdits';
 import type { BenchResults, Target } from './results';
 import type { Summary } from './stats';
@@ -425,17 +425,15 @@ export function corporaSection(release: CorpusFigures, commits: CorpusFigures, d
     '',
     '### Targets on the commit-sized corpus',
     '',
-    table(
-      ['Target', 'Measured', 'Limit', ''],
-      commitTargets(commits).map((t) => [
-        t.description,
-        t.unit === '%' ? `${fixed(t.value, 1)}%` : fixed(t.value),
-        t.unit === '%' ? `≤ ${t.limit}%` : `≤ ${fixed(t.limit)}`,
-        t.met ? 'met' : '**not met**',
-      ]),
-    ),
+    table(['Target', 'Measured', 'Limit', ''], commitTargets(commits).map(targetRow)),
+    '',
+    '### Targets on the release corpus',
+    '',
+    table(['Target', 'Measured', 'Limit', ''], fidelityTargets(release).map(targetRow)),
     '',
     ...commitMisses(commits),
+    replaceFileLine('release corpus', release),
+    replaceFileLine('commit-sized corpus', commits),
     `Fallback reasons, release corpus: ${reasons(release)}.`,
     `Fallback reasons, commit-sized corpus: ${reasons(commits)}.`,
     '',
@@ -444,6 +442,24 @@ export function corporaSection(release: CorpusFigures, commits: CorpusFigures, d
     CORPORA_SECTION.end,
     '',
   ];
+}
+
+function targetRow(t: CorpusTarget): string[] {
+  return [
+    t.description,
+    t.unit === '%' ? `${fixed(t.value, 1)}%` : fixed(t.value),
+    t.unit === '%' ? `≤ ${t.limit}%` : `≤ ${fixed(t.limit)}`,
+    t.met ? 'met' : '**not met**',
+  ];
+}
+
+/** What the REPLACE_FILE files of a corpus are: no element operations reproduce them, or the whole file is cheaper. */
+function replaceFileLine(label: string, f: CorpusFigures): string {
+  const needed = f.replaceFileCount - f.replaceFileAsCheapest;
+  return (
+    `REPLACE_FILE, ${label}: ${f.replaceFileCount} of ${f.pairs} files; ${needed} where no element operations ` +
+    `reproduce the new text, ${f.replaceFileAsCheapest} where they do but the whole file costs fewer tokens (a small file rewritten).`
+  );
 }
 
 /** Why a commit-sized target is missed, from the figures that explain it. */
