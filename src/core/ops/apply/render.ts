@@ -196,7 +196,11 @@ class Renderer {
         let offset = this.atEnd(slot.anchor.end, ops);
         const rest = text.slice(offset, lineEndOf(text, offset));
         const comma = isComma ? /^[ \t]*,/.exec(rest) : null;
-        const afterComma = comma === null ? rest : rest.slice(comma[0].length);
+        // The `;` that ends a Java enum's constants, right after the last one: the new constants go on the lines
+        // below, and take the `;` over.
+        const terminator = isComma && comma === null ? /^[ \t]*;/.exec(rest) : null;
+        const afterComma =
+          comma !== null ? rest.slice(comma[0].length) : terminator !== null ? rest.slice(terminator[0].length) : rest;
         if (codeOfLine(afterComma, this.scanCode) === '')
           return { mode: 'line', offset: nextLineStartOf(text, offset) };
         if (comma !== null) offset += comma[0].length;
@@ -284,18 +288,24 @@ class Renderer {
     const ops = action.ops;
     let at = lineStart;
     let followedByMember = false;
+    /** The new members come after the `;` that ended a Java enum's constants, and end the list with it. */
+    let endsConstants = false;
     if (isComma && action.container.open !== undefined && action.container.close !== undefined) {
       const openAt = this.at(action.container.open, ops);
       const before = this.scanCode(this.text.slice(openAt + 1, at));
       if (before.lastCodeEnd > 0) {
-        const lastChar = this.text.charAt(openAt + before.lastCodeEnd);
-        if (lastChar !== ',') {
-          this.buffer.replace(openAt + 1 + before.lastCodeEnd, openAt + 1 + before.lastCodeEnd, ',');
+        const lastAt = openAt + before.lastCodeEnd;
+        const lastChar = this.text.charAt(lastAt);
+        if (lastChar === ';') {
+          this.buffer.replace(lastAt, lastAt + 1, ',');
+          endsConstants = true;
+        } else if (lastChar !== ',') {
+          this.buffer.replace(lastAt + 1, lastAt + 1, ',');
           at += 1;
         }
       }
       const closeAt = this.at(action.container.close, ops);
-      followedByMember = this.scanCode(this.text.slice(at, closeAt)).lastCodeEnd > 0;
+      followedByMember = !endsConstants && this.scanCode(this.text.slice(at, closeAt)).lastCodeEnd > 0;
     }
     const text = this.text;
     const eol = this.eol;
@@ -325,9 +335,11 @@ class Renderer {
     }
     const aboveIsEdge = (opensBlock(lineAbove, this.lexicon) && action.slot.kind !== 'line') || firstOfIndentedBody;
     const belowIsEdge = closesBlock(lineBelow) || lineBelow === undefined || endOfIndentedBody;
+    // New constants join the constants above them; the blank lines below still set the constants apart from the rest.
     let blankBefore =
       action.items[0]?.blankLines?.above ??
       action.blankBefore ??
+      (endsConstants ? action.blankLines.line : undefined) ??
       (action.blankAfter !== undefined
         ? above.count
         : lineAbove === undefined
@@ -336,11 +348,12 @@ class Renderer {
             ? above.count
             : styleBefore);
     const askedAfter = action.items.at(-1)?.blankLines?.below;
-    let blankAfter = askedAfter ?? action.blankAfter ?? (belowIsEdge ? below.count : styleAfter);
+    let blankAfter = askedAfter ?? action.blankAfter ?? (belowIsEdge || endsConstants ? below.count : styleAfter);
     if (action.minBlankAfter !== undefined && lineBelow !== undefined && askedAfter === undefined)
       blankAfter = Math.max(blankAfter, action.minBlankAfter);
     if (lineAbove === undefined) blankBefore = 0;
-    const content = this.block(action, isComma, followedByMember || action.trailingComma, true);
+    const listed = this.block(action, isComma, !endsConstants && (followedByMember || action.trailingComma), true);
+    const content = endsConstants ? `${listed};` : listed;
     if (atEndWithoutBreak) {
       this.buffer.replace(above.from, at, eol + eol.repeat(blankBefore) + content);
       return;

@@ -351,6 +351,10 @@ export class DiffPlanner {
     const lastBefore = before.children.at(-1);
     const firstAfter = after.children[0];
     const lastAfter = after.children.at(-1);
+    if (firstBefore === undefined && firstAfter !== undefined) {
+      const filled = this.descendIntoEmpty(before, after, target);
+      if (filled !== undefined) return filled;
+    }
     if (firstBefore === undefined || lastBefore === undefined || firstAfter === undefined || lastAfter === undefined) {
       return {
         ok: false,
@@ -386,6 +390,38 @@ export class DiffPlanner {
       afterEnd: lastAfter.range.end,
     };
     return this.descend(before.children, after.children, target, members, frames);
+  }
+
+  /**
+   * Members written into an empty body (`interface A {}`): each created as the container's last child, its header
+   * and closing text, where they changed, patched apart. Undefined when either side has no body block.
+   */
+  private descendIntoEmpty(before: ElementNode, after: ElementNode, target: TrackedElement): DescendResult | undefined {
+    const oldBody = before.bodyRange;
+    const newBody = after.bodyRange;
+    if (oldBody === undefined || newBody === undefined) return undefined;
+    const frames: Region[] = [];
+    const head: Region = {
+      beforeStart: before.range.start,
+      beforeEnd: oldBody.start + 1,
+      afterStart: after.range.start,
+      afterEnd: newBody.start + 1,
+    };
+    const tail: Region = {
+      beforeStart: oldBody.end - 1,
+      beforeEnd: before.range.end,
+      afterStart: newBody.end - 1,
+      afterEnd: after.range.end,
+    };
+    if (this.textsDiffer(head)) frames.push(head);
+    if (this.textsDiffer(tail)) frames.push(tail);
+    const members: Region = {
+      beforeStart: oldBody.start + 1,
+      beforeEnd: oldBody.end - 1,
+      afterStart: newBody.start + 1,
+      afterEnd: newBody.end - 1,
+    };
+    return this.descend([], after.children, target, members, frames);
   }
 
   private descend(

@@ -257,6 +257,27 @@ void describe('Java enums: the members after the constants', () => {
     );
   });
 
+  void test('constants added after the last one take over the ; that ends the constants, one a line', () => {
+    const after = applyToFixture(FILE, TEXT, [
+      {
+        type: 'CREATE_ELEMENT',
+        path: `${FILE}/${KIND}`,
+        position: { kind: 'AFTER', sibling: 'member[SQUARE]' },
+        content: 'TRIANGLE(3)',
+      },
+      {
+        type: 'CREATE_ELEMENT',
+        path: `${FILE}/${KIND}`,
+        position: { kind: 'AFTER', sibling: 'member[TRIANGLE]' },
+        content: 'HEXAGON(6)',
+      },
+    ]);
+    assert.match(
+      elementAt(FILE, after, KIND).text,
+      /\n {4}CIRCLE,\n {4}SQUARE\(4\),\n {4}TRIANGLE\(3\),\n {4}HEXAGON\(6\);\n\n {4}private final int sides;/,
+    );
+  });
+
   void test('an enum with a ; and only constants gets a method after the ;, one without the ; a clear refusal', () => {
     const method: Operation = {
       type: 'CREATE_ELEMENT',

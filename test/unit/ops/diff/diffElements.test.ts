@@ -438,6 +438,18 @@ void describe('diffElements: element operations for a change', () => {
     );
   });
 
+  void test('members written into an empty interface are created in it, not a replace of the interface', () => {
+    const before = `${userService}export interface Options extends Base {}\n`;
+    const after = `${userService}export interface Options extends Base {\n  strict: boolean;\n  depth?: number;\n}\n`;
+    const diff = diffElementsInDetail(FILE, before, after);
+    assert.equal(applyToFile(FILE, before, diff.operations), after);
+    assert.deepEqual(summary(diff.operations), [
+      `CREATE_ELEMENT ${FILE}/interface[Options]`,
+      `CREATE_ELEMENT ${FILE}/interface[Options]`,
+    ]);
+    assert.deepEqual(diff.fallbacks, []);
+  });
+
   void test('a broken old text is replaced whole, and so is a broken new one, which the engine then refuses', () => {
     const broken = userService.replace('validate(name: string): boolean {', 'validate(name: string): boolean {{');
     assert.deepEqual(summary(diffRoundTrip(broken, userService)), [`REPLACE_FILE ${FILE}`]);
