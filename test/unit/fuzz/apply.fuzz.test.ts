@@ -116,6 +116,15 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc
     .tuple(anyPath, position, code)
     .map(([path, pos, content]): Operation => ({ type: 'CREATE_ELEMENT', path: fileOf(path), position: pos, content })),
+  fc
+    .tuple(anyPath, position, code, fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 3 }))
+    .map(([path, pos, content, above, below]): Operation => ({
+      type: 'CREATE_ELEMENT',
+      path: fileOf(path),
+      position: pos,
+      content,
+      blankLines: { above, below },
+    })),
   anyPath.map((path): Operation => ({ type: 'DELETE_ELEMENT', path })),
   fc
     .tuple(elementPath, fc.constantFrom('return', '{', 'this', 'nothing-matches'), code)

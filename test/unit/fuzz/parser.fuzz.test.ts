@@ -35,6 +35,10 @@ const POSITIONS = [
   'INSIDE',
   'KIND=method',
   '(method)',
+  'LAST_CHILD BLANK_LINES=0,2',
+  'AFTER method[m] BLANK_LINES=1',
+  'BLANK_LINES=9',
+  'BLANK_LINES=,',
 ];
 const FENCES = [
   '```',

@@ -94,6 +94,13 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ type: fc.constant('REPLACE_ELEMENT' as const), path, content: body }),
   fc.record({ type: fc.constant('CREATE_ELEMENT' as const), path, position, content: body }),
   fc.record({ type: fc.constant('CREATE_ELEMENT' as const), path, position, content: body, elementKind: kindWord }),
+  fc.record({
+    type: fc.constant('CREATE_ELEMENT' as const),
+    path,
+    position,
+    content: body,
+    blankLines: fc.record({ above: fc.integer({ min: 0, max: 3 }), below: fc.integer({ min: 0, max: 3 }) }),
+  }),
   fc.record({ type: fc.constant('DELETE_ELEMENT' as const), path }),
   fc.record({
     type: fc.constant('PATCH_ELEMENT' as const),
