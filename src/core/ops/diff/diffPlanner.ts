@@ -498,13 +498,7 @@ export class DiffPlanner {
    */
   private frameUnit(container: TrackedElement | undefined, frames: readonly Region[]): Unit {
     const sorted = [...frames].sort((a, b) => a.beforeStart - b.beforeStart);
-    let expected = '';
-    let at = 0;
-    for (const frame of sorted) {
-      expected += this.beforeText.slice(at, frame.beforeStart) + this.afterText.slice(frame.afterStart, frame.afterEnd);
-      at = frame.beforeEnd;
-    }
-    expected += this.beforeText.slice(at);
+    const expected = this.withNewTextIn(sorted);
     const owner = this.ownerRange(container);
     const growth = expected.length - this.beforeText.length;
     const oldText = this.beforeText.slice(owner.start, owner.end);
@@ -525,6 +519,17 @@ export class DiffPlanner {
         : [this.leaf('patch', [{ type: 'PATCH_ELEMENT', target: container, patches: pairs }])];
     const path = container === undefined ? this.tree.file : new PathState(this.tree).pathOf(container);
     return { path, region, candidates };
+  }
+
+  /** The old text with the new text of each region (sorted, apart) in its place. */
+  private withNewTextIn(regions: readonly Region[]): string {
+    let text = '';
+    let at = 0;
+    for (const region of regions) {
+      text += this.beforeText.slice(at, region.beforeStart) + this.afterText.slice(region.afterStart, region.afterEnd);
+      at = region.beforeEnd;
+    }
+    return text + this.beforeText.slice(at);
   }
 
   /** The range of a container in the old text; the whole text for the file. */
@@ -699,15 +704,7 @@ export class DiffPlanner {
    */
   private movedUnit(group: readonly Unit[]): Unit {
     const sorted = [...group].sort((a, b) => a.region.beforeStart - b.region.beforeStart);
-    let expected = '';
-    let at = 0;
-    for (const unit of sorted) {
-      expected +=
-        this.beforeText.slice(at, unit.region.beforeStart) +
-        this.afterText.slice(unit.region.afterStart, unit.region.afterEnd);
-      at = unit.region.beforeEnd;
-    }
-    expected += this.beforeText.slice(at);
+    const expected = this.withNewTextIn(sorted.map((unit) => unit.region));
     const leaves = sorted.map((unit) =>
       unit.candidates.filter((c): c is LeafCandidate => c.label === 'structure' || c.label === 'imports'),
     );

@@ -36,16 +36,21 @@ export function usesOnlyCrlf(text: string): boolean {
  * text (or the edge of the file).
  */
 export function blankLinesAround(text: string, start: number, end: number): { above: number; below: number } {
-  const lines = text.split('\n');
-  const lineOf = (offset: number): number => text.slice(0, offset).split('\n').length - 1;
-  const blank = (line: string | undefined): boolean => line !== undefined && line.trim() === '';
+  const isBlank = (from: number, to: number): boolean => text.slice(from, to).trim() === '';
   let above = 0;
-  for (let i = lineOf(start) - 1; i >= 0 && blank(lines[i]); i--) above += 1;
+  // `lineBreak` ends the line above the one looked at; the line above it starts after the line break before it.
+  for (let lineBreak = start > 0 ? text.lastIndexOf('\n', start - 1) : -1; lineBreak >= 0; above += 1) {
+    const previousStart = lineBreak === 0 ? 0 : text.lastIndexOf('\n', lineBreak - 1) + 1;
+    if (!isBlank(previousStart, lineBreak)) break;
+    lineBreak = previousStart - 1;
+  }
   let below = 0;
-  const last = lineOf(end);
-  // The text's own last line break leaves an empty "line" after it, which is no blank line.
-  const lastLine = text.endsWith('\n') ? lines.length - 2 : lines.length - 1;
-  for (let i = last + 1; i <= lastLine && blank(lines[i]); i++) below += 1;
+  for (let lineEnd = text.indexOf('\n', end); lineEnd >= 0; below += 1) {
+    const nextEnd = text.indexOf('\n', lineEnd + 1);
+    // The text's own last line break leaves an empty "line" after it, which is no blank line.
+    if (nextEnd < 0 || !isBlank(lineEnd + 1, nextEnd)) break;
+    lineEnd = nextEnd;
+  }
   return { above, below };
 }
 
