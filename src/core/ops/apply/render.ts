@@ -199,9 +199,9 @@ class Renderer {
         // The `;` that ends a Java enum's constants, right after the last one: the new constants go on the lines
         // below, and take the `;` over.
         const terminator = isComma && comma === null ? /^[ \t]*;/.exec(rest) : null;
-        const afterComma =
-          comma !== null ? rest.slice(comma[0].length) : terminator !== null ? rest.slice(terminator[0].length) : rest;
-        if (codeOfLine(afterComma, this.scanCode) === '')
+        const separator = comma ?? terminator;
+        const afterSeparator = separator === null ? rest : rest.slice(separator[0].length);
+        if (codeOfLine(afterSeparator, this.scanCode) === '')
           return { mode: 'line', offset: nextLineStartOf(text, offset) };
         if (comma !== null) offset += comma[0].length;
         return { mode: 'inline', offset };

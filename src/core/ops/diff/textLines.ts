@@ -1,3 +1,5 @@
+import type { BlankLinesAround } from '../operation';
+
 /** Line-level helpers shared by the element diff: line splitting that keeps line breaks, indentation, line endings. */
 
 /** Lines with their line breaks kept, so joining them gives the text back exactly. */
@@ -35,7 +37,7 @@ export function usesOnlyCrlf(text: string): boolean {
  * Blank lines right above the line holding `start` and right below the line holding `end`, up to the next line with
  * text (or the edge of the file).
  */
-export function blankLinesAround(text: string, start: number, end: number): { above: number; below: number } {
+export function blankLinesAround(text: string, start: number, end: number): BlankLinesAround {
   const isBlank = (from: number, to: number): boolean => text.slice(from, to).trim() === '';
   let above = 0;
   // `lineBreak` ends the line above the one looked at; the line above it starts after the line break before it.
