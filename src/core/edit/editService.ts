@@ -28,6 +28,7 @@ import { CodeGraph } from '../graph/codeGraph';
 import { contextReferences } from '../graph/contextReferences';
 import { ReferenceFinder } from '../graph/references';
 import { nodeSourceFileSystem } from '../graph/sourceFiles';
+import type { ExcludeGlob } from '../workspace/workspaceFiles';
 import { createSymbolFinder, type SymbolFinder } from './findSymbol';
 import { seenCodeStep } from './seenCodeStep';
 import { typeCheckStep } from './typeCheckStep';
@@ -65,6 +66,12 @@ export interface EditServiceDeps {
    * (one checker kept warm across requests). Without it only the parse is checked.
    */
   readonly workspaceRoot?: string;
+  /**
+   * What the workspace listing of the code graph, FIND and the references leaves out besides the `.gitignore` files
+   * (VS Code: `files.exclude`, `search.exclude`, `scalpel.exclude`), read at each listing; default: VS Code's default
+   * exclusions (src/core/workspace/workspaceFiles.ts).
+   */
+  readonly workspaceExclude?: () => readonly ExcludeGlob[];
 }
 
 interface RequestBase {
@@ -204,7 +211,12 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   let graph: CodeGraph | undefined;
   const graphOf = (): CodeGraph | undefined => {
     if (deps.workspaceRoot === undefined) return undefined;
-    graph ??= new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot));
+    graph ??= new CodeGraph(
+      nodeSourceFileSystem(
+        deps.workspaceRoot,
+        deps.workspaceExclude === undefined ? {} : { exclude: deps.workspaceExclude },
+      ),
+    );
     return graph;
   };
   let typeChecker: TypeCheckService | undefined;

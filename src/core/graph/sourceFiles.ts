@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isOutlinable } from '../language/languages';
-import { listWorkspaceFiles, type WorkspaceFilesOptions } from '../workspace/workspaceFiles';
+import { type ExcludeGlob, listWorkspaceFiles, type WorkspaceFilesOptions } from '../workspace/workspaceFiles';
 
 /**
  * How the code graph and the type check see the workspace on disk: a listing of its source files, a cheap version
@@ -33,9 +33,11 @@ export const SOURCE_FILE_PATTERN = /\.(m|c)?(t|j)sx?$/i;
 /** Workspaces bigger than this are indexed up to the limit: the graph is an aid, never worth minutes of scanning. */
 export const MAX_INDEXED_FILES = 20_000;
 
-export interface NodeSourceFileSystemOptions extends WorkspaceFilesOptions {
+export interface NodeSourceFileSystemOptions extends Omit<WorkspaceFilesOptions, 'exclude'> {
   /** Files of these languages only; default: every language Scalpel reads. */
   readonly isSource?: (file: string) => boolean;
+  /** The exclusion globs, or a function read at each listing (settings that may change); default the listing's. */
+  readonly exclude?: readonly ExcludeGlob[] | (() => readonly ExcludeGlob[]);
 }
 
 /**
@@ -48,7 +50,12 @@ export function nodeSourceFileSystem(root: string, options: NodeSourceFileSystem
   return {
     root,
     listSourceFiles: () => {
-      const listing = listWorkspaceFiles(root, '', options);
+      const { exclude, maxFiles } = options;
+      const globs = typeof exclude === 'function' ? exclude() : exclude;
+      const listing = listWorkspaceFiles(root, '', {
+        ...(globs === undefined ? {} : { exclude: globs }),
+        ...(maxFiles === undefined ? {} : { maxFiles }),
+      });
       const sources = listing.files.filter(isSource);
       truncated = listing.truncated || sources.length > MAX_INDEXED_FILES;
       return sources.slice(0, MAX_INDEXED_FILES);

@@ -165,14 +165,13 @@ export function filesMatchingSync(
   scope: TextSearchScope,
   options: Pick<TextSearchOptions, 'timeLimitMs'> = {},
 ): FilesMatching {
-  const regExp = patternRegExp(pattern);
+  const regExp = lazyRegExp(pattern);
   const inMemory = scope.files.filter((file) => scope.texts?.has(file) === true);
   const onDisk = scope.files.filter((file) => scope.texts?.has(file) !== true);
   const found = new Set<string>();
   for (const file of inMemory) {
     const text = scope.texts?.get(file);
-    regExp.lastIndex = 0;
-    if (text !== undefined && regExp.test(text)) found.add(file);
+    if (text !== undefined && matchesIn(regExp(), text)) found.add(file);
   }
   const rg = ripgrepPath();
   const deadline = Date.now() + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
@@ -184,8 +183,7 @@ export function filesMatchingSync(
         break;
       }
       const text = readText(scope.root, file, undefined);
-      regExp.lastIndex = 0;
-      if (text !== undefined && regExp.test(text)) found.add(file);
+      if (text !== undefined && matchesIn(regExp(), text)) found.add(file);
     }
   } else {
     // `$` is no word character to ripgrep: its hits are checked again below for identifiers that have one nearby.
@@ -217,14 +215,27 @@ export function filesMatchingSync(
         if (file === '') continue;
         if (recheck) {
           const text = readText(scope.root, file, undefined);
-          regExp.lastIndex = 0;
-          if (text === undefined || !regExp.test(text)) continue;
+          if (text === undefined || !matchesIn(regExp(), text)) continue;
         }
         found.add(file);
       }
     }
   }
   return { files: [...found].sort(), cutShort, engine: rg === undefined ? 'node' : 'ripgrep' };
+}
+
+/**
+ * The JavaScript form of the pattern, compiled on first need: with ripgrep at hand a regular expression is ripgrep's
+ * to read (its syntax differs from JavaScript's), and only in-memory texts need the JavaScript one.
+ */
+function lazyRegExp(pattern: TextPattern): () => RegExp {
+  let compiled: RegExp | undefined;
+  return () => (compiled ??= patternRegExp(pattern));
+}
+
+function matchesIn(regExp: RegExp, text: string): boolean {
+  regExp.lastIndex = 0;
+  return regExp.test(text);
 }
 
 function firstLine(text: string): string {
@@ -238,7 +249,7 @@ export async function searchText(
   scope: TextSearchScope,
   options: TextSearchOptions = {},
 ): Promise<TextSearchResult> {
-  const regExp = patternRegExp(pattern);
+  const regExp = lazyRegExp(pattern);
   const maxHits = options.maxHits ?? DEFAULT_MAX_HITS;
   const deadline = Date.now() + (options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS);
   const rg = ripgrepPath();
@@ -273,7 +284,7 @@ export async function searchText(
       searched += 1;
       const text = readText(scope.root, file, texts);
       if (text === undefined) continue;
-      if (!hitsInText(file, text, regExp, add)) return;
+      if (!hitsInText(file, text, regExp(), add)) return;
       if (searched % 200 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     }
   };

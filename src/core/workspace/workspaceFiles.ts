@@ -20,6 +20,11 @@ export interface ExcludeGlob {
   readonly glob: string;
   /** Where the glob comes from, as a user finds it: `files.exclude`, `scalpel.exclude`. */
   readonly setting: string;
+  /**
+   * Left out of the listing (so of every search) but readable when named, like VS Code's `search.exclude`: a
+   * dependency's source may be read, not searched. Absent: neither listed nor read.
+   */
+  readonly listingOnly?: true;
 }
 
 /**
@@ -31,7 +36,11 @@ export const DEFAULT_EXCLUDES: readonly ExcludeGlob[] = [
     glob,
     setting: 'files.exclude (default)',
   })),
-  ...['**/node_modules', '**/bower_components'].map((glob) => ({ glob, setting: 'search.exclude (default)' })),
+  ...['**/node_modules', '**/bower_components'].map((glob) => ({
+    glob,
+    setting: 'search.exclude (default)',
+    listingOnly: true as const,
+  })),
 ];
 
 /** Files listed at most: past it the listing says it was cut short, and so does every search over it. */
@@ -241,15 +250,15 @@ function readIgnoreLevel(absoluteFolder: string, folder: string): IgnoreLevel | 
 }
 
 /**
- * Why one path is left out of the listing (an exclusion glob or a `.gitignore` rule, in words), or undefined: the
- * rule the read tools give when asked for a file the listing does not hold.
+ * Why a file may not be read (a `.gitignore` rule or an exclusion glob, in words), or undefined: the rule the read
+ * tools give when asked for a file the listing does not hold. Search-only exclusions (`listingOnly`) do not count.
  */
 export function workspaceExclusionOf(
   root: string,
   path: string,
   options: Pick<WorkspaceFilesOptions, 'exclude'> = {},
 ): string | undefined {
-  const excludes = compileExcludes(options.exclude ?? DEFAULT_EXCLUDES);
+  const excludes = compileExcludes((options.exclude ?? DEFAULT_EXCLUDES).filter((e) => e.listingOnly !== true));
   const normalized = normalizeWorkspacePath(path);
   if (normalized === '') return undefined;
   const segments = normalized.split('/');
