@@ -150,17 +150,6 @@ export interface WorkspaceSemantics extends ReferenceSemantics {
     roots?: readonly string[],
   ): ReadonlyMap<string, string | undefined>;
   /**
-   * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
-   * one) with `texts` in place. Throws {@link ReferenceSearchCutShort} past `options.timeLimitMs`.
-   */
-  references(
-    file: string,
-    element: ElementNode,
-    candidates: readonly string[],
-    texts: ReadonlyMap<string, OverlayText>,
-    options?: ReferenceSearchOptions,
-  ): ReferenceHit[];
-  /**
    * The workspace declarations the element's own code uses (its members' code excluded, its own parameters and
    * locals excluded), one hit per use, with `texts` in place.
    */

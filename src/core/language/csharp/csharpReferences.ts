@@ -3,6 +3,10 @@ import type { ElementNode } from '../../elements/element';
 import {
   ancestors,
   isField,
+  KEYWORD_SHAPE,
+  nameParentOrShape,
+  SKIP_SHAPE,
+  useShape,
   type ReferenceRules,
   type ReferenceTarget,
   type Site,
@@ -47,6 +51,7 @@ const DECLARATION_PARENTS = new Set([
   'local_function_statement',
   'variable_declarator',
 ]);
+const NAME_TYPES = new Set(['identifier']);
 const BINDING_PARENTS = new Set([
   'parameter',
   'catch_declaration',
@@ -107,24 +112,19 @@ function namespaceAt(node: Node): string {
 }
 
 function shapeOf(node: Node): SiteShape | undefined {
-  if (node.type !== 'identifier') return undefined;
-  const parent = node.parent;
-  if (parent === null) return undefined;
-  const skip: SiteShape = { role: 'skip', via: 'bare', isCall: false, isWrite: false };
-  if (DECLARATION_PARENTS.has(parent.type) && isField(node, 'name'))
-    return { role: 'declaration', via: 'bare', isCall: false, isWrite: false };
-  if (BINDING_PARENTS.has(parent.type) && (isField(node, 'name') || isField(node, 'left'))) return skip;
+  const parent = nameParentOrShape(node, NAME_TYPES, DECLARATION_PARENTS);
+  if (parent === undefined || 'role' in parent) return parent;
+  if (BINDING_PARENTS.has(parent.type) && (isField(node, 'name') || isField(node, 'left'))) return SKIP_SHAPE;
   for (const ancestor of ancestors(node)) {
     if (
       ancestor.type === 'using_directive' ||
       ancestor.type === 'file_scoped_namespace_declaration' ||
       (ancestor.type === 'namespace_declaration' && ancestor.childForFieldName('name')?.endIndex === node.endIndex)
     )
-      return skip;
+      return SKIP_SHAPE;
     if (ancestor.type === 'block' || ancestor.type === 'declaration_list') break;
   }
-  if (parent.type === 'argument' && isField(node, 'name'))
-    return { role: 'use', via: 'keyword', isCall: false, isWrite: false };
+  if (parent.type === 'argument' && isField(node, 'name')) return KEYWORD_SHAPE;
   if (
     parent.type === 'assignment_expression' &&
     isField(node, 'left') &&
@@ -151,7 +151,7 @@ function shapeOf(node: Node): SiteShape | undefined {
     (outer?.type === 'assignment_expression' && isField(expression, 'left')) ||
     outer?.type === 'postfix_unary_expression' ||
     outer?.type === 'prefix_unary_expression';
-  return { role: 'use', via, ...(qualifier === undefined ? {} : { qualifier }), isCall, isWrite };
+  return useShape(via, qualifier, isCall, isWrite);
 }
 
 function resolveType(target: ReferenceTarget, site: Site<CSharpScope>, targetNamespace: string): Verdict {

@@ -2,6 +2,10 @@ import type { Node } from 'web-tree-sitter';
 import {
   ancestors,
   isField,
+  KEYWORD_SHAPE,
+  nameParentOrShape,
+  SKIP_SHAPE,
+  useShape,
   type ReferenceRules,
   type RulesWorkspace,
   type Site,
@@ -87,25 +91,21 @@ function scopeOf(file: string, root: Node, workspace: RulesWorkspace): GoScope {
 }
 
 function shapeOf(node: Node): SiteShape | undefined {
-  if (!NAME_TYPES.has(node.type)) return undefined;
-  const parent = node.parent;
-  if (parent === null) return undefined;
-  const skip: SiteShape = { role: 'skip', via: 'bare', isCall: false, isWrite: false };
-  if (DECLARATION_PARENTS.has(parent.type) && isField(node, 'name'))
-    return { role: 'declaration', via: 'bare', isCall: false, isWrite: false };
-  if (BINDING_PARENTS.has(parent.type) && isField(node, 'name')) return skip;
+  const parent = nameParentOrShape(node, NAME_TYPES, DECLARATION_PARENTS);
+  if (parent === undefined || 'role' in parent) return parent;
+  if (BINDING_PARENTS.has(parent.type) && isField(node, 'name')) return SKIP_SHAPE;
   for (const ancestor of ancestors(node)) {
-    if (ancestor.type === 'import_declaration' || ancestor.type === 'package_clause') return skip;
+    if (ancestor.type === 'import_declaration' || ancestor.type === 'package_clause') return SKIP_SHAPE;
     if (ancestor.type === 'block' || ancestor.type === 'source_file') break;
   }
   // `x := ...` and `for k, v := range` bind new names.
   const list = parent.type === 'expression_list' ? parent : undefined;
   if (list !== undefined && isField(list, 'left')) {
     const statement = list.parent;
-    if (statement?.type === 'short_var_declaration' || statement?.type === 'range_clause') return skip;
+    if (statement?.type === 'short_var_declaration' || statement?.type === 'range_clause') return SKIP_SHAPE;
   }
   if (parent.type === 'literal_element' && parent.parent?.type === 'keyed_element' && isField(parent, 'key'))
-    return { role: 'use', via: 'keyword', isCall: false, isWrite: false };
+    return KEYWORD_SHAPE;
   let expression = node;
   let via: SiteShape['via'] = 'bare';
   let qualifier: string | undefined;
@@ -124,7 +124,7 @@ function shapeOf(node: Node): SiteShape | undefined {
     (written.parent?.type === 'assignment_statement' && isField(written, 'left')) ||
     expression.parent?.type === 'inc_statement' ||
     expression.parent?.type === 'dec_statement';
-  return { role: 'use', via, ...(qualifier === undefined ? {} : { qualifier }), isCall, isWrite };
+  return useShape(via, qualifier, isCall, isWrite);
 }
 
 /** Whether an import path names the target's package. */

@@ -2,7 +2,11 @@ import type { Node } from 'web-tree-sitter';
 import type { ElementNode } from '../../elements/element';
 import {
   ancestors,
+  DECLARATION_SHAPE,
   isField,
+  nameParentOrShape,
+  SKIP_SHAPE,
+  useShape,
   type ReferenceRules,
   type ReferenceTarget,
   type Site,
@@ -90,21 +94,16 @@ function scopeOf(_file: string, root: Node): JavaScope {
 }
 
 function shapeOf(node: Node): SiteShape | undefined {
-  if (!NAME_TYPES.has(node.type)) return undefined;
-  const parent = node.parent;
-  if (parent === null) return undefined;
-  const skip: SiteShape = { role: 'skip', via: 'bare', isCall: false, isWrite: false };
-  if (DECLARATION_PARENTS.has(parent.type) && isField(node, 'name'))
-    return { role: 'declaration', via: 'bare', isCall: false, isWrite: false };
-  if (parent.type === 'variable_declarator' && isField(node, 'name'))
-    return { role: 'declaration', via: 'bare', isCall: false, isWrite: false };
-  if (BINDING_PARENTS.has(parent.type) && !isField(node, 'type')) return skip;
+  const parent = nameParentOrShape(node, NAME_TYPES, DECLARATION_PARENTS);
+  if (parent === undefined || 'role' in parent) return parent;
+  if (parent.type === 'variable_declarator' && isField(node, 'name')) return DECLARATION_SHAPE;
+  if (BINDING_PARENTS.has(parent.type) && !isField(node, 'type')) return SKIP_SHAPE;
   for (const ancestor of ancestors(node)) {
-    if (ancestor.type === 'import_declaration' || ancestor.type === 'package_declaration') return skip;
+    if (ancestor.type === 'import_declaration' || ancestor.type === 'package_declaration') return SKIP_SHAPE;
     if (ancestor.type === 'class_body' || ancestor.type === 'program' || ancestor.type === 'block') break;
   }
   if (parent.type === 'labeled_statement' || parent.type === 'break_statement' || parent.type === 'continue_statement')
-    return skip;
+    return SKIP_SHAPE;
   let expression = node;
   let via: SiteShape['via'] = 'bare';
   let qualifier: string | undefined;
@@ -137,7 +136,7 @@ function shapeOf(node: Node): SiteShape | undefined {
   const isWrite =
     (expression.parent?.type === 'assignment_expression' && isField(expression, 'left')) ||
     expression.parent?.type === 'update_expression';
-  return { role: 'use', via, ...(qualifier === undefined ? {} : { qualifier }), isCall, isWrite };
+  return useShape(via, qualifier, isCall, isWrite);
 }
 
 function isTypeName(name: string): boolean {

@@ -3,6 +3,10 @@ import type { ElementNode } from '../../elements/element';
 import {
   ancestors,
   isField,
+  KEYWORD_SHAPE,
+  nameParentOrShape,
+  SKIP_SHAPE,
+  useShape,
   type ReferenceRules,
   type ReferenceTarget,
   type RulesWorkspace,
@@ -42,6 +46,7 @@ export interface PythonScope {
 }
 
 const DEFINITIONS = new Set(['function_definition', 'class_definition']);
+const NAME_TYPES = new Set(['identifier']);
 const PARAMETER_PARENTS = new Set([
   'parameters',
   'lambda_parameters',
@@ -125,23 +130,17 @@ function scopeOf(file: string, root: Node): PythonScope {
 }
 
 function shapeOf(node: Node): SiteShape | undefined {
-  if (node.type !== 'identifier') return undefined;
-  const parent = node.parent;
-  if (parent === null) return undefined;
+  const parent = nameParentOrShape(node, NAME_TYPES, DEFINITIONS);
+  if (parent === undefined || 'role' in parent) return parent;
   for (const ancestor of ancestors(node)) {
-    if (IMPORTS.has(ancestor.type)) return { role: 'skip', via: 'bare', isCall: false, isWrite: false };
+    if (IMPORTS.has(ancestor.type)) return SKIP_SHAPE;
     if (ancestor.type === 'block' || ancestor.type === 'module') break;
   }
-  if (DEFINITIONS.has(parent.type) && isField(node, 'name'))
-    return { role: 'declaration', via: 'bare', isCall: false, isWrite: false };
-  if (PARAMETER_PARENTS.has(parent.type) && !isField(node, 'type'))
-    return { role: 'skip', via: 'bare', isCall: false, isWrite: false };
+  if (PARAMETER_PARENTS.has(parent.type) && !isField(node, 'type')) return SKIP_SHAPE;
   if ((parent.type === 'default_parameter' || parent.type === 'typed_default_parameter') && isField(node, 'name'))
-    return { role: 'skip', via: 'bare', isCall: false, isWrite: false };
-  if (parent.type === 'global_statement' || parent.type === 'nonlocal_statement')
-    return { role: 'skip', via: 'bare', isCall: false, isWrite: false };
-  if (parent.type === 'keyword_argument' && isField(node, 'name'))
-    return { role: 'use', via: 'keyword', isCall: false, isWrite: false };
+    return SKIP_SHAPE;
+  if (parent.type === 'global_statement' || parent.type === 'nonlocal_statement') return SKIP_SHAPE;
+  if (parent.type === 'keyword_argument' && isField(node, 'name')) return KEYWORD_SHAPE;
   let expression = node;
   let via: SiteShape['via'] = 'bare';
   let qualifier: string | undefined;
@@ -156,7 +155,7 @@ function shapeOf(node: Node): SiteShape | undefined {
   let written: Node = expression;
   while (written.parent !== null && PATTERNS.has(written.parent.type)) written = written.parent;
   const isWrite = written.parent !== null && ASSIGNMENTS.has(written.parent.type) && isField(written, 'left');
-  return { role: 'use', via, ...(qualifier === undefined ? {} : { qualifier }), isCall, isWrite };
+  return useShape(via, qualifier, isCall, isWrite);
 }
 
 /** The package folders above a module, as dotted names with their `__init__.py` path. */

@@ -3,6 +3,10 @@ import type { ElementNode } from '../../elements/element';
 import {
   ancestors,
   isField,
+  KEYWORD_SHAPE,
+  nameParentOrShape,
+  SKIP_SHAPE,
+  useShape,
   type ReferenceRules,
   type ReferenceTarget,
   type RulesWorkspace,
@@ -204,14 +208,7 @@ function tokenTreeShape(node: Node): SiteShape {
   if (previous?.type === '.') {
     const value = previous.previousSibling;
     const qualifier = value?.text ?? '';
-    return {
-      role: 'use',
-      via: qualifier === 'self' ? 'self' : 'qualified',
-      qualifier,
-      onValue: true,
-      isCall,
-      isWrite: false,
-    };
+    return useShape(qualifier === 'self' ? 'self' : 'qualified', qualifier, isCall, false, true);
   }
   if (previous?.type === '::') {
     const parts: string[] = [];
@@ -219,39 +216,32 @@ function tokenTreeShape(node: Node): SiteShape {
       parts.unshift(token.text);
       if (token.previousSibling?.type !== '::') break;
     }
-    return { role: 'use', via: 'qualified', qualifier: parts.join('::'), isCall, isWrite: false };
+    return useShape('qualified', parts.join('::'), isCall, false);
   }
-  return { role: 'use', via: 'bare', isCall, isWrite: false };
+  return useShape('bare', undefined, isCall, false);
 }
 
 function shapeOf(node: Node): SiteShape | undefined {
-  if (!NAME_TYPES.has(node.type)) return undefined;
-  const parent = node.parent;
-  if (parent === null) return undefined;
-  const skip: SiteShape = { role: 'skip', via: 'bare', isCall: false, isWrite: false };
-  if (DECLARATION_PARENTS.has(parent.type) && isField(node, 'name'))
-    return { role: 'declaration', via: 'bare', isCall: false, isWrite: false };
+  const parent = nameParentOrShape(node, NAME_TYPES, DECLARATION_PARENTS);
+  if (parent === undefined || 'role' in parent) return parent;
   for (const ancestor of ancestors(node)) {
-    if (ancestor.type === 'use_declaration' || ancestor.type === 'extern_crate_declaration') return skip;
+    if (ancestor.type === 'use_declaration' || ancestor.type === 'extern_crate_declaration') return SKIP_SHAPE;
     if (ancestor.type === 'block' || ancestor.type === 'source_file' || ancestor.type === 'declaration_list') break;
   }
   if (parent.type === 'token_tree') return tokenTreeShape(node);
   if (PATTERN_PARENTS.has(parent.type) && !isField(node, 'type')) {
     // A struct pattern's field names the field (`Point { x, y: z }`).
-    if (parent.type === 'field_pattern' && isField(node, 'name'))
-      return { role: 'use', via: 'keyword', isCall: false, isWrite: false };
-    return skip;
+    if (parent.type === 'field_pattern' && isField(node, 'name')) return KEYWORD_SHAPE;
+    return SKIP_SHAPE;
   }
   if (
     (parent.type === 'let_declaration' || parent.type === 'parameter' || parent.type === 'for_expression') &&
     isField(node, 'pattern')
   )
-    return skip;
-  if (parent.type === 'closure_parameters' || parent.type === 'lifetime' || parent.type === 'label') return skip;
-  if (parent.type === 'field_initializer' && isField(node, 'field'))
-    return { role: 'use', via: 'keyword', isCall: false, isWrite: false };
-  if (parent.type === 'shorthand_field_initializer')
-    return { role: 'use', via: 'keyword', isCall: false, isWrite: false };
+    return SKIP_SHAPE;
+  if (parent.type === 'closure_parameters' || parent.type === 'lifetime' || parent.type === 'label') return SKIP_SHAPE;
+  if (parent.type === 'field_initializer' && isField(node, 'field')) return KEYWORD_SHAPE;
+  if (parent.type === 'shorthand_field_initializer') return KEYWORD_SHAPE;
   let expression = node;
   let via: SiteShape['via'] = 'bare';
   let qualifier: string | undefined;
@@ -274,14 +264,7 @@ function shapeOf(node: Node): SiteShape | undefined {
   const isWrite =
     (expression.parent?.type === 'assignment_expression' || expression.parent?.type === 'compound_assignment_expr') &&
     isField(expression, 'left');
-  return {
-    role: 'use',
-    via,
-    ...(qualifier === undefined ? {} : { qualifier }),
-    ...(onValue ? { onValue: true } : {}),
-    isCall,
-    isWrite,
-  };
+  return useShape(via, qualifier, isCall, isWrite, onValue);
 }
 
 function same(a: readonly string[], b: readonly string[]): boolean {

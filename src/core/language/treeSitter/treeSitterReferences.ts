@@ -46,6 +46,47 @@ export interface SiteShape {
 
 export type Verdict = 'resolved' | 'byName' | 'other';
 
+/** No use: an import's name, a parameter, a label. */
+export const SKIP_SHAPE: SiteShape = { role: 'skip', via: 'bare', isCall: false, isWrite: false };
+/** The name a declaration gives. */
+export const DECLARATION_SHAPE: SiteShape = { role: 'declaration', via: 'bare', isCall: false, isWrite: false };
+/** A keyword argument or a field of a literal. */
+export const KEYWORD_SHAPE: SiteShape = { role: 'use', via: 'keyword', isCall: false, isWrite: false };
+
+/**
+ * Where every language's reading of an occurrence starts: undefined for a node that is no name (`nameTypes`), the
+ * declaration shape for the name a declaration of `declarationParents` gives, else the parent to read on from.
+ */
+export function nameParentOrShape(
+  node: Node,
+  nameTypes: ReadonlySet<string>,
+  declarationParents: ReadonlySet<string>,
+): Node | SiteShape | undefined {
+  if (!nameTypes.has(node.type)) return undefined;
+  const parent = node.parent;
+  if (parent === null) return undefined;
+  if (declarationParents.has(parent.type) && isField(node, 'name')) return DECLARATION_SHAPE;
+  return parent;
+}
+
+/** A use, as the language read it. */
+export function useShape(
+  via: SiteShape['via'],
+  qualifier: string | undefined,
+  isCall: boolean,
+  isWrite: boolean,
+  onValue = false,
+): SiteShape {
+  return {
+    role: 'use',
+    via,
+    ...(qualifier === undefined ? {} : { qualifier }),
+    ...(onValue ? { onValue: true } : {}),
+    isCall,
+    isWrite,
+  };
+}
+
 /** The element whose uses are searched, as the rules read it. */
 export interface ReferenceTarget {
   readonly file: string;
