@@ -132,7 +132,7 @@ async function findSymbol(query: string, options: SymbolFinderOptions): Promise<
     const outline = text === undefined ? undefined : outlineOf(file, text);
     if (outline === undefined) continue;
     for (const element of walkElements(outline.elements))
-      if (element.name === symbol && element.kind !== 'import' && element.kind !== 'export')
+      if (nameInCode(element, file, graph) === symbol && element.kind !== 'import' && element.kind !== 'export')
         definitions.push({ file, element });
   }
 
@@ -143,6 +143,17 @@ async function findSymbol(query: string, options: SymbolFinderOptions): Promise<
     gaps,
   };
   return render(symbol, definitions, uses, options, searchedFiles);
+}
+
+/**
+ * The name code writes for an element, as its language's reference search has it (Go's `method[(*Server).Start]` is
+ * `Start`); without a workspace, a receiver-qualified name's last part.
+ */
+function nameInCode(element: ElementNode, file: string, graph: CodeGraph | undefined): string | undefined {
+  const search = graph?.referencesFor(file);
+  if (search !== undefined) return search.searchName === undefined ? element.name : search.searchName(element);
+  if (element.kind !== 'method') return element.name;
+  return /^\(?\*?[\p{L}_][\p{L}\p{N}_]*\)?\.([\p{L}_][\p{L}\p{N}_]*)$/u.exec(element.name)?.[1] ?? element.name;
 }
 
 /** The files holding a text that is no identifier, found by a literal text search of the listing. */

@@ -138,6 +138,29 @@ void describe('FIND of a function defined outside the request', () => {
   }
 });
 
+void describe('FIND of a Go method', () => {
+  void test('finds it by the name code calls it by, not its receiver-qualified path segment', async () => {
+    const root = tempWorkspace('scalpel-find-go-method-', {
+      'go.mod': 'module example.com/shop\n',
+      'cart/cart.go': 'package cart\n\ntype Cart struct{}\n\nfunc (c *Cart) Checkout() int {\n\treturn 1\n}\n',
+      'api/api.go':
+        'package api\n\nimport "example.com/shop/cart"\n\nfunc Run(c *cart.Cart) int {\n\treturn c.Checkout()\n}\n',
+    });
+    after(() => rmSync(root, { recursive: true, force: true }));
+    const answer = await createSymbolFinder({
+      counter: createTokenCounter(),
+      requestFiles: ['api/api.go'],
+      snapshot: diskSnapshot(root),
+      graph: new CodeGraph(nodeSourceFileSystem(root)),
+    }).find('Checkout');
+    assert.deepEqual(answer.split('\n').slice(0, 3), [
+      'FIND Checkout: defined once, 1 use (all by name only)',
+      '- defined: cart/cart.go/method[(*Cart).Checkout]  func (c *Cart) Checkout() int',
+      '- used in api/api.go/function[Run]: return c.Checkout()',
+    ]);
+  });
+});
+
 void describe('a Rust private function called in three files', () => {
   const root = tempWorkspace('scalpel-rust-rename-', {
     'Cargo.toml': '[package]\nname = "widths"\n',

@@ -390,3 +390,63 @@ namespace Web
     );
   });
 });
+
+void describe('Rust references: the 2015 edition, renamed imports and macro bodies', () => {
+  const { finder } = workspace('scalpel-rust-2015-', {
+    'Cargo.toml': '[package]\nname = "old"\nversion = "0.1.0"\n',
+    'src/lib.rs': 'mod de;\nmod value;\nmod error;\nmod parser;\n',
+    'src/de.rs': 'pub trait IntoDeserializer {\n    fn into_deserializer(self) -> u8;\n}\n',
+    'src/value.rs': `use de::{self, IntoDeserializer};
+
+pub struct Unit;
+
+impl IntoDeserializer for Unit {
+    fn into_deserializer(self) -> u8 {
+        0
+    }
+}
+
+macro_rules! each {
+    ($($t:ident)*) => {
+        $( impl IntoDeserializer for $t { fn into_deserializer(self) -> u8 { 1 } } )*
+    };
+}
+`,
+    'src/error.rs': 'pub struct Error;\n\nimpl Error {\n    pub fn empty_value() -> Error {\n        Error\n    }\n}\n',
+    'src/parser.rs':
+      'use error::Error as ClapError;\n\npub fn parse() -> ClapError {\n    ClapError::empty_value()\n}\n',
+  });
+
+  void test('a 2015 `use` path starts at the crate root; a macro body is read token by token', () => {
+    const found = rows(finder.referencesOf('src/de.rs', 'src/de.rs/trait[IntoDeserializer]'));
+    assert.equal(found.length, 2, found.join('\n'));
+    assert.equal(found[0], 'src/value.rs/impl[IntoDeserializer for Unit]: impl IntoDeserializer for Unit {');
+    // The macro's element path is the views' business; the line is what matters here.
+    assert.match(
+      found[1] ?? '',
+      /^src\/value\.rs\/statement\[macro_rules!.*\]: \$\( impl IntoDeserializer for \$t \{ fn into_deserializer/,
+    );
+  });
+
+  void test('an associated function through a type imported under another name', () => {
+    assert.deepEqual(rows(finder.referencesOf('src/error.rs', 'src/error.rs/impl[Error]/method[empty_value]')), [
+      'src/parser.rs/function[parse]: ClapError::empty_value()',
+    ]);
+  });
+});
+
+void describe('constructors and receiver-named methods', () => {
+  const { finder } = workspace('scalpel-ctor-refs-', {
+    'src/a/Box.java': 'package a;\n\npublic class Box {\n    public Box() {\n    }\n}\n',
+    'src/Box.cs': 'namespace A\n{\n    public class Box\n    {\n        public Box() { }\n    }\n}\n',
+  });
+
+  void test("a Java or C# class's constructors carry its name: a rename changes them", () => {
+    assert.deepEqual(rows(finder.referencesOf('src/a/Box.java', 'src/a/Box.java/class[Box]')), [
+      'src/a/Box.java/class[Box]/constructor: public Box() {',
+    ]);
+    assert.deepEqual(rows(finder.referencesOf('src/Box.cs', 'src/Box.cs/namespace[A]/class[Box]')), [
+      'src/Box.cs/namespace[A]/class[Box]/constructor: public Box() { }',
+    ]);
+  });
+});

@@ -16,7 +16,7 @@ import {
 
 /**
  * C# uses, resolved through namespaces: a type is used in its own namespace (and the namespaces inside it), where a
- * file has `using` its namespace, and by its qualified name; elsewhere only the name ties them, since a file's other
+ * file has `using` its namespace, and by its qualified name (its constructors' names are its uses too); elsewhere only the name ties them, since a file's other
  * `using`s may bring a type of that name (by name). A member is used bare and on `this` inside its type (a `partial`
  * type's other files included), as `Type.Member`, and as a property set in `new Type { Member = ... }`; on a derived
  * type and any other value only the name ties them (by name).
@@ -43,8 +43,6 @@ const DECLARATION_PARENTS = new Set([
   'record_declaration',
   'delegate_declaration',
   'method_declaration',
-  'constructor_declaration',
-  'destructor_declaration',
   'property_declaration',
   'event_declaration',
   'enum_member_declaration',

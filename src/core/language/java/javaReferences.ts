@@ -16,8 +16,8 @@ import {
 
 /**
  * Java uses, resolved through packages and imports: a top-level type is used in its own package, where a file
- * imports it (`import a.b.User;`, `import a.b.*;`) and by its qualified name; a file that imports another type of that
- * name means that one. A member is used bare and on `this` inside its class, as `User.member`, and through a static
+ * imports it (`import a.b.User;`, `import a.b.*;`) and by its qualified name (its constructors' names are its uses:
+ * a rename changes them too); a file that imports another type of that name means that one. A member is used bare and on `this` inside its class, as `User.member`, and through a static
  * import; in a class that extends it, and on any other value, only the name ties them (by name).
  */
 
@@ -42,8 +42,6 @@ const DECLARATION_PARENTS = new Set([
   'record_declaration',
   'annotation_type_declaration',
   'method_declaration',
-  'constructor_declaration',
-  'compact_constructor_declaration',
   'enum_constant',
   'annotation_type_element_declaration',
 ]);

@@ -30,6 +30,8 @@ export interface RustScope {
   readonly crate: string;
   /** The crate's name as paths write it (`regex_syntax`), '' when unknown. */
   readonly crateName: string;
+  /** Rust 2015 (a Cargo.toml without `edition`): a `use` path starts at the crate root (`use de::Error;`). */
+  readonly edition2015: boolean;
   /** The file's module path inside its crate: [] for the crate root. */
   readonly module: readonly string[];
   /** `use` bindings: the local name -> the absolute path it binds (module path and name). */
@@ -78,21 +80,35 @@ function exists(workspace: RulesWorkspace, path: string): string | undefined {
 }
 
 /** The crate folder, the crate's name and the file's module path. */
-function moduleOf(file: string, workspace: RulesWorkspace): { crate: string; crateName: string; module: string[] } {
+interface FileModule {
+  readonly crate: string;
+  readonly crateName: string;
+  readonly module: string[];
+  readonly edition2015: boolean;
+}
+
+function moduleOf(file: string, workspace: RulesWorkspace): FileModule {
   const segments = file.split('/');
   for (let length = segments.length - 1; length >= 0; length--) {
     const base = segments.slice(0, length).join('/');
     const manifest = exists(workspace, base === '' ? 'Cargo.toml' : `${base}/Cargo.toml`);
     if (manifest === undefined) continue;
-    const name = /^\s*name\s*=\s*"([^"]+)"/m.exec(manifest.split(/^\s*\[(?!package\])/m)[0] ?? '')?.[1] ?? '';
+    const packageTable = manifest.split(/^\s*\[(?!package\])/m)[0] ?? '';
+    const crateName = (/^\s*name\s*=\s*"([^"]+)"/m.exec(packageTable)?.[1] ?? '').replace(/-/g, '_');
+    const edition2015 = !/^\s*edition\s*=\s*"20(1[89]|[2-9]\d)"/m.test(packageTable);
     const rest = segments.slice(length);
     // Only the src/ tree is one crate; tests/, benches/ and examples/ files (and src/bin/ files) are crates of their own.
-    if (rest[0] !== 'src' || rest[1] === 'bin') return { crate: file, crateName: name.replace(/-/g, '_'), module: [] };
-    return { crate: base, crateName: name.replace(/-/g, '_'), module: modulePathOf(rest.slice(1)) };
+    if (rest[0] !== 'src' || rest[1] === 'bin') return { crate: file, crateName, module: [], edition2015 };
+    return { crate: base, crateName, module: modulePathOf(rest.slice(1)), edition2015 };
   }
   const src = segments.lastIndexOf('src');
-  if (src < 0) return { crate: '', crateName: '', module: modulePathOf(segments.slice(-1)) };
-  return { crate: segments.slice(0, src).join('/'), crateName: '', module: modulePathOf(segments.slice(src + 1)) };
+  if (src < 0) return { crate: '', crateName: '', module: modulePathOf(segments.slice(-1)), edition2015: false };
+  return {
+    crate: segments.slice(0, src).join('/'),
+    crateName: '',
+    module: modulePathOf(segments.slice(src + 1)),
+    edition2015: false,
+  };
 }
 
 function modulePathOf(inSrc: readonly string[]): string[] {
@@ -116,9 +132,13 @@ function absolutePath(
   segments: readonly string[],
   module: readonly string[],
   scope: Pick<RustScope, 'crateName' | 'uses'> | undefined,
+  fromCrateRoot = false,
 ): string[] | undefined {
   const [first, ...rest] = segments;
   if (first === undefined) return [...module];
+  // Rust 2015: a `use` path is the crate root's, whatever module the `use` is in.
+  if (fromCrateRoot && first !== 'self' && first !== 'super' && first !== 'crate' && first !== '::')
+    return [...segments];
   if (first === 'crate' || (scope !== undefined && scope.crateName !== '' && first === scope.crateName)) return rest;
   if (first === 'self') return [...module, ...rest];
   if (first === 'super') {
@@ -144,7 +164,7 @@ function pathSegments(text: string): string[] {
 }
 
 function scopeOf(file: string, root: Node, workspace: RulesWorkspace): RustScope {
-  const { crate, crateName, module } = moduleOf(file, workspace);
+  const { crate, crateName, module, edition2015 } = moduleOf(file, workspace);
   const uses = new Map<string, string[]>();
   const globs: string[][] = [];
   const external = new Set<string>();
@@ -158,7 +178,7 @@ function scopeOf(file: string, root: Node, workspace: RulesWorkspace): RustScope
       case 'super': {
         const segments = [...prefix, ...pathSegments(node.text)];
         const local = segments.at(-1) ?? '';
-        const resolved = absolutePath(segments, at, partial);
+        const resolved = absolutePath(segments, at, partial, edition2015);
         if (resolved === undefined) external.add(local);
         else if (local === 'self') uses.set(resolved.at(-1) ?? '', resolved);
         else uses.set(local, resolved);
@@ -167,14 +187,14 @@ function scopeOf(file: string, root: Node, workspace: RulesWorkspace): RustScope
       case 'use_as_clause': {
         const path = [...prefix, ...pathSegments(node.childForFieldName('path')?.text ?? '')];
         const alias = node.childForFieldName('alias')?.text ?? '';
-        const resolved = absolutePath(path, at, partial);
+        const resolved = absolutePath(path, at, partial, edition2015);
         if (resolved === undefined) external.add(alias);
         else uses.set(alias, resolved);
         return;
       }
       case 'use_wildcard': {
         const path = [...prefix, ...pathSegments(node.text.replace(/::\*$/, '').replace(/^\*$/, ''))];
-        const resolved = absolutePath(path, at, partial);
+        const resolved = absolutePath(path, at, partial, edition2015);
         if (resolved !== undefined) globs.push(resolved);
         else globs.push(['?', ...path]);
         return;
@@ -197,7 +217,7 @@ function scopeOf(file: string, root: Node, workspace: RulesWorkspace): RustScope
     const argument = declaration.childForFieldName('argument');
     if (argument !== null) bind(argument, [], moduleAt(declaration, module));
   }
-  return { crate, crateName, module, uses, globs, external };
+  return { crate, crateName, edition2015, module, uses, globs, external };
 }
 
 /** The qualifier and shape of an identifier inside a macro's token tree, read from the tokens before it. */
@@ -228,7 +248,8 @@ function shapeOf(node: Node): SiteShape | undefined {
     if (ancestor.type === 'use_declaration' || ancestor.type === 'extern_crate_declaration') return SKIP_SHAPE;
     if (ancestor.type === 'block' || ancestor.type === 'source_file' || ancestor.type === 'declaration_list') break;
   }
-  if (parent.type === 'token_tree') return tokenTreeShape(node);
+  // Macro arguments and the bodies of `macro_rules!` (their `$( ... )*` repetitions too) are tokens, not syntax.
+  if (parent.type === 'token_tree' || parent.type === 'token_repetition') return tokenTreeShape(node);
   if (PATTERN_PARENTS.has(parent.type) && !isField(node, 'type')) {
     // A struct pattern's field names the field (`Point { x, y: z }`).
     if (parent.type === 'field_pattern' && isField(node, 'name')) return KEYWORD_SHAPE;
@@ -341,11 +362,14 @@ function resolveMember(container: ElementNode, site: Site<RustScope>): Verdict {
   const last = segments.at(-1) ?? '';
   if (last === type) return 'resolved';
   if (last === 'Self') return insideImplOf(site, type) ? 'resolved' : 'byName';
+  // A type brought in under another name (`use crate::error::Error as ClapError;`).
+  const bound = absolutePath(segments, moduleAt(site.node, site.scope.module), site.scope);
+  if (bound !== undefined && bound.at(-1) === type) return 'resolved';
   if (container.kind === 'trait' && last === container.name) return 'resolved';
   if (/^<.*>$/.test(shape.qualifier ?? '')) return 'byName';
   if (isTypeName(last)) return 'other';
   // A module path (`crate::util::name`, `super::name`) names an item, not a member.
-  return absolutePath(segments, moduleAt(site.node, site.scope.module), site.scope) !== undefined ? 'other' : 'byName';
+  return bound !== undefined ? 'other' : 'byName';
 }
 
 export const rustReferenceRules: ReferenceRules<RustScope> = {
