@@ -567,7 +567,9 @@ function bringInCheck(request: ServiceEditRequest, deps: EditServiceDeps): Bring
       namedFiles: [],
     });
     const [finding] = findings;
-    return finding === undefined ? undefined : `${finding.decision === 'ask' ? 'it is protected: ' : ''}${finding.reason}`;
+    return finding === undefined
+      ? undefined
+      : `${finding.decision === 'ask' ? 'it is protected: ' : ''}${finding.reason}`;
   };
 }
 

@@ -74,7 +74,9 @@ async function reachOf(
 function summaryOf(errors: readonly NewTypeError[]): string {
   const [first] = errors;
   const count = `${errors.length} TypeScript error${errors.length === 1 ? '' : 's'}`;
-  return first === undefined ? count : `the batch adds ${count} here (first: TS${first.code} ${briefMessage(first.message)})`;
+  return first === undefined
+    ? count
+    : `the batch adds ${count} here (first: TS${first.code} ${briefMessage(first.message)})`;
 }
 
 /**

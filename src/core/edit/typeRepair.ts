@@ -60,7 +60,8 @@ export function typeRepairSection(input: TypeRepairInput): TypeRepairSection {
     const reach = problem.reach ?? 'request';
     if (reach === 'request') lines.push(`- in ${file}:`);
     else if (reach === 'need') lines.push(`- in ${file}, a file outside this request:`);
-    else lines.push(`- in ${file}, which cannot be edited in this request (${problem.reachNote ?? 'not a file of it'}):`);
+    else
+      lines.push(`- in ${file}, which cannot be edited in this request (${problem.reachNote ?? 'not a file of it'}):`);
     lines.push(...errorLines(errors));
 
     if (reach === 'need') {
@@ -75,7 +76,9 @@ export function typeRepairSection(input: TypeRepairInput): TypeRepairSection {
       continue;
     }
     if (reach === 'none') {
-      lines.push('  No operation can change that file here: keep what it uses working, or leave these errors to the user.');
+      lines.push(
+        '  No operation can change that file here: keep what it uses working, or leave these errors to the user.',
+      );
       continue;
     }
     const outline = input.outlineOf(file);

@@ -472,7 +472,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       if (verified.ok && parseErrors.length === 0) break;
       // Errors in files this request cannot change are no reason for another round: no operation can fix them.
       const unreachableOnly =
-        verified.apply.ok && parseErrors.length === 0 && problems.length > 0 && problems.every((p) => p.reach === 'none');
+        verified.apply.ok &&
+        parseErrors.length === 0 &&
+        problems.length > 0 &&
+        problems.every((p) => p.reach === 'none');
       const spent = round >= repairRounds || unreachableOnly;
       if (spent && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps)) break;
       if (spent) {
@@ -681,7 +684,11 @@ function bringIn(
     const path = need.replace(/^file:/i, '').replace(/^\.\//, '');
     const file = offered.find((f) => path === f || path.startsWith(`${f}/`));
     if (file === undefined || requestFiles.has(file)) continue;
-    const [view] = fileViewsOf({ files: [{ path: file, focus: [] }], snapshot: request.snapshot, ...(request.options === undefined ? {} : { options: request.options }) });
+    const [view] = fileViewsOf({
+      files: [{ path: file, focus: [] }],
+      snapshot: request.snapshot,
+      ...(request.options === undefined ? {} : { options: request.options }),
+    });
     if (view === undefined) continue;
     views.push(view);
     requestFiles.add(file);

@@ -359,7 +359,11 @@ void describe('matching errors before and after an edit', () => {
       lineText,
     });
     const before = Array.from({ length: 114 }, (_, i) => expectMissing(i + 2, `expect(sum(${i}, 1)).toBe(${i + 1});`));
-    const after = [...before, expectMissing(200, 'expect(sum(2, 2)).toBe(4);'), expectMissing(201, 'expect(sum(0, 0)).toBe(0);')];
+    const after = [
+      ...before,
+      expectMissing(200, 'expect(sum(2, 2)).toBe(4);'),
+      expectMissing(201, 'expect(sum(0, 0)).toBe(0);'),
+    ];
     assert.deepEqual(compareErrors(before, after), { added: [], removed: 0 });
     const vi = { ...expectMissing(202, 'vi.fn();'), message: "Cannot find name 'vi'." };
     assert.deepEqual(compareErrors(before, [...after, vi]).added, [vi], 'another name is another message');

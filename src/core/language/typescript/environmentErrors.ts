@@ -144,7 +144,9 @@ export function environmentReason(
   if (MISSING_MODULE_CODES.has(code) || code === 7016) {
     const module = quoted(message);
     if (module !== undefined && !module.startsWith('.') && !module.startsWith('/'))
-      return code === 7016 ? `${packageOf(module)} has no type definitions installed` : `${packageOf(module)} is not installed`;
+      return code === 7016
+        ? `${packageOf(module)} has no type definitions installed`
+        : `${packageOf(module)} is not installed`;
     return undefined;
   }
   if (MISSING_NAME_CODES.has(code)) {

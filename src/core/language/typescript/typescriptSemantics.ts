@@ -373,7 +373,9 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
         const sourceFile = program?.getSourceFile(workspace.absolute(file));
         found.set(
           file,
-          program === undefined || sourceFile === undefined ? undefined : exportSurface(program, sourceFile, workspace.ts),
+          program === undefined || sourceFile === undefined
+            ? undefined
+            : exportSurface(program, sourceFile, workspace.ts),
         );
       }
     } finally {
