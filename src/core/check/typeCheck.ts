@@ -131,7 +131,11 @@ export class TypeCheckService {
     const afterTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.after]));
     // Every program of this check holds the same files, augmentations included, so both sides see the same types.
     const roots = [...new Set([...scope, ...imports.augmentingFiles()])];
-    const run = { roots, signal: options.signal };
+    const run = { roots, signal: options.signal, onProgress: options.onProgress };
+    const checker = this.graph.semanticsFor(changedFiles[0] ?? '')?.checker?.();
+    options.onProgress?.(
+      `type check${checker === undefined ? '' : ` with ${checker.name} ${checker.version}`}: ${changedFiles.length} changed file${changedFiles.length === 1 ? '' : 's'} and ${dependents.files.length} importer${dependents.files.length === 1 ? '' : 's'}`,
+    );
     const before = await this.diagnosticsOf(scope, beforeTexts, run, true);
     const afterSurfaces = new Map<string, string | undefined>();
     const after = await this.diagnosticsOf(changedFiles, afterTexts, run, false, afterSurfaces);
@@ -155,7 +159,7 @@ export class TypeCheckService {
       checkedFiles: scope,
       importersUnaffected,
       omittedImporters: dependents.omitted,
-      checker: this.graph.semanticsFor(changedFiles[0] ?? '')?.checker?.(),
+      checker,
     };
   }
 
@@ -185,7 +189,11 @@ export class TypeCheckService {
   private async diagnosticsOf(
     scope: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
-    run: { readonly roots: readonly string[]; readonly signal: AbortSignal | undefined },
+    run: {
+      readonly roots: readonly string[];
+      readonly signal: AbortSignal | undefined;
+      readonly onProgress: ((message: string) => void) | undefined;
+    },
     cacheable: boolean,
     surfaces?: Map<string, string | undefined>,
   ): Promise<CheckedDiagnostic[]> {
@@ -213,6 +221,7 @@ export class TypeCheckService {
       const errors = await semantics.errors(files, texts, {
         roots: run.roots.filter((f) => !texts.has(f) || texts.get(f) !== undefined),
         ...(run.signal === undefined ? {} : { signal: run.signal }),
+        ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }),
         ...(surfaces === undefined ? {} : { surfaceOf: files }),
       });
       for (const file of pending) {

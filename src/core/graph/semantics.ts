@@ -55,6 +55,8 @@ export interface ErrorsOptions {
   readonly roots?: readonly string[];
   /** Warnings and suggestions too, each with its category (the agent tools' diagnostics). */
   readonly allCategories?: boolean;
+  /** Told what a long step is doing (building a program reads hundreds of files on the first check). */
+  readonly onProgress?: (message: string) => void;
 }
 
 export interface ReferenceHit {

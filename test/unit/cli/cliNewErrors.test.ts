@@ -83,6 +83,16 @@ void describe('scalpel edit: only the errors an edit causes count (issue 24)', (
       reasons.some((r) => r.startsWith('TS2304 `vi` comes from vitest')),
       reasons.join('\n'),
     );
+    // --json: progress as one JSON object a line on stderr, the type check's included.
+    const events = run.stderr
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { event: string; phase: string; message: string });
+    assert.ok(events.every((e) => e.event === 'progress'));
+    assert.ok(
+      events.some((e) => e.phase === 'verify' && /^type check with TypeScript \d/.test(e.message)),
+      events.map((e) => e.message).join('\n'),
+    );
   });
 
   void test('a property typed ReturnType<typeof setTimeout> without @types/node applies on the first answer', async () => {

@@ -407,7 +407,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       for (const { config, files: group } of groups.values()) {
         const extra = roots.filter((f) => workspace.configFor(f).configPath === config.configPath);
         const service = workspace.serviceFor(config, [...group, ...extra]);
-        const program = service.getProgram();
+        const program = this.buildProgram(service, options.onProgress);
         if (program === undefined) continue;
         for (const file of group) {
           signal?.throwIfAborted();
@@ -555,6 +555,38 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       };
     }
     return undefined;
+  }
+
+  /**
+   * The service's program, built or brought up to date. A first build reads every file the roots reach (hundreds of
+   * declaration files in a real project) and takes seconds: past a second, `onProgress` hears how far it got, once a
+   * second, and how long it took.
+   */
+  private buildProgram(
+    service: ts.LanguageService,
+    onProgress: ((message: string) => void) | undefined,
+  ): ts.Program | undefined {
+    if (onProgress === undefined) return service.getProgram();
+    const { workspace } = this;
+    const started = Date.now();
+    let read = 0;
+    let told = started;
+    const version = workspace.runtime.description.version;
+    workspace.onRead = () => {
+      read += 1;
+      const now = Date.now();
+      if (now - told < 1_000) return;
+      told = now;
+      onProgress(`type check: building the TypeScript ${version} program, ${read} files read so far`);
+    };
+    try {
+      return service.getProgram();
+    } finally {
+      workspace.onRead = undefined;
+      const seconds = (Date.now() - started) / 1000;
+      if (seconds >= 1)
+        onProgress(`type check: program built in ${seconds.toFixed(1)} s (${read} files read); checking the files`);
+    }
   }
 
   /** The errors of a file, each one that only reflects the environment marked with why (environmentErrors.ts). */
