@@ -218,10 +218,9 @@ Options:
     // both stderr and --json.
     const remaining = remainingTypeErrors(outcome.verification);
     const typeCheck = typeCheckSummary(outcome.verification);
-    if (values.json !== true) {
-      for (const line of describeTypeCheck(typeCheck)) io.stderr(`${line}\n`);
-      for (const line of describeRemaining(remaining, ok)) io.stderr(`${line}\n`);
-    }
+    if (values.json !== true) for (const line of describeTypeCheck(typeCheck)) io.stderr(`${line}\n`);
+    // Listed with --json too, where an editor or terminal can jump to them; --json has them as newTypeErrors.
+    for (const line of describeRemaining(remaining, ok)) io.stderr(`${line}\n`);
     const changes = resolution?.changes ?? outcome.apply.changes;
     const conflicts = resolution?.conflicts ?? [];
     const pending = conflicts.filter((c) => c.decision === 'pending');
@@ -281,7 +280,9 @@ Options:
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
     }
-    if (!ok && values.json !== true && result.advice !== undefined) io.stderr(`${describeAdvice(result.advice)}\n`);
+    // A failed model call says what to do in its own message; the other failures get the advice in flags.
+    if (!ok && values.json !== true && result.advice !== undefined && result.error === undefined)
+      io.stderr(`${describeAdvice(result.advice)}\n`);
     if (!ok)
       throw new CliError(failure ?? 'the edit did not apply', result.status === 'cancelled' && !expired ? 130 : 1);
     if (pending.length > 0) {
