@@ -17,8 +17,9 @@ export type AdviceAction =
   | { readonly kind: 'showLog' }
   | { readonly kind: 'plan' }
   /**
-   * Write the verified edit with the new type errors it still has (the CLI's `--allow-new-errors`; in VS Code an
-   * "Apply Anyway" button with the count, running `EditService.applyAnyway` on the failed result).
+   * Write the verified edit with the new type errors it still has: the CLI's `--allow-new-errors`; for a surface that
+   * offers a button ("Apply Anyway" with the count), the failed result's `outcome.apply.changes` are the verified
+   * changes, to pass through `EditService.checkWrite` and the usual preview.
    */
   | { readonly kind: 'applyAnyway'; readonly newErrors: number };
 

@@ -32,7 +32,7 @@ function buttonOf(action: AdviceAction): string | undefined {
       return undefined;
     case 'applyAnyway':
       // VS Code edits run with remaining type errors allowed (shown in the preview), so no edit fails for them yet.
-      // TODO(#24): an "Apply Anyway (N errors)" button running EditService.applyAnyway when that changes.
+      // TODO(#24): an "Apply Anyway (N errors)" button previewing the failed result's outcome.apply.changes then.
       return undefined;
   }
 }

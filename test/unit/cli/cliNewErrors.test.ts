@@ -144,7 +144,7 @@ void describe('scalpel edit: only the errors an edit causes count (issue 24)', (
     const from = llm.server.requests.length;
     const run = await scalpel(
       root,
-      ['edit', 'packages/a/src/index.ts', '-m', 'fix the import path', '--tsdk', 'bundled'],
+      ['edit', 'packages/a/src/index.ts', '-m', 'fix the import path'],
       { env: llm.cliEnv },
     );
 
