@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
 import type { FileChange, SnapshotReader } from '../core/ops/apply';
-import { type FileFingerprint, fingerprintOf, MISSING_FILE } from '../core/workspace/fileFingerprint';
+import { type FileFingerprint, FileBeingSavedError, fingerprintOf, MISSING_FILE } from '../core/workspace/fileFingerprint';
 import { resolveInWorkspace } from '../core/workspace/workspacePaths';
 import { createEditService } from '../core/edit/editService';
 import type { GateFinding, PreWriteGate } from '../core/edit/preWriteGate';
 import { writeFiles, writePolicyGate } from '../core/write';
+import { readWholeFile } from '../core/write/readWhole';
 import { CliError } from './cliError';
 
 export interface CliWriteOptions {
@@ -79,12 +79,13 @@ export function diskSnapshot(root: string): DiskSnapshot {
         let text: string | undefined;
         try {
           const absolute = resolveInWorkspace(root, path);
-          const stat = statSync(absolute);
-          const bytes = readFileSync(absolute);
+          // Never half a save: a file another program is writing is waited for, then refused (FileBeingSavedError).
+          const { bytes, stat } = readWholeFile(absolute, path);
           fingerprints.set(path, fingerprintOf(bytes, stat));
           // Bytes that are not UTF-8 read as U+FFFD here; the writer refuses such a file rather than write that back.
           text = bytes.toString('utf8');
         } catch (error) {
+          if (error instanceof FileBeingSavedError) throw error;
           // Missing, a folder, unreadable or an unsafe path: to the apply engine all of these are "no such file";
           // the writer's gate gives the precise reason if the batch tries to write there.
           if ((error as NodeJS.ErrnoException).code === 'ENOENT') fingerprints.set(path, MISSING_FILE);
