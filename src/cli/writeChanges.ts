@@ -16,6 +16,8 @@ export interface CliWriteOptions {
   readonly baselines?: ReadonlyMap<string, FileFingerprint>;
   /** For the tests and the stress bench: runs between the last check of a file and its rename. */
   readonly beforeRename?: (path: string) => void;
+  /** `--timeout` as a `Date.now()` time: past it, nothing is written (checked right before the first write). */
+  readonly deadline?: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export function writeChanges(root: string, changes: readonly FileChange[], optio
     ...(options.userNamed === undefined ? {} : { userNamed: options.userNamed }),
     ...(options.baselines === undefined ? {} : { baselines: options.baselines }),
     ...(options.beforeRename === undefined ? {} : { beforeRename: options.beforeRename }),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
   });
   if (result.ok) return;
   const advice =

@@ -125,8 +125,11 @@ Options:
     // --timeout bounds the whole command; one request can take no longer than that either.
     if (timeoutSeconds !== undefined) providerConfig = { ...providerConfig, timeoutMs: timeoutSeconds * 1000 };
     const deadline = timeoutSeconds === undefined ? undefined : AbortSignal.timeout(timeoutSeconds * 1000);
+    // The clock as well as the timer: a timer cannot fire while synchronous work (a huge answer) holds the process.
+    const deadlineAt = timeoutSeconds === undefined ? undefined : Date.now() + timeoutSeconds * 1000;
     const signal = deadline === undefined ? io.signal : AbortSignal.any([io.signal, deadline]);
-    const timedOut = (): boolean => deadline?.aborted === true && !io.signal.aborted;
+    const timedOut = (): boolean =>
+      !io.signal.aborted && (deadline?.aborted === true || (deadlineAt !== undefined && Date.now() >= deadlineAt));
     let lastStep = 'starting';
     const logger = stderrLogger(io.stderr, values.verbose === true);
     const provider = createProvider(providerConfig, logger);
@@ -205,11 +208,19 @@ Options:
     const conflicts = resolution?.conflicts ?? [];
     const pending = conflicts.filter((c) => c.decision === 'pending');
     if (written && changes.length > 0) {
-      writeChanges(root, changes, {
-        allow: values.allow ?? [],
-        userNamed: new Set(paths),
-        baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
-      });
+      try {
+        writeChanges(root, changes, {
+          allow: values.allow ?? [],
+          userNamed: new Set(paths),
+          baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
+          ...(deadlineAt === undefined ? {} : { deadline: deadlineAt }),
+        });
+      } catch (error) {
+        if (!(error instanceof CliError) || !error.message.includes('the time limit ran out')) throw error;
+        throw new CliError(
+          `the time limit of ${timeoutSeconds ?? 0} s (--timeout) ran out before the files were written; nothing was written`,
+        );
+      }
       // What was written is what the model last saw of those files now.
       for (const change of changes) conversation.recordShown(change.path, change.after);
     }

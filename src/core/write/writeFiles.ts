@@ -56,6 +56,11 @@ export interface WriteFilesOptions extends WriteGateOptions {
   readonly confirmed?: ReadonlySet<string>;
   /** Runs between the last check of a file and its rename: the tests and the stress bench put a save there. */
   readonly beforeRename?: (path: string) => void;
+  /**
+   * A time limit (`Date.now()` ms): checked after every other check, right before the first file is written; past it
+   * nothing is. The clock, not a timer: a timer cannot fire while synchronous work holds the process.
+   */
+  readonly deadline?: number;
 }
 
 export type WriteFailureKind =
@@ -499,6 +504,9 @@ export function writeFiles(writes: readonly FileWrite[], options: WriteFilesOpti
   let current: Planned | undefined;
   try {
     planned = plan(writes, options);
+    if (options.deadline !== undefined && Date.now() >= options.deadline) {
+      throw new WriteFailure('refused', planned[0]?.write.path ?? '', 'the time limit ran out before it was written');
+    }
     for (const item of planned) {
       current = item;
       if (item.target.stat === undefined) {
