@@ -224,7 +224,7 @@ Options:
       // What was written is what the model last saw of those files now.
       for (const change of changes) conversation.recordShown(change.path, change.after);
     }
-    saveConversationQuietly(io.env, root, conversation, logger);
+    await saveConversationQuietly(io.env, root, conversation, logger);
     if (values.json !== true) {
       for (const conflict of conflicts) io.stderr(describeConflict(conflict));
       for (const conflict of resolution?.overridden ?? []) io.stderr(describeConflict(conflict));
@@ -333,14 +333,14 @@ function describeConflict(conflict: Conflict): string {
   return `${lines.join('\n')}\n`;
 }
 
-function saveConversationQuietly(
+async function saveConversationQuietly(
   env: NodeJS.ProcessEnv,
   root: string,
   conversation: Parameters<typeof saveConversation>[2],
   logger: Logger,
-): void {
+): Promise<void> {
   try {
-    saveConversation(env, root, conversation);
+    await saveConversation(env, root, conversation);
   } catch (error) {
     logger.warn(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
   }
