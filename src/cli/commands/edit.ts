@@ -33,7 +33,8 @@ Model (flags win over environment variables):
   --model NAME        model name ($SCALPEL_MODEL)
   --timeout SECONDS   time limit of the whole command: planning, every model request and repair
                       round, the type check; past it nothing is written and the exit code is 1
-                      (default: none; each model request alone still ends after 600 s)
+                      (default: none; each model request alone still ends after 600 s, or
+                      after 300 s when the server sends no response at all)
 
 Options:
   -m, --message TEXT  the instruction

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
+import { scripted, startScriptedLlmServer } from '../../support/llmServer';
 import { scalpel, type CliRun } from './runScalpel';
 
 const SOURCE = 'export function greet(name: string): string {\n  return `hi ${name}`;\n}\n';
@@ -79,4 +80,27 @@ void describe('scalpel apply: bounded input', () => {
     assert.doesNotMatch(run.stderr, /\n\s+at |internal error/);
     assert.equal(readFileSync(join(root, 'src', 'a.ts'), 'utf8'), SOURCE);
   });
+
+  void test(
+    'edit: a model stream that never ends is cut at the answer limit, exit 1, nothing written',
+    { timeout: 120_000 },
+    async () => {
+      const server = await startScriptedLlmServer();
+      try {
+        const root = workspace();
+        server.enqueue(scripted.answer('z'.repeat(4096), { chunks: 1, endless: true }));
+        const run = await scalpel(
+          root,
+          ['edit', 'src/a.ts', '--focus', 'function[greet]', '-m', 'greet politely', '--verify', 'syntax', '--no-plan'],
+          { env: { HOME: dirname(root), OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl } },
+        );
+        assert.equal(run.code, 1, run.stderr);
+        assert.match(run.stderr, /passed 2 MB, the limit of one answer/);
+        assert.doesNotMatch(run.stderr, /RangeError|internal error|\n\s+at /);
+        assert.equal(readFileSync(join(root, 'src', 'a.ts'), 'utf8'), SOURCE);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
