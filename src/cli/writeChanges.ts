@@ -4,7 +4,7 @@ import { resolveInWorkspace } from '../core/workspace/workspacePaths';
 import { createEditService } from '../core/edit/editService';
 import type { GateFinding, PreWriteGate } from '../core/edit/preWriteGate';
 import { writeFiles, writePolicyGate } from '../core/write';
-import { readWholeFile } from '../core/write/readWhole';
+import { type ReadWholeOptions, readWholeFile } from '../core/write/readWhole';
 import { CliError } from './cliError';
 
 export interface CliWriteOptions {
@@ -72,7 +72,8 @@ export interface DiskSnapshot extends SnapshotReader {
   readonly fingerprints: ReadonlyMap<string, FileFingerprint>;
 }
 
-export function diskSnapshot(root: string): DiskSnapshot {
+/** `read`: how long a file must have been left alone before it is read (the stress bench varies it). */
+export function diskSnapshot(root: string, read: ReadWholeOptions = {}): DiskSnapshot {
   const cache = new Map<string, string | undefined>();
   const fingerprints = new Map<string, FileFingerprint>();
   return {
@@ -83,7 +84,7 @@ export function diskSnapshot(root: string): DiskSnapshot {
         try {
           const absolute = resolveInWorkspace(root, path);
           // Never half a save: a file another program is writing is waited for, then refused (FileBeingSavedError).
-          const { bytes, stat } = readWholeFile(absolute, path);
+          const { bytes, stat } = readWholeFile(absolute, path, read);
           fingerprints.set(path, fingerprintOf(bytes, stat));
           // Bytes that are not UTF-8 read as U+FFFD here; the writer refuses such a file rather than write that back.
           text = bytes.toString('utf8');
