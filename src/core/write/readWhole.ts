@@ -74,7 +74,8 @@ function isOwnWrite(stat: Stats): boolean {
   return ownWrites.get(`${stat.dev}:${stat.ino}`) === statKey(stat);
 }
 
-function readAllOf(fd: number, size: number): Buffer {
+/** Everything the descriptor holds from its start, `size` a first guess: a file that grows meanwhile is read to its end. */
+export function readAllOf(fd: number, size: number): Buffer {
   const chunks: Buffer[] = [];
   let length = 0;
   for (;;) {

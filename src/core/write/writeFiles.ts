@@ -12,7 +12,6 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  readSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -24,7 +23,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type FileFingerprint, fingerprintOf, fingerprintOfText, sameContent } from '../workspace/fileFingerprint';
-import { recordOwnWrite } from './readWhole';
+import { readAllOf, recordOwnWrite } from './readWhole';
 import { checkWriteTargets, type WriteGateOptions } from './writeGate';
 import { describeFsError, type WriteTarget } from './writeTarget';
 
@@ -117,19 +116,7 @@ class WriteFailure extends Error {
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 function readAll(fd: number): Buffer {
-  const size = fstatSync(fd).size;
-  const chunks: Buffer[] = [];
-  let position = 0;
-  let length = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.max(65536, size - position + 1));
-    const read = readSync(fd, chunk, 0, chunk.length, position);
-    if (read === 0) break;
-    chunks.push(chunk.subarray(0, read));
-    position += read;
-    length += read;
-  }
-  return Buffer.concat(chunks, length);
+  return readAllOf(fd, fstatSync(fd).size);
 }
 
 function errorCode(error: unknown): string | undefined {
