@@ -22,10 +22,13 @@ function workspace(): string {
   return root;
 }
 
-/** Holds this process (and so the CLI running in it) for `ms`, as synchronous work on a huge answer would. */
-function holdTheProcess(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+/** Holds this process (and so the CLI running in it) until `until`, as synchronous work on a huge answer would. */
+function holdTheProcessUntil(until: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, Math.max(1, until - Date.now()));
 }
+
+/** Long enough that even a busy machine reaches the answer within it; the hold then runs past it. */
+const LIMIT_SECONDS = 10;
 
 void describe('--timeout during synchronous work', () => {
   let server: ScriptedLlmServer;
@@ -41,9 +44,21 @@ void describe('--timeout during synchronous work', () => {
     server.enqueue(scripted.answer(RIGHT));
     const env = { OPENAI_API_KEY: 'sk-cli-test', SCALPEL_BASE_URL: server.openaiBaseUrl };
     let held = false;
+    const started = Date.now();
     const run = await scalpel(
       root,
-      ['edit', 'src/greet.ts', '--focus', 'function[greet]', '-m', 'hello', '--timeout', '2', '--verify', 'syntax'],
+      [
+        'edit',
+        'src/greet.ts',
+        '--focus',
+        'function[greet]',
+        '-m',
+        'hello',
+        '--timeout',
+        String(LIMIT_SECONDS),
+        '--verify',
+        'syntax',
+      ],
       {
         env,
         // The CLI writes its progress to stderr as it goes: past the named step, the process is held beyond the
@@ -51,7 +66,7 @@ void describe('--timeout during synchronous work', () => {
         interruptWhen: (stderr) => {
           if (!held && /scalpel: verifying/.test(stderr)) {
             held = true;
-            holdTheProcess(2_500);
+            holdTheProcessUntil(started + LIMIT_SECONDS * 1000 + 1_000);
           }
           return false;
         },
@@ -59,7 +74,7 @@ void describe('--timeout during synchronous work', () => {
     );
     assert.ok(held, `the CLI reported no "verifying" step: ${run.stderr}`);
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /the time limit of 2 s \(--timeout\) ran out/);
+    assert.match(run.stderr, /the time limit of 10 s \(--timeout\) ran out/);
     assert.equal(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), SOURCE, 'nothing written');
   });
 });
