@@ -37,7 +37,8 @@ Model (flags win over environment variables):
   --model NAME        model name ($SCALPEL_MODEL)
   --timeout SECONDS   time limit of the whole command: planning, every model request and repair
                       round, the type check; past it nothing is written and the exit code is 1
-                      (default: none; each model request alone still ends after 600 s)
+                      (default: none; each model request alone still ends after 600 s, or
+                      after 300 s when the server sends no response at all)
 
 Options:
   -m, --message TEXT  the instruction
@@ -139,8 +140,11 @@ Options:
     // --timeout bounds the whole command; one request can take no longer than that either.
     if (timeoutSeconds !== undefined) providerConfig = { ...providerConfig, timeoutMs: timeoutSeconds * 1000 };
     const deadline = timeoutSeconds === undefined ? undefined : AbortSignal.timeout(timeoutSeconds * 1000);
+    // The clock as well as the timer: a timer cannot fire while synchronous work (a huge answer) holds the process.
+    const deadlineAt = timeoutSeconds === undefined ? undefined : Date.now() + timeoutSeconds * 1000;
     const signal = deadline === undefined ? io.signal : AbortSignal.any([io.signal, deadline]);
-    const timedOut = (): boolean => deadline?.aborted === true && !io.signal.aborted;
+    const timedOut = (): boolean =>
+      !io.signal.aborted && (deadline?.aborted === true || (deadlineAt !== undefined && Date.now() >= deadlineAt));
     let lastStep = 'starting';
     const logger = stderrLogger(io.stderr, values.verbose === true);
     const provider = createProvider(providerConfig, logger);
@@ -225,15 +229,23 @@ Options:
     const conflicts = resolution?.conflicts ?? [];
     const pending = conflicts.filter((c) => c.decision === 'pending');
     if (written && changes.length > 0) {
-      writeChanges(root, changes, {
-        allow: values.allow ?? [],
-        userNamed: new Set(paths),
-        baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
-      });
+      try {
+        writeChanges(root, changes, {
+          allow: values.allow ?? [],
+          userNamed: new Set(paths),
+          baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
+          ...(deadlineAt === undefined ? {} : { deadline: deadlineAt }),
+        });
+      } catch (error) {
+        if (!(error instanceof CliError) || !error.message.includes('the time limit ran out')) throw error;
+        throw new CliError(
+          `the time limit of ${timeoutSeconds ?? 0} s (--timeout) ran out before the files were written; nothing was written`,
+        );
+      }
       // What was written is what the model last saw of those files now.
       for (const change of changes) conversation.recordShown(change.path, change.after);
     }
-    saveConversationQuietly(io.env, root, conversation, logger);
+    await saveConversationQuietly(io.env, root, conversation, logger);
     if (values.json !== true) {
       for (const conflict of conflicts) io.stderr(describeConflict(conflict));
       for (const conflict of resolution?.overridden ?? []) io.stderr(describeConflict(conflict));
@@ -420,14 +432,14 @@ function describeConflict(conflict: Conflict): string {
   return `${lines.join('\n')}\n`;
 }
 
-function saveConversationQuietly(
+async function saveConversationQuietly(
   env: NodeJS.ProcessEnv,
   root: string,
   conversation: Parameters<typeof saveConversation>[2],
   logger: Logger,
-): void {
+): Promise<void> {
   try {
-    saveConversation(env, root, conversation);
+    await saveConversation(env, root, conversation);
   } catch (error) {
     logger.warn(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
   }

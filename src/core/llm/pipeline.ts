@@ -34,7 +34,7 @@ import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
 import { briefMessage } from '../check/newErrors';
 import type { CheckerDescription } from '../graph/semantics';
-import { isLlmError, type LlmError } from './errors';
+import { cancelledError, isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
 import { focusNote } from './focusNote';
 import { CODING_SYSTEM_PROMPT, codingUserMessage, parseFinds, parsePlan, repairUserMessage } from './prompts';
@@ -452,6 +452,9 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         const kept = operations.filter((op, index) => !failed.has(index) && !replaced.has(operationKey(op)));
         operations = [...kept, ...parsed.operations];
       }
+      // Reading a long answer is synchronous work: the timers (--timeout, Ctrl-C) get their turn before verifying it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (request.signal?.aborted === true) throw cancelledError();
       progress('verify', `verifying ${operations.length} operation${operations.length === 1 ? '' : 's'}`);
       const verified = await verifyBatch(
         request.snapshot,
