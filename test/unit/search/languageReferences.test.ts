@@ -450,3 +450,29 @@ void describe('constructors and receiver-named methods', () => {
     ]);
   });
 });
+
+void describe('trees without their manifest (Debian source packages, a GOPATH)', () => {
+  const { finder } = workspace('scalpel-no-manifest-', {
+    'gocode/src/example.com/lib/teststructs/structs.go':
+      'package teststructs\n\nfunc NewParentStruct() int {\n\treturn 1\n}\n',
+    'gocode/src/example.com/lib/cmp/compare_test.go':
+      'package cmp_test\n\nimport ts "example.com/lib/teststructs"\n\nfunc value() int {\n\treturn ts.NewParentStruct()\n}\n',
+    'registry/serde/src/lib.rs': 'mod de;\nmod value;\n',
+    'registry/serde/src/de.rs': 'pub trait IntoThing {}\n',
+    'registry/serde/src/value.rs': 'use de::IntoThing;\n\npub struct Unit;\n\nimpl IntoThing for Unit {}\n',
+  });
+
+  void test('a Go import path is matched by the folder it ends (no go.mod): the use is no "No uses"', () => {
+    const path = 'gocode/src/example.com/lib/teststructs/structs.go';
+    assert.deepEqual(rows(finder.referencesOf(path, `${path}/function[NewParentStruct]`)), [
+      'gocode/src/example.com/lib/cmp/compare_test.go/function[value]: return ts.NewParentStruct()',
+    ]);
+  });
+
+  void test("a Rust `use` path that starts with a module of the crate root is the crate's (no Cargo.toml)", () => {
+    const path = 'registry/serde/src/de.rs';
+    assert.deepEqual(rows(finder.referencesOf(path, `${path}/trait[IntoThing]`)), [
+      'registry/serde/src/value.rs/impl[IntoThing for Unit]: impl IntoThing for Unit {}',
+    ]);
+  });
+});

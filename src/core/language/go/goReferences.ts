@@ -127,11 +127,14 @@ function shapeOf(node: Node): SiteShape | undefined {
   return useShape(via, qualifier, isCall, isWrite);
 }
 
-/** Whether an import path names the target's package. */
+/**
+ * Whether an import path names the target's package: its go.mod path, else its folder (a GOPATH tree holds
+ * `src/<import path>`, so the folder ends with the path; a module at the root without go.mod, the other way round).
+ */
 function importsTarget(path: string, targetScope: GoScope): boolean {
   if (targetScope.importPath !== undefined) return path === targetScope.importPath;
   const folder = targetScope.folder;
-  return folder !== '' && (path === folder || path.endsWith(`/${folder}`));
+  return folder !== '' && (path === folder || path.endsWith(`/${folder}`) || folder.endsWith(`/${path}`));
 }
 
 /** The name a file reaches an import by: its alias, else the package's name guessed from the path. */

@@ -169,6 +169,20 @@ function scopeOf(file: string, root: Node, workspace: RulesWorkspace): RustScope
   const globs: string[][] = [];
   const external = new Set<string>();
   const partial = { crateName, uses };
+  // A path that starts with a module of the crate root (`use de::Error;`) is the crate's: Rust 2015 reads every
+  // `use` so, and a crate without a Cargo.toml at hand may be 2015.
+  const rootModules = new Map<string, boolean>();
+  const isRootModule = (name: string): boolean => {
+    let known = rootModules.get(name);
+    if (known === undefined) {
+      const src = crate === '' || crate === file ? 'src' : `${crate}/src`;
+      known = [`${src}/${name}.rs`, `${src}/${name}/mod.rs`].some((path) => workspace.readFile(path) !== undefined);
+      rootModules.set(name, known);
+    }
+    return known;
+  };
+  const absolute = (segments: readonly string[], at: readonly string[]): string[] | undefined =>
+    absolutePath(segments, at, partial, edition2015 || isRootModule(segments[0] ?? ''));
   const bind = (node: Node, prefix: readonly string[], at: readonly string[]): void => {
     switch (node.type) {
       case 'scoped_identifier':
@@ -178,7 +192,7 @@ function scopeOf(file: string, root: Node, workspace: RulesWorkspace): RustScope
       case 'super': {
         const segments = [...prefix, ...pathSegments(node.text)];
         const local = segments.at(-1) ?? '';
-        const resolved = absolutePath(segments, at, partial, edition2015);
+        const resolved = absolute(segments, at);
         if (resolved === undefined) external.add(local);
         else if (local === 'self') uses.set(resolved.at(-1) ?? '', resolved);
         else uses.set(local, resolved);
@@ -187,14 +201,14 @@ function scopeOf(file: string, root: Node, workspace: RulesWorkspace): RustScope
       case 'use_as_clause': {
         const path = [...prefix, ...pathSegments(node.childForFieldName('path')?.text ?? '')];
         const alias = node.childForFieldName('alias')?.text ?? '';
-        const resolved = absolutePath(path, at, partial, edition2015);
+        const resolved = absolute(path, at);
         if (resolved === undefined) external.add(alias);
         else uses.set(alias, resolved);
         return;
       }
       case 'use_wildcard': {
         const path = [...prefix, ...pathSegments(node.text.replace(/::\*$/, '').replace(/^\*$/, ''))];
-        const resolved = absolutePath(path, at, partial, edition2015);
+        const resolved = absolute(path, at);
         if (resolved !== undefined) globs.push(resolved);
         else globs.push(['?', ...path]);
         return;
