@@ -10,6 +10,7 @@ import { serializeOperations } from '../../core/ops/format';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { metricsFilePath } from '../metricsFile';
+import { describeReplaced, historyAsJson } from '../operationHistory';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { cliGateFailure, cliPreWriteGates, diskSnapshot, writeChanges } from '../writeChanges';
 import { focusByFileOrThrow, workspacePathOf, workspaceRoot } from '../workspaceFiles';
@@ -55,7 +56,8 @@ Options:
                       user_wins (default) keeps yours and reports the operation; agent_wins writes the
                       model's version and prints yours; ask writes the rest, prints both versions of each
                       such element and exits 3 (run again with user_wins or agent_wins to decide)
-  --json              print {ok, operations, results, files, usage, conflicts, notes} as JSON
+  --json              print {ok, operations, results, files, usage, conflicts, notes, history} as JSON;
+                      history lists every operation of every round with its final status
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
                       (default: the current directory)`,
@@ -237,6 +239,12 @@ Options:
             usage,
             ...(remaining.length === 0 ? {} : { newTypeErrors: remaining }),
             notes: outcome.notes,
+            history: historyAsJson(outcome.history, {
+              apply: outcome.apply,
+              written,
+              verified: ok,
+              keptOut: new Set(conflicts.filter((c) => c.decision !== 'agent').map((c) => c.index)),
+            }),
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
           null,
@@ -245,6 +253,7 @@ Options:
       );
     } else if (ok) {
       io.stdout(unifiedDiff(changes));
+      for (const line of describeReplaced(outcome.history)) io.stderr(`${line}\n`);
       printNotes(io.stderr, outcome.notes);
       progress(
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +

@@ -292,6 +292,7 @@ const NO_OUTCOME: EditOutcome = {
   verification: [],
   lastAnswer: '',
   notes: [],
+  history: [],
 };
 
 async function edit(

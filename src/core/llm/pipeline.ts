@@ -8,6 +8,8 @@ import {
 import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
 import { answerNotes, mergeNotes } from '../edit/answerNotes';
+import { identityReader } from '../edit/operationIdentity';
+import { RepairBatch, type OperationRecord } from '../edit/repairMerge';
 import { contextFailureOf } from '../edit/contextFailure';
 import { answerFinds, createSymbolFinder, type SymbolFinder } from '../edit/findSymbol';
 import { answerNeeds } from '../edit/needAnswer';
@@ -124,6 +126,11 @@ export interface EditOutcome {
   readonly lastAnswer: string;
   /** What the model wrote beside its operations, every round's once, in order: shown to the user. */
   readonly notes: readonly string[];
+  /**
+   * Every operation the model sent, in every round, with what became of it: in the last verified batch, replaced by a
+   * later one with the same identity, failed (and sent back), or set aside beside NEED/FIND lines.
+   */
+  readonly history: readonly OperationRecord[];
   readonly context?: Pick<ContextResult, 'tokens' | 'wholeFileTokens' | 'files' | 'dropped' | 'elements'>;
   /** Why it did not apply, in words for the user. */
   readonly failure?: string;
@@ -144,11 +151,6 @@ export interface FileView extends PlanFile {
 
 function plainOutline(path: string, text: string): FileOutline {
   return { file: path, text, language: 'ts', elements: [], syntaxErrors: [], lineCount: countLines(text) };
-}
-
-/** The key under which a repair's new operation replaces an earlier one of the batch. */
-function operationKey(operation: Operation): string {
-  return `${operation.type} ${operation.path.replace(/^file:/i, '')}`;
 }
 
 /**
@@ -256,6 +258,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     requests,
   );
   const views = fileViewsOf(request);
+  const batch = new RepairBatch(identityReader(request.snapshot));
   const finder =
     request.finder ??
     createSymbolFinder({ counter, requestFiles: views.map((v) => v.path), snapshot: request.snapshot });
@@ -282,6 +285,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     verification,
     lastAnswer,
     notes,
+    history: batch.records(),
     ...(plan === undefined ? {} : { plan }),
     ...(context === undefined
       ? {}
@@ -400,6 +404,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
           finds,
           answered: { setAside: parsed.operations.length, sent: asked.sent },
         });
+        batch.setAside(round, parsed.operations);
         shownByNeeds = withShownByNeeds(shownByNeeds, asked.shown);
         progress(
           'repair',
@@ -410,18 +415,9 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       }
       rounds.push({ phase, needs, finds });
       parseErrors = [...parsed.errors];
-      if (!verifiedOnce) {
-        operations = [...parsed.operations];
-      } else {
-        // Operations that passed are kept; a new operation on the same target replaces the earlier one.
-        const replaced = new Set(parsed.operations.map(operationKey));
-        const failed = new Set([
-          ...apply.results.filter((r) => r.status === 'failed').map((r) => r.index),
-          ...problems.flatMap((p) => (p.operationIndex === undefined ? [] : [p.operationIndex])),
-        ]);
-        const kept = operations.filter((op, index) => !failed.has(index) && !replaced.has(operationKey(op)));
-        operations = [...kept, ...parsed.operations];
-      }
+      // Operations that passed are kept; a new operation replaces a kept one only with the same identity.
+      batch.add(round, parsed.operations, verifiedOnce ? failuresOf(apply, problems) : undefined);
+      operations = batch.operations;
       progress('verify', `verifying ${operations.length} operation${operations.length === 1 ? '' : 's'}`);
       const verified = await verifyBatch(
         request.snapshot,
@@ -525,6 +521,17 @@ function askedAgainMessage(
     `Nothing has been applied yet.${aside} Now answer with ${verifiedOnce ? 'corrected operations for the failed ones' : 'all the operations of the task'}, in the format described.`,
   );
   return parts.join('\n\n');
+}
+
+/** The positions of the batch that failed or that a check blamed, with the message sent back about them. */
+function failuresOf(apply: ApplyResult, problems: readonly VerificationProblem[]): Map<number, string> {
+  const failures = new Map<number, string>();
+  for (const result of apply.results)
+    if (result.status === 'failed') failures.set(result.index, result.message ?? 'failed');
+  for (const problem of problems)
+    if (problem.operationIndex !== undefined && !failures.has(problem.operationIndex))
+      failures.set(problem.operationIndex, problem.message);
+  return failures;
 }
 
 function countFailures(
