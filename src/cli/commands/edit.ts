@@ -25,7 +25,9 @@ export const editCommand: CliCommand = {
 
 Builds the focused context, asks the model for element operations, verifies them
 (sending failures back for repair), shows the diff and writes the files.
-Exit 0 only if the edit applied (with --dry-run: if it verified).
+Exit 0 only if the edit applied (with --dry-run: if it verified); 1 when it did not verify
+or failed; 3 when --on-conflict ask left elements for you; 4 when the model declined the
+task (it answered DECLINE: <reason>, printed; nothing is written).
 
 Model (flags win over environment variables):
   --provider NAME     openai | anthropic | ollama  ($SCALPEL_PROVIDER; default: the provider
@@ -227,6 +229,7 @@ Options:
             ok,
             written,
             ...(ok || failure === undefined ? {} : { failure }),
+            ...(result.declined === undefined ? {} : { declined: result.declined }),
             ...(ok || result.advice === undefined ? {} : { advice: result.advice }),
             ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
             operations: serializeOperations(outcome.operations),
@@ -259,6 +262,9 @@ Options:
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
       );
+    } else if (result.status === 'declined') {
+      // The reason is the answer; any other prose of it follows as notes.
+      printNotes(io.stderr, outcome.notes);
     } else if (result.status !== 'refused') {
       // A refused batch verified: its failure line says all; the operations and the answer were fine.
       for (const r of outcome.apply.results) io.stderr(`${describeResult(r)}\n`);
@@ -267,6 +273,11 @@ Options:
       else printNotes(io.stderr, outcome.notes.slice(0, -1));
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
+    }
+    if (result.status === 'declined' && !expired) {
+      if (values.json !== true)
+        io.stderr(`scalpel: the model declined the task: ${result.declined ?? ''}\nscalpel: nothing was written\n`);
+      return DECLINE_EXIT_CODE;
     }
     if (!ok)
       throw new CliError(failure ?? 'the edit did not apply', result.status === 'cancelled' && !expired ? 130 : 1);
@@ -300,6 +311,9 @@ function describeRemaining(errors: readonly NewTypeError[]): string[] {
 
 /** `--on-conflict ask` left elements for the user to decide: the rest was written. */
 export const ASK_EXIT_CODE = 3;
+
+/** The model declined the task (`DECLINE: <reason>`, issue 24): nothing was written, and that is its answer. */
+export const DECLINE_EXIT_CODE = 4;
 
 function conflictAsJson(conflict: Conflict): object {
   return {

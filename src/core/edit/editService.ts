@@ -95,7 +95,8 @@ export interface ServiceEditRequest extends RequestBase {
   readonly allowNewErrors?: boolean;
 }
 
-export type ServiceEditStatus = 'ready' | 'nothing' | 'conflict' | 'failed' | 'cancelled' | 'refused';
+/** `declined`: the model answered `DECLINE: <reason>` instead of operations (issue 24); `declined` holds the reason. */
+export type ServiceEditStatus = 'ready' | 'nothing' | 'conflict' | 'failed' | 'cancelled' | 'refused' | 'declined';
 
 /** One operation of the change set, with the element it changes: what the preview accepts or rejects one by one. */
 export interface PendingChange {
@@ -127,6 +128,8 @@ export interface ServiceEditResult {
   readonly gateFindings: readonly GateFinding[];
   /** Why there is no change set, in words. */
   readonly failure?: string;
+  /** The model's reason, when it declined the task. */
+  readonly declined?: string;
   readonly advice?: Advice;
   readonly error?: LlmError;
 }
@@ -369,6 +372,16 @@ async function edit(
   if (!outcome.ok) {
     if (outcome.error?.code === 'cancelled' || request.signal?.aborted === true)
       return stop('cancelled', outcome, 'cancelled; nothing was applied', { kind: 'model', code: 'cancelled' });
+    if (outcome.declined !== undefined)
+      return stop(
+        'declined',
+        outcome,
+        outcome.failure ?? `the model declined the task: ${outcome.declined}`,
+        {
+          kind: 'declined',
+        },
+        { declined: outcome.declined },
+      );
     return stop(
       'failed',
       outcome,

@@ -7,7 +7,7 @@ import {
 } from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
-import { answerNotes, mergeNotes } from '../edit/answerNotes';
+import { answerDecline, answerNotes, codeBlocksOutsideOperations, mergeNotes } from '../edit/answerNotes';
 import { identityReader } from '../edit/operationIdentity';
 import { RepairBatch, type OperationRecord } from '../edit/repairMerge';
 import { contextFailureOf } from '../edit/contextFailure';
@@ -105,6 +105,8 @@ export interface EditRound {
    * aside unverified, for the next answer to write again from what it was shown.
    */
   readonly answered?: { readonly setAside: number; readonly sent: readonly string[] };
+  /** The answer declined the task (`DECLINE: <reason>`), with this reason; the request ended there. */
+  readonly declined?: string;
 }
 
 export interface EditOutcome {
@@ -132,6 +134,8 @@ export interface EditOutcome {
    */
   readonly history: readonly OperationRecord[];
   readonly context?: Pick<ContextResult, 'tokens' | 'wholeFileTokens' | 'files' | 'dropped' | 'elements'>;
+  /** The model declined the task (`DECLINE: <reason>`): its reason. Nothing was applied. */
+  readonly declined?: string;
   /** Why it did not apply, in words for the user. */
   readonly failure?: string;
   /** Why it did not apply, sorted, for the advice. */
@@ -275,6 +279,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
   let verification: readonly StepReport[] = [];
   let context: ContextResult | undefined;
   const outcome = (ok: boolean, failure?: string, failureKind?: FailureKind, error?: LlmError): EditOutcome => ({
+    ...declinedOf(rounds),
     ok,
     apply,
     operations,
@@ -393,6 +398,15 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       const needs = parsePlan(answer.text, { strict: true });
       const finds = parseFinds(answer.text);
       const parsed = parseOperations(answer.text);
+      // A decline ends the request at once, in any round: nothing is applied, not even operations kept so far.
+      const declined = parsed.operations.length === 0 ? answerDecline(answer.text) : undefined;
+      if (declined !== undefined) {
+        rounds.push({ phase, needs, finds, declined });
+        parseErrors = [...parsed.errors];
+        const last = requests[requests.length - 1];
+        if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        return outcome(false, `the model declined the task: ${declined}; nothing was applied`, { kind: 'declined' });
+      }
       // A question is answered first, in a round of its own; operations beside it were written without what it
       // asks for, so they are set aside and the model answers again whole (docs/operations.md).
       if ((needs.length > 0 || finds.length > 0) && round < repairRounds) {
@@ -453,7 +467,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       );
       await followUp(
         operations.length === 0 && parseErrors.length === 0
-          ? 'Your answer held no operations. Answer with edit operations in the format described, and nothing else.'
+          ? noOperationsMessage(answer.text)
           : repairUserMessage(apply.results, parseErrors, problems),
         withShownInRepair(shownByNeeds, problems),
       );
@@ -521,6 +535,21 @@ function askedAgainMessage(
     `Nothing has been applied yet.${aside} Now answer with ${verifiedOnce ? 'corrected operations for the failed ones' : 'all the operations of the task'}, in the format described.`,
   );
   return parts.join('\n\n');
+}
+
+function declinedOf(rounds: readonly EditRound[]): { declined?: string } {
+  const declined = rounds.at(-1)?.declined;
+  return declined === undefined ? {} : { declined };
+}
+
+/** The follow-up to an answer without operations: code without a header is named as such, and a decline offered. */
+function noOperationsMessage(answer: string): string {
+  const blocks = codeBlocksOutsideOperations(answer);
+  const what =
+    blocks === 0
+      ? 'Your answer held no operations.'
+      : `Your answer held ${blocks === 1 ? 'a code block' : `${blocks} code blocks`} without an operation header, so nothing could be applied: put each change under its header (REPLACE_ELEMENT <path>, CREATE_ELEMENT ..., or REPLACE_FILE <file> for a whole file).`;
+  return `${what} Answer with edit operations in the format described, and nothing else; or, if the task should not be done, only DECLINE: <reason>.`;
 }
 
 /** The positions of the batch that failed or that a check blamed, with the message sent back about them. */

@@ -68,6 +68,8 @@ export interface EditCommandResult {
   readonly typeErrors?: number;
   /** What the model wrote beside its operations (issue 18). */
   readonly notes?: readonly string[];
+  /** The model declined the task (`DECLINE: <reason>`): its reason; nothing was changed. */
+  readonly declined?: string;
 }
 
 /** What a surface gathered for one edit request. */
@@ -416,6 +418,13 @@ export class EditService {
       case 'cancelled':
         void vscode.window.showInformationMessage('Scalpel: cancelled; nothing was applied.');
         return { status: 'cancelled', message: 'cancelled', ...common };
+      case 'declined': {
+        // The model's answer to the request, not an error: its reason, and nothing changed.
+        const message = `Scalpel: the model declined: ${result.declined ?? ''} Nothing was changed.`;
+        this.ctx.log.info(message);
+        void vscode.window.showInformationMessage(message);
+        return { status: 'failed', message, declined: result.declined ?? '', ...common };
+      }
       case 'failed':
       case 'refused':
       case 'nothing': {
