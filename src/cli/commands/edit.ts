@@ -296,7 +296,7 @@ Options:
  * The type errors a batch was let through with, for the terminal: per file a count, then each error where an editor
  * or terminal can jump to it (`file:line:column`), its code and message, and the element it is in.
  */
-function describeRemaining(errors: readonly NewTypeError[]): string[] {
+export function describeRemaining(errors: readonly NewTypeError[]): string[] {
   const byFile = new Map<string, NewTypeError[]>();
   for (const error of errors) byFile.set(error.file, [...(byFile.get(error.file) ?? []), error]);
   return [...byFile].flatMap(([file, inFile]) => [

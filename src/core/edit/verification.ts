@@ -2,6 +2,7 @@ import { loadLanguagesForPaths } from '../language/languages';
 import { applyOperations, type ApplyOptions, type ApplyResult, type SnapshotReader } from '../ops/apply';
 import type { Operation } from '../ops/operation';
 import type { NewTypeError } from '../check/typeCheck';
+import type { BrokenReference } from './referencesStep';
 import type { ShownRequest } from './shownRecord';
 
 /**
@@ -29,6 +30,14 @@ export interface VerificationProblem {
   readonly shows?: { readonly file: string; readonly path?: string };
   /** The type check's errors behind the message, for surfaces that mark them where they are (the preview). */
   readonly typeErrors?: readonly NewTypeError[];
+  /** Uses of a renamed or deleted element the batch leaves in place (the references step), behind the message. */
+  readonly brokenReferences?: readonly BrokenReference[];
+}
+
+/** What a step found: problems, and notes on what it could not check (said, never passed off as checked). */
+export interface StepOutcome {
+  readonly problems: readonly VerificationProblem[];
+  readonly notes?: readonly string[];
 }
 
 export interface VerificationStep {
@@ -36,12 +45,16 @@ export interface VerificationStep {
   readonly name: string;
   /** Its problems go back for repair, but when the repair rounds are spent they do not stop the batch. */
   readonly mayRemain?: boolean;
-  run(input: VerificationInput): readonly VerificationProblem[] | Promise<readonly VerificationProblem[]>;
+  run(
+    input: VerificationInput,
+  ): readonly VerificationProblem[] | StepOutcome | Promise<readonly VerificationProblem[] | StepOutcome>;
 }
 
 export interface StepReport {
   readonly step: string;
   readonly problems: readonly VerificationProblem[];
+  /** What the step could not check, in words ("references to X were not checked: ..."). */
+  readonly notes?: readonly string[];
 }
 
 export interface Verification {
@@ -76,12 +89,39 @@ export async function verifyBatch(
     },
   ];
   const problems: VerificationProblem[] = [];
-  if (apply.ok) {
+  // With `partial`, what applied is checked too: it is what would be written.
+  if (apply.ok || (options.partial === true && apply.changes.length > 0)) {
     for (const step of steps) {
       const found = await step.run({ snapshot, operations, apply, ...(shown === undefined ? {} : { shown }) });
-      reports.push({ step: step.name, problems: found });
-      problems.push(...found);
+      const outcome: StepOutcome = isStepOutcome(found) ? found : { problems: found };
+      reports.push({
+        step: step.name,
+        problems: outcome.problems,
+        ...(outcome.notes === undefined || outcome.notes.length === 0 ? {} : { notes: outcome.notes }),
+      });
+      problems.push(...outcome.problems);
     }
   }
   return { ok: apply.ok && problems.length === 0, apply, steps: reports, problems };
+}
+
+function isStepOutcome(found: readonly VerificationProblem[] | StepOutcome): found is StepOutcome {
+  return !Array.isArray(found);
+}
+
+/** What the steps could not check, every step's notes in order. */
+export function verificationNotes(steps: readonly StepReport[]): string[] {
+  return steps.flatMap((report) => report.notes ?? []);
+}
+
+/** The problems that stop a batch: all but the kinds the caller lets through. */
+export function blockingProblems(
+  verification: Pick<Verification, 'problems'>,
+  allowed: { readonly allowNewErrors?: boolean; readonly allowBrokenReferences?: boolean },
+): VerificationProblem[] {
+  return verification.problems.filter(
+    (problem) =>
+      !(allowed.allowNewErrors === true && problem.typeErrors !== undefined) &&
+      !(allowed.allowBrokenReferences === true && problem.brokenReferences !== undefined),
+  );
 }
