@@ -16,6 +16,7 @@ import { answerNeeds } from '../edit/needAnswer';
 import { modelCaller } from '../edit/modelCall';
 import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
+import { linesShownIn } from '../edit/shownLines';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import type { EditOptions } from '../edit/editSettings';
 import {
@@ -226,6 +227,18 @@ function withShownByNeeds(files: readonly ShownFile[], added: readonly ShownFile
   return result;
 }
 
+/**
+ * The record of a request plus the lines its text listed verbatim (uses, FIND answers, type errors' lines), for the
+ * files the record holds: a file known only by such lines is not part of the request and cannot be edited in it.
+ */
+function withShownLines(files: readonly ShownFile[], lines: ReadonlyMap<string, readonly string[]>): ShownFile[] {
+  return files.map((file) => {
+    const listed = lines.get(file.path);
+    if (listed === undefined || listed.length === 0) return file;
+    return { ...file, lines: [...new Set([...(file.lines ?? []), ...listed])] };
+  });
+}
+
 /** The default token budget of a NEED answer when the request sets none (the edit settings' default). */
 const DEFAULT_NEED_BUDGET = 12_000;
 /** A NEED answer may always use this much, even when the context took most of the budget. */
@@ -354,7 +367,8 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       ...(options.smallFileLines === undefined ? {} : { smallFileLines: options.smallFileLines }),
       ...(options.full === true ? { full: true } : {}),
     });
-    const shownContext = shownByContext(context);
+    // Lines the references listed count as seen for the PATCH of them (issue 24).
+    const shownContext = withShownLines(shownByContext(context), linesShownIn(context.text));
     const fixedTokens =
       counter.count(CODING_SYSTEM_PROMPT) +
       counter.count(request.instruction) +
@@ -389,7 +403,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       messages.push({ role: 'user', content });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - contextTokens + wholeFileTokens);
-      shown.push({ phase: 'repair', files: withShownByNeeds(shownContext, shownNow) });
+      shown.push({
+        phase: 'repair',
+        files: withShownLines(withShownByNeeds(shownContext, shownNow), linesShownIn(content)),
+      });
     };
     for (let round = 0; ; round++) {
       lastAnswer = answer.text;
