@@ -1,6 +1,6 @@
 import type { ContextResult } from '../context/buildContext';
 import type { FileOutline } from '../elements/element';
-import { parseElementPath } from '../elements/elementPath';
+import { filePartOf, parseElementPath } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
 import type { Operation, PatchElementOperation } from '../ops/operation';
 
@@ -67,7 +67,7 @@ export function unseenTargets(
   const refused: UnseenTarget[] = [];
   for (const operation of operations) {
     if (operation.type === 'REPLACE_FILE') {
-      const file = fileOf(operation.path);
+      const file = filePartOf(operation.path);
       if (file === undefined || seen.wholeFiles.has(file) || outlineOf(file) === undefined) continue;
       refused.push({
         operation,
@@ -80,7 +80,7 @@ export function unseenTargets(
       continue;
     }
     if (operation.type !== 'REPLACE_ELEMENT' && operation.type !== 'PATCH_ELEMENT') continue;
-    const file = fileOf(operation.path);
+    const file = filePartOf(operation.path);
     if (file === undefined || seen.wholeFiles.has(file)) continue;
     const outline = outlineOf(file);
     if (outline === undefined) continue;
@@ -135,13 +135,5 @@ function namesFile(path: string): boolean {
     return parseElementPath(path).segments.length === 0;
   } catch {
     return false;
-  }
-}
-
-function fileOf(path: string): string | undefined {
-  try {
-    return parseElementPath(path).file;
-  } catch {
-    return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import { closes, readFenceLine, type FenceLine } from '../ops/format/fences';
+import { linesOutsideFences } from '../ops/format/fences';
 import { answerProse } from '../ops/format/parseOperations';
 
 /**
@@ -66,24 +66,8 @@ export function answerDecline(answer: string): string | undefined {
  * block (it ends a paragraph), and how many such blocks there were.
  */
 function outsideCode(answer: string): { lines: string[]; blocks: number } {
-  const lines: string[] = [];
-  let blocks = 0;
-  let fence: FenceLine | undefined;
-  for (const line of answerProse(answer)) {
-    const opening = readFenceLine(line);
-    if (fence !== undefined) {
-      if (opening !== undefined && closes(opening, fence)) fence = undefined;
-      continue;
-    }
-    if (opening !== undefined) {
-      fence = opening;
-      blocks += 1;
-      lines.push('');
-      continue;
-    }
-    lines.push(line);
-  }
-  return { lines, blocks };
+  const outside = linesOutsideFences(answerProse(answer));
+  return { lines: outside.map((line) => line ?? ''), blocks: outside.filter((line) => line === undefined).length };
 }
 
 const QUESTION = /^[\s>*\-#`]*(?:NEED|FIND)[:\s]/;

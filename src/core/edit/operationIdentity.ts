@@ -1,5 +1,5 @@
 import type { FileOutline } from '../elements/element';
-import { formatSegment, parseElementPath } from '../elements/elementPath';
+import { filePartOf, formatSegment } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
 import { languageFor } from '../language/languages';
 import type { SnapshotReader } from '../ops/apply';
@@ -50,7 +50,7 @@ function identityOf(
       return `${operation.type === 'ADD_IMPORT' ? 'import+' : 'import-'} ${canonicalPath(path, outlineOf)} ${importKey(operation.content)}`;
     case 'CREATE_FILE':
     case 'REPLACE_FILE':
-      return `file ${fileOf(path) ?? path}`;
+      return `file ${filePartOf(path) ?? path}`;
   }
 }
 
@@ -66,17 +66,9 @@ function readOutline(snapshot: SnapshotReader, file: string): FileOutline | unde
   }
 }
 
-function fileOf(path: string): string | undefined {
-  try {
-    return parseElementPath(path).file;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The element's canonical path when it resolves in the snapshot (kind synonyms, a left-out container), else as written. */
 function canonicalPath(path: string, outlineOf: (file: string) => FileOutline | undefined): string {
-  const file = fileOf(path);
+  const file = filePartOf(path);
   if (file === undefined) return path;
   if (file === path) return file;
   const outline = outlineOf(file);
@@ -92,7 +84,7 @@ function createdNames(
   snapshot: SnapshotReader,
   outlineOf: (file: string) => FileOutline | undefined,
 ): string | undefined {
-  const file = fileOf(path);
+  const file = filePartOf(path);
   if (file === undefined) return undefined;
   const language = languageFor(file);
   const text = snapshot.read(file) ?? '';

@@ -1,5 +1,5 @@
 import type { ElementNode, FileOutline } from '../elements/element';
-import { parseElementPath } from '../elements/elementPath';
+import { filePartOf } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
 import type { CodeGraph } from '../graph/codeGraph';
 import { isReferable, type ReferenceFinder, type ReferenceSite } from '../graph/references';
@@ -120,12 +120,8 @@ function removedElement(
     operation.type === 'DELETE_ELEMENT' ||
     ((operation.type === 'REPLACE_ELEMENT' || operation.type === 'PATCH_ELEMENT') && result.renamedTo !== undefined);
   if (!removes) return undefined;
-  let file: string;
-  try {
-    file = parseElementPath(operation.path).file;
-  } catch {
-    return undefined;
-  }
+  const file = filePartOf(operation.path);
+  if (file === undefined) return undefined;
   const before = read(file);
   if (before === undefined) return undefined;
   const resolved = resolveElementPath(graph.outlineOf(file, before), operation.path);

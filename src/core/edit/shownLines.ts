@@ -1,5 +1,5 @@
-import { parseElementPath } from '../elements/elementPath';
-import { closes, readFenceLine, type FenceLine } from '../ops/format/fences';
+import { filePartOf } from '../elements/elementPath';
+import { linesOutsideFences } from '../ops/format/fences';
 
 /**
  * Lines of code Scalpel showed the model verbatim outside whole elements (issue 24, "lines shown are lines seen"):
@@ -27,17 +27,10 @@ export function linesShownIn(text: string): Map<string, string[]> {
     if (!lines.includes(line)) lines.push(line);
     shown.set(file, lines);
   };
-  let fence: FenceLine | undefined;
   /** The file of the listing line above, for the `at:` line under a type error. */
   let listedFile: string | undefined;
-  for (const line of text.split('\n')) {
-    const fenceLine = readFenceLine(line);
-    if (fence !== undefined) {
-      if (fenceLine !== undefined && closes(fenceLine, fence)) fence = undefined;
-      continue;
-    }
-    if (fenceLine !== undefined) {
-      fence = fenceLine;
+  for (const line of linesOutsideFences(text.split('\n'))) {
+    if (line === undefined) {
       listedFile = undefined;
       continue;
     }
@@ -58,12 +51,8 @@ export function linesShownIn(text: string): Map<string, string[]> {
   return shown;
 }
 
-/** The file of an element path (or of a file path), when it is one. */
+/** The file of an element path (or of a file path), when it names one (has an extension). */
 function fileOf(path: string): string | undefined {
-  try {
-    const parsed = parseElementPath(path);
-    return /\.[A-Za-z0-9]+$/.test(parsed.file) ? parsed.file : undefined;
-  } catch {
-    return undefined;
-  }
+  const file = filePartOf(path);
+  return file !== undefined && /\.[A-Za-z0-9]+$/.test(file) ? file : undefined;
 }
