@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { answerDecline } from '../../core/edit/answerNotes';
 import { blockingProblems, createEditService } from '../../core/edit/editService';
 import { REFERENCES_STEP } from '../../core/edit/referencesStep';
@@ -10,6 +8,7 @@ import { type CliCommand, parseCommandArgs } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { workspaceRoot } from '../workspaceFiles';
+import { readAnswerOrThrow } from '../answerInput';
 import { checkWriteOrThrow, diskSnapshot, writeChanges } from '../writeChanges';
 import { DECLINE_EXIT_CODE, describeRemaining } from './edit';
 
@@ -60,12 +59,7 @@ Options:
     if (verify !== 'types' && verify !== 'syntax')
       throw new UsageError(`--verify takes types or syntax, not "${verify}"\n\n${this.usage}`);
     const root = workspaceRoot(io, values.root);
-    let answer: string;
-    try {
-      answer = source === '-' ? await io.readStdin() : readFileSync(resolve(root, source), 'utf8');
-    } catch (error) {
-      throw new CliError(`${source}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
+    const answer = await readAnswerOrThrow(source, root, io);
     const parsed = parseOperations(answer);
     const declined = parsed.operations.length === 0 ? answerDecline(answer) : undefined;
     if (declined !== undefined) {
@@ -132,7 +126,7 @@ Options:
             `${blocking.includes(problem) ? 'refused' : 'allowed'} ${problem.path} (${report.step}): ${problem.message.replace(/\n/g, '\n        ')}\n`,
           );
       for (const note of notes) io.stdout(`note    ${note}\n`);
-      for (const line of describeRemaining(letThrough.typeErrors)) io.stderr(`${line}\n`);
+      for (const line of describeRemaining(letThrough.typeErrors, true)) io.stderr(`${line}\n`);
       if (letThrough.references > 0)
         io.stderr(
           `scalpel: uses of renamed or deleted elements allowed: ${letThrough.references} (--allow-new-errors)\n`,
