@@ -103,7 +103,11 @@ async function measurePackage(
   };
   const env = createToolEnv(
     workspace,
-    { snapshot: () => ({ read: (p) => workspace.read(p) }), write: async () => refuse() },
+    {
+      snapshot: () => ({ read: (p) => workspace.read(p) }),
+      verify: async () => refuse(),
+      write: async () => refuse(),
+    },
     counter,
     nullLogger,
   );

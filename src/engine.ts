@@ -36,6 +36,7 @@ export { gateFailureMessage } from './core/edit/preWriteGate';
 export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';
 export { createEditService } from './core/edit/editService';
 export { EditConversation } from './core/edit/conversation';
+export { answerDecline } from './core/edit/answerNotes';
 export { editTitleOf, undoLabelOf } from './core/edit/editTitle';
 export { exclusionMessage } from './core/edit/exclusion';
 export { describeConflicts, fileOfOperation, operationPath, resolveAgainstCurrent } from './core/edit/rebase';

@@ -52,9 +52,24 @@ function unsavedFilesUnder(root: vscode.Uri): string[] {
 export function previewBatchWriter(root: vscode.Uri, edits: EditService): BatchWriter {
   return {
     snapshot: () => new WorkspaceSnapshot(root),
+    // The commands' verification; type errors the agent lets through are marked in the preview.
+    verify: ({ snapshot, operations, partial, verify, allowNewErrors }) =>
+      edits.verify(root, operations, {
+        snapshot,
+        partial,
+        ...(verify === undefined ? {} : { verify }),
+        allowBrokenReferences: allowNewErrors === true,
+      }),
     write: async (batch) => {
       const result = await edits.deliver(
-        { root, title: batch.title, operations: batch.operations, results: batch.results, changes: batch.changes },
+        {
+          root,
+          title: batch.title,
+          operations: batch.operations,
+          results: batch.results,
+          changes: batch.changes,
+          ...(batch.typeErrors === undefined ? {} : { typeErrors: batch.typeErrors }),
+        },
         { checkExclusions: true },
       );
       const files = result.files ?? [];

@@ -294,6 +294,7 @@ void describe('the fixed instructions', () => {
     assert.match(CODING_SYSTEM_PROMPT, /FIND <identifier>/);
     assert.match(PLANNING_SYSTEM_PROMPT, /NEED <element path>/);
     assert.match(PLANNING_SYSTEM_PROMPT, /FIND <identifier>/);
+    assert.match(CODING_SYSTEM_PROMPT, /answer only DECLINE: <reason>/, 'a model may decline (issue 24)');
     // Every request pays for these: 557 and 105 tokens before issue 18, which added NEED/FIND to the edit prompt.
     assert.ok(counter.count(CODING_SYSTEM_PROMPT) <= 520, `${counter.count(CODING_SYSTEM_PROMPT)} tokens`);
     assert.ok(counter.count(PLANNING_SYSTEM_PROMPT) <= 100, `${counter.count(PLANNING_SYSTEM_PROMPT)} tokens`);
