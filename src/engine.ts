@@ -30,6 +30,7 @@ export {
 export { applyOperations } from './core/ops/apply';
 export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from './core/ops/format';
 export { gitignoreRuleOnDisk } from './core/workspace/gitignore';
+export { ripgrepUnderAppRoot, useRipgrep } from './core/search/ripgrep';
 export { checkWriteTargets, writePolicyGate } from './core/write';
 export { gateFailureMessage } from './core/edit/preWriteGate';
 export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';

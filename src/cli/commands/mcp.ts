@@ -85,7 +85,7 @@ function stderrLogger(write: (text: string) => void): Logger {
 export const mcpCommand: CliCommand = {
   name: 'mcp',
   summary:
-    'serve the agent tools (outline, context, find_symbols, references, find_path, apply, diagnostics) over MCP on stdio',
+    'serve the agent tools (outline, context, find_symbols, search, references, find_path, apply, diagnostics) over MCP on stdio',
   usage: `Usage: scalpel mcp [--root DIR] [--max-tokens N] [--encoding E]
 
 Runs a Model Context Protocol server on standard input and output for agents such as
@@ -133,7 +133,8 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
         capabilities: { tools: {} },
         instructions:
           'Scalpel edits TypeScript, JavaScript, Python, Go, Rust, Java and C# by element paths such as ' +
-          'src/user.ts/class[User]/method[validate]. References and the type check are TypeScript and JavaScript only. ' +
+          'src/user.ts/class[User]/method[validate]. The type check is TypeScript and JavaScript only; references ' +
+          'cover every language (outside TypeScript found by name and resolved through imports); search finds text. ' +
           'Find elements with outline or find_symbols, read them with context, change them with apply (element ' +
           'operations, verified, all or nothing). Long answers come in pages: pass the cursor an answer gives.',
       },

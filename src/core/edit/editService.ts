@@ -28,6 +28,7 @@ import { CodeGraph } from '../graph/codeGraph';
 import { contextReferences } from '../graph/contextReferences';
 import { ReferenceFinder } from '../graph/references';
 import { nodeSourceFileSystem } from '../graph/sourceFiles';
+import type { ExcludeGlob } from '../workspace/workspaceFiles';
 import { createSymbolFinder, type SymbolFinder } from './findSymbol';
 import { seenCodeStep } from './seenCodeStep';
 import { referencesStep } from './referencesStep';
@@ -67,6 +68,12 @@ export interface EditServiceDeps {
    * (one checker kept warm across requests). Without it only the parse is checked.
    */
   readonly workspaceRoot?: string;
+  /**
+   * What the workspace listing of the code graph, FIND and the references leaves out besides the `.gitignore` files
+   * (VS Code: `files.exclude`, `search.exclude`, `scalpel.exclude`), read at each listing; default: VS Code's default
+   * exclusions (src/core/workspace/workspaceFiles.ts).
+   */
+  readonly workspaceExclude?: () => readonly ExcludeGlob[];
 }
 
 interface RequestBase {
@@ -226,10 +233,12 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
       graph?.graph.dispose();
       typeChecker = undefined;
       referenceFinder = undefined;
+      const fileSystem = nodeSourceFileSystem(
+        deps.workspaceRoot,
+        deps.workspaceExclude === undefined ? {} : { exclude: deps.workspaceExclude },
+      );
       graph = {
-        graph: new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot), {
-          toolchains: typescript === '' ? {} : { typescript },
-        }),
+        graph: new CodeGraph(fileSystem, { toolchains: typescript === '' ? {} : { typescript } }),
         typescript,
       };
     }

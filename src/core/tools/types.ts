@@ -4,6 +4,7 @@ import type { VerifyLevel } from '../edit/editSettings';
 import type { Verification } from '../edit/verification';
 import type { EditConversation } from '../edit/conversation';
 import type { Logger } from '../logger';
+import type { WorkspaceListing } from '../workspace/workspaceFiles';
 import type { FileChange, SnapshotReader } from '../ops/apply';
 import type { Operation, OperationResult } from '../ops/operation';
 import type { AnswerBudget } from './budget';
@@ -37,6 +38,13 @@ export interface ToolWorkspace {
   readonly root: string;
   /** Workspace-relative paths (forward slashes) of the source files under `folder` ('' = the root), sorted. */
   listSourceFiles(folder?: string): string[];
+  /**
+   * Every file under `folder` (any kind), with the links the walk did not follow and whether it stopped at its limit:
+   * what the search tool reads and the notes a folder answer gives. Absent: the source files are all there is.
+   */
+  listing?(folder?: string): WorkspaceListing;
+  /** Files whose text `read` gives differently from the disk (unsaved editors); a text search reads those from `read`. */
+  unsavedFiles?(): readonly string[];
   /** The text of a workspace-relative path, or undefined when there is no such file. */
   read(path: string): string | undefined;
   /** Changes whenever the file's text may have changed (mtime and size, or a document version). */

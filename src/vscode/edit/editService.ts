@@ -20,6 +20,7 @@ import type { Operation, OperationResult } from '../../core/ops/operation';
 import type { ContextDocumentProvider } from '../contextDocuments';
 import type { Ctx } from '../ctx';
 import { exclusionCheckOf } from '../exclusions';
+import { workspaceExcludes } from '../tools/toolWorkspace';
 import { showNotice } from '../notices';
 import type { PendingEdit, RetrySpec } from '../pendingEdits';
 import type { AcceptResult, EditSession, EditSessions, RejectResult } from '../preview/editSessions';
@@ -172,6 +173,8 @@ export class EditService {
         preWriteGates: [engine.writePolicyGate((paths) => writeGateOptionsOf(engine, root, paths))],
         // The type check reads the folder's files from disk; only local folders have a path it can read.
         ...(root.scheme === 'file' ? { workspaceRoot: root.fsPath } : {}),
+        // FIND, the references and the type check list the folder as the agent tools do.
+        workspaceExclude: () => workspaceExcludes(root, this.ctx.config(root).exclude),
       });
       this.cores.set(key, core);
     }

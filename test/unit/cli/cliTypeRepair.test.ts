@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { tempWorkspace } from '../../support/tempWorkspace';
@@ -115,13 +115,14 @@ void describe('scalpel edit: type errors come with the code to fix them (issue 2
   });
 
   void test('errors in a file that cannot be edited here end the rounds at once, named with the flags', async () => {
-    // A caller in an ignored folder: the write policy protects it, so no operation of this request may change it.
+    // A read-only caller: the write policy protects it, so no operation of this request may change it. (An ignored
+    // folder is not listed at all, so its files are no importers the check reads.)
     const root = workspace({
-      '.gitignore': 'generated/\n',
       'generated/use.ts': "import { greet } from '../src/greet';\n\nexport const hello = greet('you');\n",
       'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['src', 'generated'] }),
       'src/app.ts': "import { greet } from './greet';\n\nexport const fine = greet('a', 'b');\n",
     });
+    chmodSync(join(root, 'generated', 'use.ts'), 0o444);
     llm.server.enqueue(scripted.answer(NEW_GREET), scripted.answer(NEW_GREET));
     const from = llm.server.requests.length;
     const run = await scalpel(root, ['edit', 'src/greet.ts', '-m', 'greet takes the punctuation'], {

@@ -195,7 +195,7 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
     const followUp = llm.messagesOf(before + 1).at(-1)?.content ?? '';
-    assert.match(followUp, /^FIND items: defined once, 3 uses$/m);
+    assert.match(followUp, /^FIND items: defined once, 3 lines mention it \(a text search of this request's files\)$/m);
     assert.ok(
       followUp.includes(`- defined: ${FILE}/class[Store]/property[items]  private items = new Map<string, number>()`),
       followUp,
