@@ -34,6 +34,7 @@ export function defineTool<I>(spec: ToolSpec<I>): Tool {
     description: spec.description,
     inputSchema: spec.inputSchema,
     writes: spec.writes,
+    readOnly: spec.readOnly ?? !spec.writes,
     call: async (input, env, budget) => spec.handle(spec.parse(validateInput(spec.inputSchema, input)), env, budget),
     describeCall: (input) => {
       try {

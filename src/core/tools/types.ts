@@ -28,6 +28,8 @@ export interface JsonSchema {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly minItems?: number;
+  /** Longer strings are refused; absent: MAX_ARGUMENT_CHARS. */
+  readonly maxLength?: number;
   readonly default?: unknown;
   readonly additionalProperties?: boolean;
 }
@@ -93,7 +95,8 @@ export interface BatchWriter {
   snapshot(): SnapshotReader;
   /** The surface's edit service verifies the batch, with the same steps as its own edits. */
   verify(request: BatchVerifyRequest): Promise<Verification>;
-  write(batch: VerifiedBatch): Promise<WriteOutcome>;
+  /** `signal`: the call was cancelled; checked after the gates, right before the first byte is written. */
+  write(batch: VerifiedBatch, signal?: AbortSignal): Promise<WriteOutcome>;
 }
 
 /** One tool call as the metrics log records it. */
@@ -117,6 +120,8 @@ export interface ToolEnv {
   graphReady(): boolean;
   /** Tells the caller what a long call is doing; set per call by runTool. */
   readonly progress?: (message: string) => Promise<void>;
+  /** The caller gave up on this call (MCP `notifications/cancelled`, VS Code's token); a write checks it last. */
+  readonly signal?: AbortSignal;
   /**
    * The tool client's conversation (issue 11): what the agent last saw of each file (the context tool records it),
    * for get_changes, sync_state and the apply tool's merge with the user's edits.
@@ -140,6 +145,11 @@ export interface ToolSpec<I = unknown> {
   readonly inputSchema: JsonSchema;
   /** Tools that change files ask for confirmation in VS Code. */
   readonly writes: boolean;
+  /**
+   * Changes no state at all (MCP `readOnlyHint`); absent: the opposite of `writes`. sync_state writes no file but
+   * moves the conversation's baseline, so it is neither.
+   */
+  readonly readOnly?: boolean;
   /** The input as the handler uses it (after schema validation); throws ToolInputError on what the schema cannot say. */
   readonly parse: (input: Record<string, unknown>) => I;
   readonly handle: (input: I, env: ToolEnv, budget: AnswerBudget) => Promise<ToolAnswer> | ToolAnswer;
@@ -162,6 +172,8 @@ export interface Tool {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly writes: boolean;
+  /** Changes nothing, files or conversation state (MCP `readOnlyHint`). */
+  readonly readOnly: boolean;
   /** Validates the input against the schema, parses it and runs the handler. */
   call(input: unknown, env: ToolEnv, budget: AnswerBudget): Promise<ToolAnswer>;
   /** A one-line description of a call; a short generic one when the input does not parse. */

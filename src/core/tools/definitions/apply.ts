@@ -87,6 +87,7 @@ export const applyTool: ToolSpec<ApplyInput> = {
     properties: {
       operations: {
         type: 'string',
+        maxLength: 4_000_000,
         description:
           'The operations in the text format, e.g. "REPLACE_ELEMENT src/a.ts/function[f]\\n```ts\\nfunction f() {}\\n```" (JSON [{type, path, content}] also accepted).',
       },
@@ -155,10 +156,19 @@ export const applyTool: ToolSpec<ApplyInput> = {
     // Files the user changed since the agent last saw them: the batch is verified against what the agent saw, then
     // merged per element into the text as it is now (issue 11).
     const moved = new Map<string, string>();
-    for (const [path, seen] of env.conversation.baselines) {
+    const deleted: string[] = [];
+    for (const [path, seen] of [...env.conversation.baselines]) {
       const touched = parsed.operations.some((o) => fileOfOperation(o, [path]) !== undefined);
-      if (touched && current.read(path) !== seen) moved.set(path, seen);
+      if (!touched) continue;
+      const now = current.read(path);
+      if (now === undefined) {
+        // Deleted outside the server since the agent saw (or wrote) it: the disk says what is there, so a CREATE_FILE
+        // creates it again and an edit of it fails as one of a missing file.
+        env.conversation.forget(path);
+        deleted.push(path);
+      } else if (now !== seen) moved.set(path, seen);
     }
+    if (env.progress !== undefined) await env.progress(`verifying ${count(parsed.operations.length)} operations`);
     const seen: SnapshotReader = { read: (path) => moved.get(path) ?? current.read(path) };
     // The verification of `scalpel edit` and `scalpel apply`, by the surface's edit service.
     const verification = await env.writer.verify({
@@ -180,6 +190,8 @@ export const applyTool: ToolSpec<ApplyInput> = {
       result = { ...result, changes: resolution.changes };
     }
     const lines: string[] = [];
+    if (deleted.length > 0)
+      lines.push(`deleted since you last saw ${deleted.length === 1 ? 'it' : 'them'}: ${deleted.join(', ')}`);
     const unreadable = parsed.errors.map(
       (e) => `unreadable line ${e.line}: ${e.message}${e.expected === undefined ? '' : ` (expected ${e.expected})`}`,
     );
@@ -206,7 +218,7 @@ export const applyTool: ToolSpec<ApplyInput> = {
     }
     if (resolution !== undefined && result.changes.length === 0) {
       lines.push("nothing was written: every change conflicts with the user's edits (see above)");
-      return { text: lines.join('\n') };
+      return { text: lines.join('\n'), isError: true };
     }
     if (input.dryRun) {
       const diff = diffOf(result.changes).split('\n');
@@ -227,16 +239,27 @@ export const applyTool: ToolSpec<ApplyInput> = {
     if (result.changes.length === 0) {
       // Bodies equal to what the files hold: there is nothing to write, and no file to name as written.
       lines.push('nothing was written: the operations leave every file as it is');
-      return { text: lines.join('\n') };
+      return { text: lines.join('\n'), isError: true };
+    }
+    if (env.signal?.aborted === true) {
+      lines.push('cancelled before the write: nothing was written');
+      env.logger.info(
+        `apply cancelled before the write: nothing written (${count(parsed.operations.length)} operations)`,
+      );
+      return { text: lines.join('\n'), isError: true };
     }
     const typeErrors = remainingTypeErrors(verification.steps);
-    const outcome = await env.writer.write({
-      title: `agent edit: ${count(parsed.operations.length)} operations`,
-      operations: parsed.operations,
-      results: result.results,
-      changes: result.changes,
-      ...(typeErrors.length === 0 ? {} : { typeErrors }),
-    });
+    const outcome = await env.writer.write(
+      {
+        title: `agent edit: ${count(parsed.operations.length)} operations`,
+        operations: parsed.operations,
+        results: result.results,
+        changes: result.changes,
+        ...(typeErrors.length === 0 ? {} : { typeErrors }),
+      },
+      env.signal,
+    );
+    if (outcome.status === 'cancelled') env.logger.info(`apply cancelled before the write: ${outcome.message}`);
     lines.push(`${outcome.status}: ${outcome.message}`);
     // What the agent wrote is what it has seen of those files now.
     if (outcome.status === 'written' || outcome.status === 'applied')

@@ -105,6 +105,7 @@ export const syncStateTool: ToolSpec<PathsInput> = {
   },
   writes: false,
   parse: (input) => ({ paths: stringsArg(input, 'paths') ?? [] }),
+  readOnly: false,
   describe: (input) => `sync ${input.paths.join(', ')}`,
   handle(input, env, budget) {
     const files = filesOf(input.paths, env);

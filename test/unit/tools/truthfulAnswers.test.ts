@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+import { createTokenCounter } from '../../../src/core/context/tokens';
+import { answerBudget, runTool, toolByName } from '../../../src/core/tools';
+import { cutToBudget } from '../../../src/core/tools/runTool';
+import { call, shopWorkspace, toolEnv } from './toolSupport';
+
+// Issue 27 items 3 and 6 in process: an answer that says nothing was written is an error, the created-file state
+// is what the disk says, a cancelled apply writes nothing, arguments are capped and never echoed whole, and cutting
+// an answer counts each line once.
+
+const read = (root: string, path: string): string => readFileSync(join(root, path), 'utf8');
+
+const PATCH_ADD = [
+  'PATCH_ELEMENT src/price.ts/class[Cart]/method[add]',
+  '<<<<<<< SEARCH',
+  '    this.items.push(price);',
+  '=======',
+  '    this.items.push(Math.abs(price));',
+  '>>>>>>> REPLACE',
+].join('\n');
+
+const createFile = (path: string, body: string): string => [`CREATE_FILE ${path}`, '```ts', body, '```'].join('\n');
+
+void describe('answers that tell the truth', () => {
+  void test('an apply whose every operation the conflict policy dropped is an error, and writes nothing', async () => {
+    const root = shopWorkspace();
+    const env = toolEnv(root);
+    await call(env, 'context', { focus: ['src/price.ts/class[Cart]/method[add]'] });
+    const edited = read(root, 'src/price.ts').replace(
+      'this.items.push(price);',
+      'if (price > 0) this.items.push(price);',
+    );
+    writeFileSync(join(root, 'src/price.ts'), edited);
+    const run = await call(env, 'apply', { operations: PATCH_ADD });
+    assert.equal(run.isError, true, run.text);
+    assert.match(run.text, /#1 dropped, the user's text kept/);
+    assert.match(run.text, /nothing was written: every change conflicts with the user's edits/);
+    assert.equal(read(root, 'src/price.ts'), edited);
+  });
+
+  void test('an apply that leaves every file as it is says nothing was written, as an error', async () => {
+    const root = shopWorkspace();
+    const same = [
+      'REPLACE_ELEMENT src/price.ts/function[round]',
+      '```ts',
+      'function round(value: number): number {',
+      '  return Math.round(value * 100) / 100;',
+      '}',
+      '```',
+    ].join('\n');
+    const run = await call(toolEnv(root), 'apply', { operations: same });
+    assert.equal(run.isError, true, run.text);
+    assert.match(run.text, /nothing was written: the operations leave every file as it is/);
+  });
+
+  void test('a file the server created and someone deleted is created again, and its replacement fails aloud', async () => {
+    const root = shopWorkspace();
+    const env = toolEnv(root);
+    const first = await call(env, 'apply', { operations: createFile('src/tax.ts', 'export const RATE = 0.2;') });
+    assert.equal(first.isError, false, first.text);
+    rmSync(join(root, 'src/tax.ts'));
+
+    const replaced = await call(env, 'apply', {
+      operations: ['REPLACE_FILE src/tax.ts', '```ts', 'export const RATE = 0.3;', '```'].join('\n'),
+    });
+    assert.equal(replaced.isError, true, replaced.text);
+    assert.match(replaced.text, /deleted since you last saw it: src\/tax\.ts/);
+    assert.equal(existsSync(join(root, 'src/tax.ts')), false);
+
+    const again = await call(env, 'apply', { operations: createFile('src/tax.ts', 'export const RATE = 0.25;') });
+    assert.equal(again.isError, false, again.text);
+    assert.doesNotMatch(again.text, /already exists/);
+    assert.match(read(root, 'src/tax.ts'), /RATE = 0\.25/);
+  });
+
+  void test('an apply cancelled while it verifies writes nothing and says so', async () => {
+    const root = shopWorkspace();
+    const before = read(root, 'src/price.ts');
+    const cancel = new AbortController();
+    const tool = toolByName('apply');
+    assert.ok(tool !== undefined);
+    const run = await runTool(tool, { operations: PATCH_ADD }, toolEnv(root), {
+      budget: answerBudget(),
+      surface: 'test',
+      signal: cancel.signal,
+      // The client gives up as soon as the server says it is verifying: before the write, after the request.
+      progress: async () => cancel.abort(),
+    });
+    assert.equal(run.isError, true, run.text);
+    assert.match(run.text, /cancelled before the write: nothing was written/);
+    assert.equal(read(root, 'src/price.ts'), before);
+
+    const uncancelled = await call(toolEnv(root), 'apply', { operations: PATCH_ADD });
+    assert.equal(uncancelled.isError, false, uncancelled.text);
+    assert.match(read(root, 'src/price.ts'), /Math\.abs\(price\)/);
+  });
+});
+
+void describe('bounded inputs', () => {
+  const root = shopWorkspace();
+  const env = toolEnv(root);
+
+  void test('an 80 KB element path is refused by its length, quoted by its first characters only', async () => {
+    const path = `src/price.ts/class[${'z'.repeat(80_000)}]`;
+    const run = await call(env, 'context', { focus: [path] });
+    assert.equal(run.isError, true);
+    assert.match(run.text, /is 80,020 characters long; the limit is 4,096/);
+    assert.ok(run.text.length < 400, `${run.text.length} characters`);
+  });
+
+  void test('no argument comes back whole in an error: unknown names, wrong types and long lists', async () => {
+    const long = 'q'.repeat(3_000);
+    const unknown = await call(env, 'outline', { paths: ['src'], [long]: 1 });
+    assert.equal(unknown.isError, true);
+    assert.match(unknown.text, /unknown argument "q{80}… \(3,000 characters\)"/);
+    const wrongType = await call(env, 'outline', { paths: [{ nested: long }] });
+    assert.equal(wrongType.isError, true);
+    assert.ok(wrongType.text.length < 300, wrongType.text.slice(0, 300));
+    const many = await call(env, 'outline', { paths: Array.from({ length: 1_001 }, (_, i) => `f${i}.ts`) });
+    assert.match(many.text, /has 1,001 items; the limit is 1,000/);
+  });
+
+  void test('an answer over the budget is cut at a line, counting each line once', () => {
+    const counter = createTokenCounter();
+    let counted = 0;
+    const counting = {
+      counter: {
+        ...counter,
+        count: (text: string): number => {
+          counted += text.length;
+          return counter.count(text);
+        },
+      },
+    };
+    const lines = Array.from(
+      { length: 20_000 },
+      (_, i) => `row ${i} src/some/long/path/file${i}.ts/function[f${i}] 12-40`,
+    );
+    const text = lines.join('\n');
+    const cut = cutToBudget(text, 500, counting);
+    assert.ok(cut.tokens <= 500, `${cut.tokens} tokens`);
+    assert.equal(counter.count(cut.text), cut.tokens);
+    assert.match(cut.text, /answer cut at [\d,]+ of 20,000 lines to fit 500 tokens/);
+    assert.ok(cut.text.startsWith(`${lines[0]}\n${lines[1]}\n`));
+    // The lines past the budget are never counted: a few times the kept text, not the whole answer again.
+    assert.ok(counted < text.length / 20, `${counted} of ${text.length} characters counted`);
+
+    const oneLine = cutToBudget('x'.repeat(200_000), 300, counting);
+    assert.ok(oneLine.tokens <= 300 && oneLine.text.length > 100, `${oneLine.tokens} tokens`);
+  });
+});
