@@ -49,7 +49,7 @@ export interface ToolWorkspace {
   unsavedFiles?(): readonly string[];
   /** The text of a workspace-relative path, or undefined when there is no such file. */
   read(path: string): string | undefined;
-  /** Changes whenever the file's text may have changed (mtime and size, or a document version). */
+  /** Changes whenever the file's text may have changed (mtime and size, or a document version); `missing` when gone. */
   version(path: string): string;
   /** Whether `path` names a folder of the workspace. */
   isFolder(path: string): boolean;
