@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { createTokenCounter } from '../../../src/core/context/tokens';
@@ -150,5 +151,44 @@ void describe('bounded inputs', () => {
 
     const oneLine = cutToBudget('x'.repeat(200_000), 300, counting);
     assert.ok(oneLine.tokens <= 300 && oneLine.text.length > 100, `${oneLine.tokens} tokens`);
+  });
+});
+
+void describe('find_path over a JSON import', () => {
+  void test('steps over the JSON module (resolveJsonModule) instead of failing', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'scalpel-json-'));
+    mkdirSync(join(root, 'src'));
+    const write = (path: string, text: string): void => writeFileSync(join(root, path), text);
+    write(
+      'tsconfig.json',
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          module: 'commonjs',
+          target: 'es2020',
+          resolveJsonModule: true,
+          esModuleInterop: true,
+        },
+        include: ['src'],
+      }),
+    );
+    write('src/config.json', '{ "rate": 0.2 }\n');
+    write(
+      'src/price.ts',
+      "import config from './config.json';\n\nexport function discount(price: number): number {\n  return price * (1 - config.rate);\n}\n\nexport function label(price: number): string {\n  return `${price}`;\n}\n",
+    );
+    write(
+      'src/main.ts',
+      "import { discount } from './price';\n\nexport function run(): number {\n  return discount(10);\n}\n",
+    );
+    const env = toolEnv(root);
+    // No chain reaches label, so every element run reaches is explored, discount (which reads the JSON) included.
+    const none = await call(env, 'find_path', {
+      from: 'src/main.ts/function[run]',
+      to: 'src/price.ts/function[label]',
+    });
+    assert.equal(none.isError, false, none.text);
+    assert.match(none.text, /: 0 \(shortest first, at most 4 hops, 2 elements explored\)/);
+    assert.match(none.text, /no chain within 4 hops/);
   });
 });

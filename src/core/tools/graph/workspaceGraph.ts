@@ -1,5 +1,6 @@
 import type { ElementNode } from '../../elements/element';
 import { parseElementPath } from '../../elements/elementPath';
+import { isOutlinable } from '../../elements/outline';
 import { elementsAtOffset, resolveElementPath } from '../../elements/resolve';
 import { CodeGraph as SharedCodeGraph } from '../../graph/codeGraph';
 import { isReferable, ReferenceFinder } from '../../graph/references';
@@ -124,6 +125,9 @@ export class WorkspaceGraph implements CodeGraph {
     const text = this.graph.textOf(file);
     const edges = new Map<string, { kind: 'call' | 'ref'; count: number; file: string; line: number }>();
     for (const hit of semantics.uses(file, element, new Map())) {
+      // A JSON module (resolveJsonModule), a stylesheet, an asset: no elements to step through (issue 27: find_path
+      // failed with an internal error on the first JSON import).
+      if (!isOutlinable(hit.declarationFile)) continue;
       const target = this.enclosing(hit.declarationFile, hit.declarationText, hit.declarationStart);
       if (target === hit.declarationFile || target === element.path || element.path.startsWith(`${target}/`)) continue;
       const edge = edges.get(target);
