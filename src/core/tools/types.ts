@@ -122,11 +122,18 @@ export interface ToolEnv {
   readonly progress?: (message: string) => Promise<void>;
   /** The caller gave up on this call (MCP `notifications/cancelled`, VS Code's token); a write checks it last. */
   readonly signal?: AbortSignal;
+  /** What the files held before the last batch this server wrote: `diagnostics` with `since: "batch"`. */
+  readonly history: WriteHistory;
   /**
    * The tool client's conversation (issue 11): what the agent last saw of each file (the context tool records it),
    * for get_changes, sync_state and the apply tool's merge with the user's edits.
    */
   readonly conversation: EditConversation;
+}
+
+/** The files a written batch changed, with their text before it (undefined: the batch created the file). */
+export interface WriteHistory {
+  lastBatch?: ReadonlyMap<string, string | undefined>;
 }
 
 /** What a handler gives back: text already shaped by the tool's renderer, fitted to the budget by runTool. */

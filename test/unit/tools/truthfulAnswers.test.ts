@@ -192,3 +192,40 @@ void describe('find_path over a JSON import', () => {
     assert.match(none.text, /no chain within 4 hops/);
   });
 });
+
+void describe('diagnostics since', () => {
+  void test('since batch shows only what the last written apply added; since seen compares with what you saw', async () => {
+    const root = shopWorkspace();
+    const env = toolEnv(root);
+    const none = await call(env, 'diagnostics', { paths: ['src/broken.ts'], since: 'batch' });
+    assert.equal(none.isError, true);
+    assert.match(none.text, /no apply has been written in this session; call diagnostics without "since"/);
+
+    const all = await call(env, 'diagnostics', { paths: ['src/broken.ts'] });
+    assert.match(all.text, /^diagnostics of 1 file: 2 errors, 0 others$/m);
+    const batch = [
+      'CREATE_ELEMENT src/broken.ts LAST_CHILD',
+      '```ts',
+      'export function twice(): number {',
+      '  return missingName * 2;',
+      '}',
+      '```',
+    ].join('\n');
+    const applied = await call(env, 'apply', { operations: batch, allowNewErrors: true });
+    assert.equal(applied.isError, false, applied.text);
+
+    const since = await call(env, 'diagnostics', { paths: ['src'], since: 'batch' });
+    assert.equal(since.isError, false, since.text);
+    assert.match(
+      since.text,
+      /^new diagnostics of 3 files since before your last written apply: 1 errors, 0 others \(of 3 in all; the ones already there left out\)$/m,
+    );
+    assert.match(since.text, /TS2304 function\[twice\] Cannot find name 'missingName'/);
+    assert.doesNotMatch(since.text, /TS2322|TS2554/);
+    assert.match(since.text, /src\/checkout\.ts, src\/price\.ts: not changed by your last batch, so every diagnostic/);
+
+    // What the agent wrote is what it has seen: nothing is new since then.
+    const seen = await call(env, 'diagnostics', { paths: ['src/broken.ts'], since: 'seen' });
+    assert.match(seen.text, /^new diagnostics of 1 file since you last saw them: 0 errors, 0 others \(of 3 in all/m);
+  });
+});

@@ -261,9 +261,11 @@ export const applyTool: ToolSpec<ApplyInput> = {
     );
     if (outcome.status === 'cancelled') env.logger.info(`apply cancelled before the write: ${outcome.message}`);
     lines.push(`${outcome.status}: ${outcome.message}`);
-    // What the agent wrote is what it has seen of those files now.
-    if (outcome.status === 'written' || outcome.status === 'applied')
+    // What the agent wrote is what it has seen of those files now, and the state `diagnostics since batch` compares with.
+    if (outcome.status === 'written' || outcome.status === 'applied') {
       for (const change of result.changes) env.conversation.recordShown(change.path, change.after);
+      env.history.lastBatch = new Map(result.changes.map((change) => [change.path, change.before] as const));
+    }
     if (outcome.status === 'written' || outcome.status === 'applied') {
       const unchecked =
         input.verify === 'syntax' ? files : files.filter((file) => languageFor(file)?.semantics === undefined);
