@@ -229,3 +229,34 @@ void describe('diagnostics since', () => {
     assert.match(seen.text, /^new diagnostics of 1 file since you last saw them: 0 errors, 0 others \(of 3 in all/m);
   });
 });
+
+void describe('cheaper references', () => {
+  void test('several elements in one call, each with its count; globs leave files out', async () => {
+    const env = toolEnv(shopWorkspace());
+    const paths = [
+      'src/price.ts/function[applyDiscount]',
+      'src/price.ts/function[round]',
+      'src/checkout.ts/function[quickCheckout]',
+      'src/price.ts/class[Cart]/method[add]',
+    ];
+    const counted = await call(env, 'references', { paths });
+    assert.equal(counted.isError, false, counted.text);
+    assert.match(counted.text, /^uses of 4 elements: 1 with none found in code/m);
+    assert.match(counted.text, /^## src\/checkout\.ts\n0 0 function\[quickCheckout\]$/m);
+    assert.match(counted.text, /^2 2 function\[applyDiscount\]$/m);
+    assert.match(counted.text, /^1 1 class\[Cart\]\/method\[add\]$/m);
+
+    const withoutBroken = await call(env, 'references', { paths, exclude: ['broken.ts'] });
+    assert.match(withoutBroken.text, /^1 1 function\[applyDiscount\]$/m);
+    assert.match(withoutBroken.text, /only files not matching broken\.ts/);
+    const onlyBroken = await call(env, 'references', {
+      path: 'src/price.ts/function[applyDiscount]',
+      include: ['src/broken.ts'],
+    });
+    assert.match(onlyBroken.text, /^references of src\/price\.ts\/function\[applyDiscount\]: 1 in 1 files$/m);
+    assert.doesNotMatch(onlyBroken.text, /^## src\/price\.ts$/m);
+
+    const both = await call(env, 'references', { path: paths[0], paths });
+    assert.match(both.text, /give either "path" \(one element\) or "paths"/);
+  });
+});

@@ -6,7 +6,8 @@ import { decodeCursorOrThrow, encodeCursor, queryKey } from '../budget';
 import type { CodeGraph } from '../graph/codeGraph';
 import { count, pageNote, tablePage, type TableSpec } from '../table';
 import { ToolInputError, type ToolAnswer, type ToolEnv } from '../types';
-import type { WorkspaceListing } from '../../workspace/workspaceFiles';
+import { normalizeWorkspacePath, type WorkspaceListing } from '../../workspace/workspaceFiles';
+import { globToRegExp } from '../../workspace/glob';
 
 /** The part of an element path after its file: `class[User]/method[validate]`. */
 export function withinFile(path: string, file: string): string {
@@ -128,3 +129,37 @@ export function listingNotesOf(listing: WorkspaceListing | undefined): string[] 
     notes.push(`the workspace listing stopped at ${count(listing.files.length)} files: files past it are not included`);
   return notes;
 }
+
+/** A VS Code glob: with a `/` it matches whole paths (`src/**\/*.ts`), without one a file or folder name anywhere. */
+function globMatcherOf(glob: string): (path: string) => boolean {
+  const normalized = normalizeWorkspacePath(glob);
+  const regExp = globToRegExp(normalized.includes('/') ? normalized : `**/${normalized}`);
+  return (path) => {
+    const segments = path.split('/');
+    return segments.some((_, i) => regExp.test(segments.slice(0, segments.length - i).join('/')));
+  };
+}
+
+/** Whether a file passes `include` (one of them, when given) and no `exclude`. */
+export function fileFilterOf(
+  include: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): (file: string) => boolean {
+  const includes = (include ?? []).map(globMatcherOf);
+  const excludes = (exclude ?? []).map(globMatcherOf);
+  return (file) => (includes.length === 0 || includes.some((m) => m(file))) && !excludes.some((m) => m(file));
+}
+
+/** The `include` and `exclude` arguments of the tools that filter files. */
+export const FILE_GLOBS = {
+  include: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Only files matching one of these globs ("src/**/*.ts"; without a slash a name anywhere: "*.py").',
+  },
+  exclude: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'Leave out files matching these globs ("**/*.test.ts", "tests").',
+  },
+} as const;
