@@ -10,6 +10,7 @@ import {
   type BatchWriter,
   createToolEnv,
   diskWorkspace,
+  listedTools,
   runTool,
   toolByName,
   TOOLS,
@@ -147,20 +148,7 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
           'operations, verified, all or nothing). Long answers come in pages: pass the cursor an answer gives.',
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: TOOLS.map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
-        annotations: {
-          title: tool.title,
-          readOnlyHint: tool.readOnly,
-          destructiveHint: tool.writes,
-          openWorldHint: false,
-        },
-      })),
-    }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = toolByName(request.params.name);
       // An unknown tool is a protocol error, as the MCP specification says, not a tool's failed answer.

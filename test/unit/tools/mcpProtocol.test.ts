@@ -76,10 +76,13 @@ void describe('scalpel mcp at the protocol edges, on the shop fixture', () => {
   void test('sync_state moves the baseline, so it is not annotated read-only; outline is', async () => {
     const { tools } = await client.listTools();
     const sync = tools.find((t) => t.name === 'sync_state');
-    assert.equal(sync?.annotations?.readOnlyHint, false);
+    // Unsaid hints take the specification's defaults: not read-only, destructive.
+    assert.notEqual(sync?.annotations?.readOnlyHint, true);
     assert.equal(sync?.annotations?.destructiveHint, false);
     assert.equal(tools.find((t) => t.name === 'outline')?.annotations?.readOnlyHint, true);
-    assert.equal(tools.find((t) => t.name === 'apply')?.annotations?.destructiveHint, true);
+    const apply = tools.find((t) => t.name === 'apply');
+    assert.notEqual(apply?.annotations?.readOnlyHint, true);
+    assert.notEqual(apply?.annotations?.destructiveHint, false);
   });
 
   void test('an apply cancelled with the AbortSignal writes nothing; the next one writes', async () => {

@@ -74,46 +74,34 @@ function diffOf(changes: readonly FileChange[]): string {
 
 export const applyTool: ToolSpec<ApplyInput> = {
   name: 'apply',
-  title: 'Apply element operations',
+  title: 'Apply operations',
   description:
-    'Apply edits as Scalpel element operations (REPLACE_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, PATCH_ELEMENT, ' +
-    'ADD_IMPORT, REMOVE_IMPORT, CREATE_FILE, REPLACE_FILE; header line with an element path, then a fenced code ' +
-    'body). The batch is verified as a whole (it parses, only targeted elements change, no new type errors in the ' +
-    'changed files and their importers, no uses left of an element it renames or deletes) and written all or nothing; ' +
-    'every operation gets a result with the nearest valid paths when one does not resolve. dryRun verifies and shows ' +
-    'the diff without writing. In VS Code the change opens as a preview the user accepts.',
+    'Apply element operations (REPLACE_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, PATCH_ELEMENT, ADD_IMPORT, REMOVE_IMPORT, CREATE_FILE, REPLACE_FILE: header with the path, fenced body), verified (parse, targets only, no new type errors) and written all or nothing.',
   inputSchema: {
     type: 'object',
     properties: {
       operations: {
         type: 'string',
         maxLength: 4_000_000,
-        description:
-          'The operations in the text format, e.g. "REPLACE_ELEMENT src/a.ts/function[f]\\n```ts\\nfunction f() {}\\n```" (JSON [{type, path, content}] also accepted).',
+        description: 'E.g. "REPLACE_ELEMENT src/a.ts/function[f]\\n```ts\\nfunction f() {}\\n```".',
       },
-      dryRun: { type: 'boolean', description: 'Verify and show the diff; write nothing (default false).' },
+      dryRun: { type: 'boolean' },
       partial: {
         type: 'boolean',
-        description: 'Write the operations that verified even if others failed (default false: all or nothing).',
+        description: 'Write what verified.',
       },
       verify: {
         type: 'string',
         enum: ['types', 'syntax'],
-        description:
-          'types (default): also refuse new type errors and uses left of a renamed or deleted element (listed); syntax: the parse alone.',
       },
       allowNewErrors: {
         type: 'boolean',
-        description:
-          'Write the batch even with new type errors or uses left of a renamed or deleted element; they are listed (default false).',
+        description: 'Write despite new type errors (listed).',
       },
       onConflict: {
         type: 'string',
         enum: ['user_wins', 'agent_wins', 'ask'],
-        description:
-          'When the user changed an element since you last saw its file and you change it too: user_wins (default) ' +
-          'keeps theirs and reports your operation; agent_wins writes yours and reports theirs; ask writes the rest ' +
-          'and answers with both versions for the user to decide.',
+        description: 'Default user_wins.',
       },
     },
     required: ['operations'],

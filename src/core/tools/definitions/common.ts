@@ -31,10 +31,8 @@ export function cursorOf(input: Record<string, unknown>): { cursor?: string } {
   return typeof cursor === 'string' && cursor !== '' ? { cursor } : {};
 }
 
-export const CURSOR_PROPERTY = {
-  type: 'string',
-  description: 'The cursor a previous answer gave, to get its next page (same other arguments).',
-} as const;
+/** The answer's note says how to pass it: no description needed in the tool list. */
+export const CURSOR_PROPERTY = { type: 'string' } as const;
 
 /**
  * A paged tabular answer: the heading, the rows that fit, and the note saying what was left out and how to get it.
@@ -155,11 +153,11 @@ export const FILE_GLOBS = {
   include: {
     type: 'array',
     items: { type: 'string' },
-    description: 'Only files matching one of these globs ("src/**/*.ts"; without a slash a name anywhere: "*.py").',
+    description: 'File globs.',
   },
   exclude: {
     type: 'array',
     items: { type: 'string' },
-    description: 'Leave out files matching these globs ("**/*.test.ts", "tests").',
+    description: 'File globs.',
   },
 } as const;

@@ -34,12 +34,9 @@ function sliceOf(text: string, element: ElementNode, from: number, lines: number
 
 export const contextTool: ToolSpec<ContextInput> = {
   name: 'context',
-  title: 'Focused context',
+  title: 'Context',
   description:
-    'The code of the focused elements in full, inside a view of their files: containers as headers, neighbours as ' +
-    'signatures, the rest as one-line stubs, each labelled with its element path (`// @ path`). Read an element ' +
-    'this way before replacing it. An element longer than the snippet limit (80 lines) comes in numbered slices ' +
-    'with a cursor; prefer focusing on its members.',
+    'Focused elements in full, the rest of their files as signatures and stubs, labelled `// @ path`. Read an element so before replacing it.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -47,12 +44,11 @@ export const contextTool: ToolSpec<ContextInput> = {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: 'Element paths to show in full (a file path alone shows the file as signatures and stubs).',
+        description: 'Element paths.',
       },
       maxTokens: {
         type: 'integer',
         minimum: 200,
-        description: `Token budget of the view (default ${DEFAULT_CONTEXT_TOKENS}; at most the answer budget). Far stubs go first.`,
       },
       cursor: CURSOR_PROPERTY,
     },

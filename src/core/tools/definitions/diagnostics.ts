@@ -63,11 +63,9 @@ function elementsAt(elements: readonly ElementNode[], offset: number): ElementNo
 
 export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
   name: 'diagnostics',
-  title: 'Diagnostics of files',
+  title: 'Diagnostics',
   description:
-    'Syntax and type errors of files or folders (e.g. the files an edit touched), each with its line, code, ' +
-    'enclosing element path and message. TypeScript and JavaScript get the type check (missing dependencies show ' +
-    'as TS2307); files of the other languages are checked for syntax.',
+    'Type errors (TypeScript/JavaScript) or syntax errors of files or folders, with line, code and element path.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -75,18 +73,15 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: 'Workspace-relative files or folders.',
       },
       severity: {
         type: 'string',
         enum: ['error', 'all'],
-        description: 'Errors only, or warnings and suggestions too (default all).',
       },
       since: {
         type: 'string',
         enum: ['batch', 'seen'],
-        description:
-          'Only new diagnostics: against the files before your last written apply (batch), or as you last saw them (seen).',
+        description: 'New only: since your last written apply (batch) or last look (seen).',
       },
       cursor: CURSOR_PROPERTY,
     },

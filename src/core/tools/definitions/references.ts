@@ -114,28 +114,21 @@ export function callersOf(sites: readonly UseSite[]): CallerRow[] {
 
 export const referencesTool: ToolSpec<ReferencesInput> = {
   name: 'references',
-  title: 'References, callers or callees',
+  title: 'References',
   description:
-    'Where an element is used ("references": each use with its line, enclosing element and code), which elements ' +
-    'call it ("callers"), or which workspace elements its own code calls ("callees", TypeScript and JavaScript ' +
-    'only). It finds identifiers in code: resolved by the compiler in TypeScript and JavaScript (renamed imports, ' +
-    'calls through instances); in Python, Go, Rust, Java and C# by name, resolved through imports, packages and ' +
-    'modules, a use that only the name ties to the element marked "~". It does not see names in strings or ' +
-    'comments, property keys (obj["name"], "name" in obj), duck-typed or dynamic uses: use search for those. ' +
-    'paths (instead of path) counts the uses of several elements in one call, e.g. to find unused exports.',
+    'Uses, callers or callees of an element: identifiers in code, compiler-resolved in TypeScript/JavaScript, elsewhere by name (~: name only). Not strings, comments, keys, dynamic uses: search. paths: a use count each.',
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'Element path, e.g. src/user.ts/class[User]/method[validate].' },
+      path: { type: 'string' },
       paths: {
         type: 'array',
         items: { type: 'string' },
-        description: `Up to ${MAX_COUNTED} element paths: each with its count of uses (references only).`,
+        description: 'Up to 100, each counted.',
       },
       relation: {
         type: 'string',
         enum: ['references', 'callers', 'callees'],
-        description: 'What to list (default "references").',
       },
       ...FILE_GLOBS,
       cursor: CURSOR_PROPERTY,

@@ -143,29 +143,23 @@ export const searchTool: ToolSpec<SearchInput> = {
   name: 'search',
   title: 'Search text',
   description:
-    "Text search over the workspace's files (ripgrep): a literal or a regular expression, with include/exclude " +
-    'globs, case options and context lines. Each matching line comes with its line number and enclosing element ' +
-    'path, grouped by file, paged. It finds what references cannot: names in strings and comments, property keys ' +
-    '(obj["name"], "name" in obj), configuration, duck-typed and dynamic uses. Files that .gitignore or the ' +
-    'exclusion settings leave out are not searched.',
+    'Text search (ripgrep), each hit with its line and element path. Finds what references cannot: strings, comments, property keys, dynamic uses.',
   inputSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'The text to find (a regular expression when regex is true).' },
-      regex: { type: 'boolean', description: 'Read the pattern as a regular expression (default false: literal).' },
+      pattern: { type: 'string', description: 'Text, or a regex with regex.' },
+      regex: { type: 'boolean' },
       case: {
         type: 'string',
         enum: ['smart', 'sensitive', 'insensitive'],
-        description: 'Letter case (default "smart": insensitive unless the pattern has an upper-case letter).',
       },
-      wholeWord: { type: 'boolean', description: 'Match whole words only (default false).' },
+      wholeWord: { type: 'boolean' },
       ...FILE_GLOBS,
-      folder: { type: 'string', description: 'Search only this workspace folder (default: the whole workspace).' },
+      folder: { type: 'string' },
       context: {
         type: 'integer',
         minimum: 0,
         maximum: MAX_CONTEXT_LINES,
-        description: 'Lines to show before and after each matching line (default 0).',
       },
       cursor: CURSOR_PROPERTY,
     },
