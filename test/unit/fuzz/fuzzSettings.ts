@@ -54,3 +54,29 @@ export function checkProperty<T>(
     );
   }
 }
+
+/** {@link checkProperty} for a property whose cases are asynchronous (a tool call). */
+export async function checkAsyncProperty<T>(name: string, run: FuzzRun, property: fc.IAsyncProperty<T>): Promise<void> {
+  const path = process.env['SCALPEL_FUZZ_PATH'];
+  const started = Date.now();
+  try {
+    await fc.assert(property, {
+      seed: run.seed,
+      numRuns: run.numRuns,
+      ...(path === undefined || path === '' ? {} : { path }),
+      endOnFailure: false,
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const failedPath = /path: ?"?([\d:]+)"?/.exec(message)?.[1];
+    throw new Error(
+      `${name} fuzz failed (seed ${run.seed}). Replay: SCALPEL_FUZZ_SEED=${run.seed}${failedPath === undefined ? '' : ` SCALPEL_FUZZ_PATH=${failedPath}`}\n${message}`,
+      { cause: error },
+    );
+  }
+  if (process.env['SCALPEL_FUZZ_REPORT'] === '1') {
+    process.stdout.write(
+      `# fuzz ${name}: ${run.numRuns} cases, seed ${run.seed}, ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+    );
+  }
+}
