@@ -260,3 +260,31 @@ void describe('cheaper references', () => {
     assert.match(both.text, /give either "path" \(one element\) or "paths"/);
   });
 });
+
+void describe('a focus over the budget', () => {
+  void test('comes in slices that fit, with a cursor, never as an error about a budget the agent did not set', async () => {
+    const root = shopWorkspace();
+    // 60 lines (under the snippet limit) of long lines: some 9,000 tokens, over the default view of 4,000.
+    const lines = Array.from(
+      { length: 60 },
+      (_, i) => `  const v${i} = [${Array.from({ length: 30 }, (_, j) => `'w${i}x${j}'`).join(', ')}];`,
+    );
+    writeFileSync(join(root, 'src/wide.ts'), `export function wide(): void {\n${lines.join('\n')}\n}\n`);
+    const env = toolEnv(root);
+    const first = await call(env, 'context', { focus: ['src/wide.ts/function[wide]'] });
+    assert.equal(first.isError, false, first.text);
+    assert.match(
+      first.text,
+      /src\/wide\.ts\/function\[wide\] is over the view's 4,000 tokens \(maxTokens, default 4,000\): shown in slices/,
+    );
+    assert.match(first.text, /^src\/wide\.ts\/function\[wide\] is 62 lines: lines 1-\d+$/m);
+    assert.doesNotMatch(first.text, /answer cut at/);
+    assert.ok(first.tokens <= 4_000 + 400, `${first.tokens} tokens`);
+    const cursor = /cursor "([^"]+)"/.exec(first.text)?.[1];
+    assert.ok(cursor !== undefined, first.text.slice(-300));
+    const second = await call(env, 'context', { focus: ['src/wide.ts/function[wide]'], cursor });
+    assert.equal(second.isError, false, second.text);
+    const from = Number(/is 62 lines: lines (\d+)-/.exec(second.text)?.[1]);
+    assert.ok(from > 1, second.text.slice(0, 200));
+  });
+});
