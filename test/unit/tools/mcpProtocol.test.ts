@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { repoRoot, shopWorkspace } from './toolSupport';
+import { PATCH_CART_ADD, repoRoot, shopWorkspace } from './toolSupport';
 
 /**
  * `scalpel mcp` as a client meets it at the protocol's edges (issue 27): protocol errors and annotations as the MCP
@@ -20,15 +20,6 @@ const cli = join(repoRoot, 'dist', 'cli.js');
 function textOf(result: unknown): string {
   return (result as { content: Array<{ text: string }> }).content[0]?.text ?? '';
 }
-
-const PATCH_ADD = [
-  'PATCH_ELEMENT src/price.ts/class[Cart]/method[add]',
-  '<<<<<<< SEARCH',
-  '    this.items.push(price);',
-  '=======',
-  '    this.items.push(Math.abs(price));',
-  '>>>>>>> REPLACE',
-].join('\n');
 
 void describe('scalpel mcp at the protocol edges, on the shop fixture', () => {
   const root = shopWorkspace();
@@ -89,7 +80,7 @@ void describe('scalpel mcp at the protocol edges, on the shop fixture', () => {
     const file = join(root, 'src', 'price.ts');
     const before = readFileSync(file, 'utf8');
     const cancel = new AbortController();
-    const cancelled = client.callTool({ name: 'apply', arguments: { operations: PATCH_ADD } }, undefined, {
+    const cancelled = client.callTool({ name: 'apply', arguments: { operations: PATCH_CART_ADD } }, undefined, {
       signal: cancel.signal,
       // The server says it is verifying (the type check follows): the client gives up then, before any write.
       onprogress: () => cancel.abort('the user stopped the agent'),
@@ -100,7 +91,7 @@ void describe('scalpel mcp at the protocol edges, on the shop fixture', () => {
     assert.match(line, /nothing (was )?written/);
     assert.equal(readFileSync(file, 'utf8'), before);
 
-    const applied = await client.callTool({ name: 'apply', arguments: { operations: PATCH_ADD } });
+    const applied = await client.callTool({ name: 'apply', arguments: { operations: PATCH_CART_ADD } });
     assert.equal(applied.isError, false, textOf(applied));
     assert.match(readFileSync(file, 'utf8'), /Math\.abs\(price\)/);
   });

@@ -6,22 +6,13 @@ import { describe, test } from 'node:test';
 import { createTokenCounter } from '../../../src/core/context/tokens';
 import { answerBudget, runTool, toolByName } from '../../../src/core/tools';
 import { cutToBudget } from '../../../src/core/tools/runTool';
-import { call, shopWorkspace, toolEnv } from './toolSupport';
+import { call, PATCH_CART_ADD, shopWorkspace, toolEnv } from './toolSupport';
 
 // Issue 27 items 3 and 6 in process: an answer that says nothing was written is an error, the created-file state
 // is what the disk says, a cancelled apply writes nothing, arguments are capped and never echoed whole, and cutting
 // an answer counts each line once.
 
 const read = (root: string, path: string): string => readFileSync(join(root, path), 'utf8');
-
-const PATCH_ADD = [
-  'PATCH_ELEMENT src/price.ts/class[Cart]/method[add]',
-  '<<<<<<< SEARCH',
-  '    this.items.push(price);',
-  '=======',
-  '    this.items.push(Math.abs(price));',
-  '>>>>>>> REPLACE',
-].join('\n');
 
 const createFile = (path: string, body: string): string => [`CREATE_FILE ${path}`, '```ts', body, '```'].join('\n');
 
@@ -35,7 +26,7 @@ void describe('answers that tell the truth', () => {
       'if (price > 0) this.items.push(price);',
     );
     writeFileSync(join(root, 'src/price.ts'), edited);
-    const run = await call(env, 'apply', { operations: PATCH_ADD });
+    const run = await call(env, 'apply', { operations: PATCH_CART_ADD });
     assert.equal(run.isError, true, run.text);
     assert.match(run.text, /#1 dropped, the user's text kept/);
     assert.match(run.text, /nothing was written: every change conflicts with the user's edits/);
@@ -83,7 +74,7 @@ void describe('answers that tell the truth', () => {
     const cancel = new AbortController();
     const tool = toolByName('apply');
     assert.ok(tool !== undefined);
-    const run = await runTool(tool, { operations: PATCH_ADD }, toolEnv(root), {
+    const run = await runTool(tool, { operations: PATCH_CART_ADD }, toolEnv(root), {
       budget: answerBudget(),
       surface: 'test',
       signal: cancel.signal,
@@ -94,7 +85,7 @@ void describe('answers that tell the truth', () => {
     assert.match(run.text, /cancelled before the write: nothing was written/);
     assert.equal(read(root, 'src/price.ts'), before);
 
-    const uncancelled = await call(toolEnv(root), 'apply', { operations: PATCH_ADD });
+    const uncancelled = await call(toolEnv(root), 'apply', { operations: PATCH_CART_ADD });
     assert.equal(uncancelled.isError, false, uncancelled.text);
     assert.match(read(root, 'src/price.ts'), /Math\.abs\(price\)/);
   });
