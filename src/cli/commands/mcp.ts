@@ -1,7 +1,6 @@
 import { statSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { createTokenCounter, DEFAULT_ENCODING, isTokenEncoding } from '../../core/context/tokens';
 import { createEditService, type EditService } from '../../core/edit/editService';
 import type { Logger } from '../../core/logger';
@@ -11,13 +10,16 @@ import {
   type BatchWriter,
   createToolEnv,
   diskWorkspace,
+  listedTools,
   runTool,
   toolByName,
   TOOLS,
 } from '../../core/tools';
+import { clipped } from '../../core/tools/validateInput';
 import { CliError, UsageError } from '../cliError';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { metricsFilePath } from '../metricsFile';
+import { BoundedStdioTransport } from '../mcpTransport';
 import { checkWriteOrThrow, diskSnapshot, writeChanges } from '../writeChanges';
 import { workspaceRoot } from '../workspaceFiles';
 
@@ -43,10 +45,17 @@ export function cliBatchWriter(root: string): BatchWriter {
         allowBrokenReferences: allowNewErrors === true,
       });
     },
-    write: async (batch) => {
+    write: async (batch, signal) => {
       const files = batch.changes.map((c) => c.path);
       try {
         await checkWriteOrThrow(root, batch.changes);
+        // The last moment a cancellation can still keep every file as it was (writeChanges is synchronous).
+        if (signal?.aborted === true)
+          return {
+            status: 'cancelled',
+            message: 'the call was cancelled before the write: nothing was written',
+            files: [],
+          };
         writeChanges(root, batch.changes);
         return {
           status: 'written',
@@ -139,38 +148,21 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
           'operations, verified, all or nothing). Long answers come in pages: pass the cursor an answer gives.',
       },
     );
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: TOOLS.map((tool) => ({
-        name: tool.name,
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema as { type: 'object'; [key: string]: unknown },
-        annotations: {
-          title: tool.title,
-          readOnlyHint: !tool.writes,
-          destructiveHint: tool.writes,
-          openWorldHint: false,
-        },
-      })),
-    }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools() }));
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
       const tool = toolByName(request.params.name);
-      if (tool === undefined) {
-        return {
-          content: [
-            {
-              type: 'text',
-              text: `error: no tool "${request.params.name}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
-            },
-          ],
-          isError: true,
-        };
-      }
+      // An unknown tool is a protocol error, as the MCP specification says, not a tool's failed answer.
+      if (tool === undefined)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `no tool "${clipped(request.params.name)}"; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
+        );
       const progressToken = request.params._meta?.progressToken;
       let step = 0;
       const run = await runTool(tool, request.params.arguments ?? {}, env, {
         budget,
         surface: 'mcp',
+        signal: extra.signal,
         ...(progressToken === undefined
           ? {}
           : {
@@ -185,16 +177,30 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
       return { content: [{ type: 'text', text: run.text }], isError: run.isError };
     });
 
-    const transport = new StdioServerTransport();
+    const transport = new BoundedStdioTransport(process.stdin, process.stdout, (message) => logger.warn(message));
+    // Every protocol error (a line that is not JSON-RPC, a failed send) is a line on stderr, never silence.
+    server.onerror = (error) => logger.error(`protocol: ${error.message}`);
+    let reason = 'the client closed the connection';
     const closed = new Promise<void>((done) => {
       server.onclose = () => done();
-      process.stdin.once('end', () => done());
+      process.stdin.once('end', () => {
+        reason = 'standard input closed';
+        done();
+      });
+      process.stdin.once('error', (error) => {
+        reason = `standard input failed: ${error.message}`;
+        done();
+      });
       io.signal.addEventListener('abort', () => done(), { once: true });
     });
     await server.connect(transport);
     logger.info(`serving ${TOOLS.length} tools for ${root}`);
     await closed;
+    logger.info(`stopping: ${reason}`);
     await server.close();
+    // A call still running (a graph build over a huge tree) must not keep a server nobody talks to alive: the process
+    // ends now instead of when that call would have (issue 27: alive 60 s after its client was killed).
+    setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
     return 0;
   },
 };

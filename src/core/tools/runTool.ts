@@ -20,6 +20,8 @@ export interface RunToolOptions {
   readonly record?: (record: ToolCallRecord) => void;
   /** Progress of a long call (MCP progress notifications). */
   readonly progress?: (message: string) => Promise<void>;
+  /** Aborted when the caller cancels the call: a tool that writes checks it before the write. */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -34,11 +36,12 @@ export async function runTool(tool: Tool, rawInput: unknown, env: ToolEnv, optio
   try {
     // A tool may read a file of any language in the workspace; the parsers load once per process.
     await loadAllLanguages();
-    const answer = await tool.call(
-      rawInput,
-      options.progress === undefined ? env : { ...env, progress: options.progress },
-      options.budget,
-    );
+    const callEnv: ToolEnv = {
+      ...env,
+      ...(options.progress === undefined ? {} : { progress: options.progress }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
+    const answer = await tool.call(rawInput, callEnv, options.budget);
     text = answer.text;
     isError = answer.isError === true;
   } catch (error) {
@@ -70,22 +73,44 @@ export async function runTool(tool: Tool, rawInput: unknown, env: ToolEnv, optio
   return { text, isError, tokens };
 }
 
-function cutToBudget(text: string, maxTokens: number, env: ToolEnv): { text: string; tokens: number } {
+/**
+ * The answer cut at a line so that it fits, with a note saying so. Each line is counted once and the cut found on the
+ * running sum (a sum of lines over-counts the joined text only by the odd merged token); the result is counted once
+ * to be sure, and a shortfall cuts again from the same sums, so a long answer costs one pass of counting, never one
+ * per line dropped (issue 27).
+ */
+export function cutToBudget(
+  text: string,
+  maxTokens: number,
+  env: Pick<ToolEnv, 'counter'>,
+): { text: string; tokens: number } {
   const lines = text.split('\n');
   const note = (kept: number): string =>
     `answer cut at ${count(kept)} of ${count(lines.length)} lines to fit ${count(maxTokens)} tokens; ask for less (a narrower path, fewer elements)`;
-  let kept = lines.length;
-  let used = env.counter.count(text);
-  while (kept > 1 && used + env.counter.count(note(kept)) > maxTokens) {
-    kept--;
-    used -= env.counter.count(lines[kept] ?? '') + 1;
+  // The note's longest form: counts shrink as lines go, so this bounds every note.
+  const noteTokens = env.counter.count(note(lines.length)) + 1;
+  const sums: number[] = [];
+  let sum = 0;
+  for (const line of lines) {
+    sum += env.counter.count(line) + 1;
+    sums.push(sum);
+    if (sum > maxTokens) break;
   }
-  let result = `${lines.slice(0, kept).join('\n')}\n${note(kept)}`;
-  // The line-by-line estimate can be off by a merged token or two; trim characters until the exact count fits.
-  let tokens = env.counter.count(result);
-  while (tokens > maxTokens && result.length > 0) {
-    result = result.slice(0, Math.floor(result.length * 0.95));
-    tokens = env.counter.count(result);
+  let margin = 0;
+  for (;;) {
+    const room = maxTokens - noteTokens - margin;
+    let kept = 0;
+    while (kept < sums.length && (sums[kept] ?? Infinity) <= room) kept++;
+    let head = lines.slice(0, kept).join('\n');
+    if (kept === 0) {
+      // Not even the first line fits: its characters, in proportion to its tokens.
+      const first = lines[0] ?? '';
+      const share = Math.max(0, room) / Math.max(1, sums[0] ?? 1);
+      head = first.slice(0, Math.floor(first.length * share * 0.9));
+    }
+    const result = `${head}\n${note(Math.max(kept, 1))}`;
+    const tokens = env.counter.count(result);
+    if (tokens <= maxTokens || room <= 0) return { text: result, tokens };
+    margin += tokens - maxTokens + 8;
   }
-  return { text: result, tokens };
 }

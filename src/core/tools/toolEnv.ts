@@ -25,5 +25,6 @@ export function createToolEnv(
     counter,
     logger,
     conversation,
+    history: {},
   };
 }

@@ -28,6 +28,8 @@ export interface JsonSchema {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly minItems?: number;
+  /** Longer strings are refused; absent: MAX_ARGUMENT_CHARS. */
+  readonly maxLength?: number;
   readonly default?: unknown;
   readonly additionalProperties?: boolean;
 }
@@ -47,7 +49,7 @@ export interface ToolWorkspace {
   unsavedFiles?(): readonly string[];
   /** The text of a workspace-relative path, or undefined when there is no such file. */
   read(path: string): string | undefined;
-  /** Changes whenever the file's text may have changed (mtime and size, or a document version). */
+  /** Changes whenever the file's text may have changed (mtime and size, or a document version); `missing` when gone. */
   version(path: string): string;
   /** Whether `path` names a folder of the workspace. */
   isFolder(path: string): boolean;
@@ -93,7 +95,8 @@ export interface BatchWriter {
   snapshot(): SnapshotReader;
   /** The surface's edit service verifies the batch, with the same steps as its own edits. */
   verify(request: BatchVerifyRequest): Promise<Verification>;
-  write(batch: VerifiedBatch): Promise<WriteOutcome>;
+  /** `signal`: the call was cancelled; checked after the gates, right before the first byte is written. */
+  write(batch: VerifiedBatch, signal?: AbortSignal): Promise<WriteOutcome>;
 }
 
 /** One tool call as the metrics log records it. */
@@ -117,11 +120,20 @@ export interface ToolEnv {
   graphReady(): boolean;
   /** Tells the caller what a long call is doing; set per call by runTool. */
   readonly progress?: (message: string) => Promise<void>;
+  /** The caller gave up on this call (MCP `notifications/cancelled`, VS Code's token); a write checks it last. */
+  readonly signal?: AbortSignal;
+  /** What the files held before the last batch this server wrote: `diagnostics` with `since: "batch"`. */
+  readonly history: WriteHistory;
   /**
    * The tool client's conversation (issue 11): what the agent last saw of each file (the context tool records it),
    * for get_changes, sync_state and the apply tool's merge with the user's edits.
    */
   readonly conversation: EditConversation;
+}
+
+/** The files a written batch changed, with their text before it (undefined: the batch created the file). */
+export interface WriteHistory {
+  lastBatch?: ReadonlyMap<string, string | undefined>;
 }
 
 /** What a handler gives back: text already shaped by the tool's renderer, fitted to the budget by runTool. */
@@ -140,6 +152,11 @@ export interface ToolSpec<I = unknown> {
   readonly inputSchema: JsonSchema;
   /** Tools that change files ask for confirmation in VS Code. */
   readonly writes: boolean;
+  /**
+   * Changes no state at all (MCP `readOnlyHint`); absent: the opposite of `writes`. sync_state writes no file but
+   * moves the conversation's baseline, so it is neither.
+   */
+  readonly readOnly?: boolean;
   /** The input as the handler uses it (after schema validation); throws ToolInputError on what the schema cannot say. */
   readonly parse: (input: Record<string, unknown>) => I;
   readonly handle: (input: I, env: ToolEnv, budget: AnswerBudget) => Promise<ToolAnswer> | ToolAnswer;
@@ -162,6 +179,8 @@ export interface Tool {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly writes: boolean;
+  /** Changes nothing, files or conversation state (MCP `readOnlyHint`). */
+  readonly readOnly: boolean;
   /** Validates the input against the schema, parses it and runs the handler. */
   call(input: unknown, env: ToolEnv, budget: AnswerBudget): Promise<ToolAnswer>;
   /** A one-line description of a call; a short generic one when the input does not parse. */

@@ -1,6 +1,20 @@
 import { ToolInputError, type JsonSchema } from './types';
 
 /**
+ * The longest string argument a tool takes unless its schema says otherwise (`maxLength`): element paths, names and
+ * globs are far shorter, and a longer one costs every later step (resolving, counting, echoing) for nothing.
+ */
+export const MAX_ARGUMENT_CHARS = 4_096;
+
+/** The longest list argument (paths, focus, symbols). */
+export const MAX_ARGUMENT_ITEMS = 1_000;
+
+/** An argument as an answer may quote it: the first characters and its length, never the whole of a long one. */
+export function clipped(value: string, max = 80): string {
+  return value.length <= max ? value : `${value.slice(0, max)}… (${value.length.toLocaleString('en-US')} characters)`;
+}
+
+/**
  * Checks a tool's input against its schema (the subset the tools use) and fills defaults. VS Code validates before
  * invoking, MCP clients may not: the message names the argument and what it must be.
  */
@@ -11,7 +25,9 @@ export function validateInput(schema: JsonSchema, input: unknown): Record<string
   const properties = schema.properties ?? {};
   for (const key of Object.keys(record)) {
     if (!(key in properties)) {
-      throw new ToolInputError(`unknown argument "${key}"; the arguments are: ${Object.keys(properties).join(', ')}`);
+      throw new ToolInputError(
+        `unknown argument "${clipped(key)}"; the arguments are: ${Object.keys(properties).join(', ')}`,
+      );
     }
   }
   for (const name of schema.required ?? []) {
@@ -27,13 +43,21 @@ export function validateInput(schema: JsonSchema, input: unknown): Record<string
 
 function checkValue(name: string, schema: JsonSchema, value: unknown): void {
   const fail = (what: string): never => {
-    throw new ToolInputError(`the argument "${name}" must be ${what}, got ${JSON.stringify(value)}`);
+    throw new ToolInputError(
+      `the argument "${name}" must be ${what}, got ${clipped(JSON.stringify(value) ?? String(value))}`,
+    );
   };
   switch (schema.type) {
-    case 'string':
+    case 'string': {
       if (typeof value !== 'string') fail('a string');
+      const max = schema.maxLength ?? MAX_ARGUMENT_CHARS;
+      if ((value as string).length > max)
+        throw new ToolInputError(
+          `the argument "${name}" is ${(value as string).length.toLocaleString('en-US')} characters long; the limit is ${max.toLocaleString('en-US')} (an element path, a name or a glob is far shorter): it starts ${clipped(value as string, 60)}`,
+        );
       if (schema.enum !== undefined && !schema.enum.includes(value as string)) fail(`one of ${schema.enum.join(', ')}`);
       break;
+    }
     case 'integer':
     case 'number':
       if (
@@ -50,6 +74,10 @@ function checkValue(name: string, schema: JsonSchema, value: unknown): void {
       break;
     case 'array':
       if (!Array.isArray(value)) fail('an array');
+      if ((value as unknown[]).length > MAX_ARGUMENT_ITEMS)
+        throw new ToolInputError(
+          `the argument "${name}" has ${(value as unknown[]).length.toLocaleString('en-US')} items; the limit is ${MAX_ARGUMENT_ITEMS.toLocaleString('en-US')}: split the call`,
+        );
       if (schema.minItems !== undefined && (value as unknown[]).length < schema.minItems)
         fail(`an array of at least ${schema.minItems} item(s)`);
       if (schema.items !== undefined)

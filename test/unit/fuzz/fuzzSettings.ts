@@ -30,24 +30,47 @@ export function checkProperty<T>(
   run: FuzzRun,
   property: fc.IPropertyWithHooks<T> | fc.IProperty<T>,
 ): void {
-  const path = process.env['SCALPEL_FUZZ_PATH'];
   const started = Date.now();
   try {
-    fc.assert(property, {
-      seed: run.seed,
-      numRuns: run.numRuns,
-      ...(path === undefined || path === '' ? {} : { path }),
-      // Shrinking a failure found among hundreds of thousands of cases can take longer than finding it.
-      endOnFailure: false,
-    });
+    fc.assert(property, assertOptions(run));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const failedPath = /path: ?"?([\d:]+)"?/.exec(message)?.[1];
-    throw new Error(
-      `${name} fuzz failed (seed ${run.seed}). Replay: SCALPEL_FUZZ_SEED=${run.seed}${failedPath === undefined ? '' : ` SCALPEL_FUZZ_PATH=${failedPath}`}\n${message}`,
-      { cause: error },
-    );
+    throw replayable(name, run, error);
   }
+  report(name, run, started);
+}
+
+/** {@link checkProperty} for a property whose cases are asynchronous (a tool call). */
+export async function checkAsyncProperty<T>(name: string, run: FuzzRun, property: fc.IAsyncProperty<T>): Promise<void> {
+  const started = Date.now();
+  try {
+    await fc.assert(property, assertOptions(run));
+  } catch (error) {
+    throw replayable(name, run, error);
+  }
+  report(name, run, started);
+}
+
+function assertOptions(run: FuzzRun): fc.Parameters<unknown> {
+  const path = process.env['SCALPEL_FUZZ_PATH'];
+  return {
+    seed: run.seed,
+    numRuns: run.numRuns,
+    ...(path === undefined || path === '' ? {} : { path }),
+    // Shrinking a failure found among hundreds of thousands of cases can take longer than finding it.
+    endOnFailure: false,
+  };
+}
+
+function replayable(name: string, run: FuzzRun, error: unknown): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  const failedPath = /path: ?"?([\d:]+)"?/.exec(message)?.[1];
+  return new Error(
+    `${name} fuzz failed (seed ${run.seed}). Replay: SCALPEL_FUZZ_SEED=${run.seed}${failedPath === undefined ? '' : ` SCALPEL_FUZZ_PATH=${failedPath}`}\n${message}`,
+    { cause: error },
+  );
+}
+
+function report(name: string, run: FuzzRun, started: number): void {
   if (process.env['SCALPEL_FUZZ_REPORT'] === '1') {
     process.stdout.write(
       `# fuzz ${name}: ${run.numRuns} cases, seed ${run.seed}, ${((Date.now() - started) / 1000).toFixed(1)} s\n`,

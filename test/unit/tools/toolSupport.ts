@@ -69,3 +69,13 @@ export function tableRows(text: string): string[] {
   }
   return rows;
 }
+
+/** A PATCH of the shop's Cart.add: what the apply tests write, cancel and merge. */
+export const PATCH_CART_ADD = [
+  'PATCH_ELEMENT src/price.ts/class[Cart]/method[add]',
+  '<<<<<<< SEARCH',
+  '    this.items.push(price);',
+  '=======',
+  '    this.items.push(Math.abs(price));',
+  '>>>>>>> REPLACE',
+].join('\n');

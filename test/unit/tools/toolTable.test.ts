@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { TOOLS, VSCODE_TOOL_PREFIX } from '../../../src/core/tools';
+import { createTokenCounter } from '../../../src/core/context/tokens';
+import { listedTools, TOOLS, VSCODE_TOOL_PREFIX } from '../../../src/core/tools';
 import { repoRoot } from './toolSupport';
 
 interface ContributedTool {
@@ -38,5 +39,26 @@ void test('the MCP server definition provider is declared', () => {
   assert.deepEqual(
     manifest.contributes.mcpServerDefinitionProviders.map((p) => p.id),
     ['scalpel.mcp'],
+  );
+});
+
+void test('the tool list an MCP session starts with costs under 1,200 tokens, and says what each tool needs', () => {
+  // Issue 27: the list was 2,212 tokens per session (2,924 with search, paths, since and the globs added).
+  const listed = listedTools();
+  const tokens = createTokenCounter().count(JSON.stringify({ tools: listed }));
+  assert.ok(tokens < 1_200, `the tool list is ${tokens} tokens`);
+  for (const tool of listed) {
+    assert.ok(tool.description.length > 40, `${tool.name}: a description`);
+    const full = TOOLS.find((t) => t.name === tool.name);
+    assert.deepEqual(
+      Object.keys(tool.inputSchema['properties'] ?? {}),
+      Object.keys(full?.inputSchema.properties ?? {}),
+    );
+    assert.deepEqual(tool.inputSchema['required'], full?.inputSchema.required);
+  }
+  // What references cannot see is said where the agent chooses between the two.
+  assert.match(
+    listed.find((t) => t.name === 'references')?.description ?? '',
+    /strings, comments, keys, dynamic uses: search/,
   );
 });

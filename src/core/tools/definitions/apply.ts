@@ -74,45 +74,34 @@ function diffOf(changes: readonly FileChange[]): string {
 
 export const applyTool: ToolSpec<ApplyInput> = {
   name: 'apply',
-  title: 'Apply element operations',
+  title: 'Apply operations',
   description:
-    'Apply edits as Scalpel element operations (REPLACE_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, PATCH_ELEMENT, ' +
-    'ADD_IMPORT, REMOVE_IMPORT, CREATE_FILE, REPLACE_FILE; header line with an element path, then a fenced code ' +
-    'body). The batch is verified as a whole (it parses, only targeted elements change, no new type errors in the ' +
-    'changed files and their importers, no uses left of an element it renames or deletes) and written all or nothing; ' +
-    'every operation gets a result with the nearest valid paths when one does not resolve. dryRun verifies and shows ' +
-    'the diff without writing. In VS Code the change opens as a preview the user accepts.',
+    'Apply element operations (REPLACE_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, PATCH_ELEMENT, ADD_IMPORT, REMOVE_IMPORT, CREATE_FILE, REPLACE_FILE: header with the path, fenced body), verified (parse, targets only, no new type errors) and written all or nothing.',
   inputSchema: {
     type: 'object',
     properties: {
       operations: {
         type: 'string',
-        description:
-          'The operations in the text format, e.g. "REPLACE_ELEMENT src/a.ts/function[f]\\n```ts\\nfunction f() {}\\n```" (JSON [{type, path, content}] also accepted).',
+        maxLength: 4_000_000,
+        description: 'E.g. "REPLACE_ELEMENT src/a.ts/function[f]\\n```ts\\nfunction f() {}\\n```".',
       },
-      dryRun: { type: 'boolean', description: 'Verify and show the diff; write nothing (default false).' },
+      dryRun: { type: 'boolean' },
       partial: {
         type: 'boolean',
-        description: 'Write the operations that verified even if others failed (default false: all or nothing).',
+        description: 'Write what verified.',
       },
       verify: {
         type: 'string',
         enum: ['types', 'syntax'],
-        description:
-          'types (default): also refuse new type errors and uses left of a renamed or deleted element (listed); syntax: the parse alone.',
       },
       allowNewErrors: {
         type: 'boolean',
-        description:
-          'Write the batch even with new type errors or uses left of a renamed or deleted element; they are listed (default false).',
+        description: 'Write despite new type errors (listed).',
       },
       onConflict: {
         type: 'string',
         enum: ['user_wins', 'agent_wins', 'ask'],
-        description:
-          'When the user changed an element since you last saw its file and you change it too: user_wins (default) ' +
-          'keeps theirs and reports your operation; agent_wins writes yours and reports theirs; ask writes the rest ' +
-          'and answers with both versions for the user to decide.',
+        description: 'Default user_wins.',
       },
     },
     required: ['operations'],
@@ -155,10 +144,19 @@ export const applyTool: ToolSpec<ApplyInput> = {
     // Files the user changed since the agent last saw them: the batch is verified against what the agent saw, then
     // merged per element into the text as it is now (issue 11).
     const moved = new Map<string, string>();
-    for (const [path, seen] of env.conversation.baselines) {
+    const deleted: string[] = [];
+    for (const [path, seen] of [...env.conversation.baselines]) {
       const touched = parsed.operations.some((o) => fileOfOperation(o, [path]) !== undefined);
-      if (touched && current.read(path) !== seen) moved.set(path, seen);
+      if (!touched) continue;
+      const now = current.read(path);
+      if (now === undefined) {
+        // Deleted outside the server since the agent saw (or wrote) it: the disk says what is there, so a CREATE_FILE
+        // creates it again and an edit of it fails as one of a missing file.
+        env.conversation.forget(path);
+        deleted.push(path);
+      } else if (now !== seen) moved.set(path, seen);
     }
+    if (env.progress !== undefined) await env.progress(`verifying ${count(parsed.operations.length)} operations`);
     const seen: SnapshotReader = { read: (path) => moved.get(path) ?? current.read(path) };
     // The verification of `scalpel edit` and `scalpel apply`, by the surface's edit service.
     const verification = await env.writer.verify({
@@ -180,6 +178,8 @@ export const applyTool: ToolSpec<ApplyInput> = {
       result = { ...result, changes: resolution.changes };
     }
     const lines: string[] = [];
+    if (deleted.length > 0)
+      lines.push(`deleted since you last saw ${deleted.length === 1 ? 'it' : 'them'}: ${deleted.join(', ')}`);
     const unreadable = parsed.errors.map(
       (e) => `unreadable line ${e.line}: ${e.message}${e.expected === undefined ? '' : ` (expected ${e.expected})`}`,
     );
@@ -206,7 +206,7 @@ export const applyTool: ToolSpec<ApplyInput> = {
     }
     if (resolution !== undefined && result.changes.length === 0) {
       lines.push("nothing was written: every change conflicts with the user's edits (see above)");
-      return { text: lines.join('\n') };
+      return { text: lines.join('\n'), isError: true };
     }
     if (input.dryRun) {
       const diff = diffOf(result.changes).split('\n');
@@ -227,20 +227,33 @@ export const applyTool: ToolSpec<ApplyInput> = {
     if (result.changes.length === 0) {
       // Bodies equal to what the files hold: there is nothing to write, and no file to name as written.
       lines.push('nothing was written: the operations leave every file as it is');
-      return { text: lines.join('\n') };
+      return { text: lines.join('\n'), isError: true };
+    }
+    if (env.signal?.aborted === true) {
+      lines.push('cancelled before the write: nothing was written');
+      env.logger.info(
+        `apply cancelled before the write: nothing written (${count(parsed.operations.length)} operations)`,
+      );
+      return { text: lines.join('\n'), isError: true };
     }
     const typeErrors = remainingTypeErrors(verification.steps);
-    const outcome = await env.writer.write({
-      title: `agent edit: ${count(parsed.operations.length)} operations`,
-      operations: parsed.operations,
-      results: result.results,
-      changes: result.changes,
-      ...(typeErrors.length === 0 ? {} : { typeErrors }),
-    });
+    const outcome = await env.writer.write(
+      {
+        title: `agent edit: ${count(parsed.operations.length)} operations`,
+        operations: parsed.operations,
+        results: result.results,
+        changes: result.changes,
+        ...(typeErrors.length === 0 ? {} : { typeErrors }),
+      },
+      env.signal,
+    );
+    if (outcome.status === 'cancelled') env.logger.info(`apply cancelled before the write: ${outcome.message}`);
     lines.push(`${outcome.status}: ${outcome.message}`);
-    // What the agent wrote is what it has seen of those files now.
-    if (outcome.status === 'written' || outcome.status === 'applied')
+    // What the agent wrote is what it has seen of those files now, and the state `diagnostics since batch` compares with.
+    if (outcome.status === 'written' || outcome.status === 'applied') {
       for (const change of result.changes) env.conversation.recordShown(change.path, change.after);
+      env.history.lastBatch = new Map(result.changes.map((change) => [change.path, change.before] as const));
+    }
     if (outcome.status === 'written' || outcome.status === 'applied') {
       const unchecked =
         input.verify === 'syntax' ? files : files.filter((file) => languageFor(file)?.semantics === undefined);

@@ -6,7 +6,8 @@ import { decodeCursorOrThrow, encodeCursor, queryKey } from '../budget';
 import type { CodeGraph } from '../graph/codeGraph';
 import { count, pageNote, tablePage, type TableSpec } from '../table';
 import { ToolInputError, type ToolAnswer, type ToolEnv } from '../types';
-import type { WorkspaceListing } from '../../workspace/workspaceFiles';
+import { normalizeWorkspacePath, type WorkspaceListing } from '../../workspace/workspaceFiles';
+import { globToRegExp } from '../../workspace/glob';
 
 /** The part of an element path after its file: `class[User]/method[validate]`. */
 export function withinFile(path: string, file: string): string {
@@ -30,10 +31,8 @@ export function cursorOf(input: Record<string, unknown>): { cursor?: string } {
   return typeof cursor === 'string' && cursor !== '' ? { cursor } : {};
 }
 
-export const CURSOR_PROPERTY = {
-  type: 'string',
-  description: 'The cursor a previous answer gave, to get its next page (same other arguments).',
-} as const;
+/** The answer's note says how to pass it: no description needed in the tool list. */
+export const CURSOR_PROPERTY = { type: 'string' } as const;
 
 /**
  * A paged tabular answer: the heading, the rows that fit, and the note saying what was left out and how to get it.
@@ -128,3 +127,37 @@ export function listingNotesOf(listing: WorkspaceListing | undefined): string[] 
     notes.push(`the workspace listing stopped at ${count(listing.files.length)} files: files past it are not included`);
   return notes;
 }
+
+/** A VS Code glob: with a `/` it matches whole paths (`src/**\/*.ts`), without one a file or folder name anywhere. */
+function globMatcherOf(glob: string): (path: string) => boolean {
+  const normalized = normalizeWorkspacePath(glob);
+  const regExp = globToRegExp(normalized.includes('/') ? normalized : `**/${normalized}`);
+  return (path) => {
+    const segments = path.split('/');
+    return segments.some((_, i) => regExp.test(segments.slice(0, segments.length - i).join('/')));
+  };
+}
+
+/** Whether a file passes `include` (one of them, when given) and no `exclude`. */
+export function fileFilterOf(
+  include: readonly string[] | undefined,
+  exclude: readonly string[] | undefined,
+): (file: string) => boolean {
+  const includes = (include ?? []).map(globMatcherOf);
+  const excludes = (exclude ?? []).map(globMatcherOf);
+  return (file) => (includes.length === 0 || includes.some((m) => m(file))) && !excludes.some((m) => m(file));
+}
+
+/** The `include` and `exclude` arguments of the tools that filter files. */
+export const FILE_GLOBS = {
+  include: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'File globs.',
+  },
+  exclude: {
+    type: 'array',
+    items: { type: 'string' },
+    description: 'File globs.',
+  },
+} as const;

@@ -4,7 +4,8 @@ import { parseElementPath } from '../../elements/elementPath';
 import { resolveElementPathOrThrow } from '../../elements/resolve';
 import { decodeCursorOrThrow, encodeCursor, queryKey } from '../budget';
 import { count } from '../table';
-import { ToolInputError, type ToolSpec } from '../types';
+import type { TokenCounter } from '../../context/tokens';
+import { type ToolSpec } from '../types';
 import { numberArg, stringsArg } from '../validateInput';
 import { canonicalPathOrThrow, CURSOR_PROPERTY, cursorOf, lastSegmentOf, lineRange } from './common';
 
@@ -21,25 +22,35 @@ interface ContextInput {
 }
 
 /** An element over the snippet limit, shown in numbered slices instead of in the focused view. */
-function sliceOf(text: string, element: ElementNode, from: number, lines: number): { text: string; to: number } {
+/** Lines `from`.. of the element, numbered: at most `lines` of them and, past the first, what fits `tokens`. */
+function sliceOf(
+  text: string,
+  element: ElementNode,
+  from: number,
+  lines: number,
+  tokens: number,
+  counter: TokenCounter,
+): { text: string; to: number } {
   const all = text.slice(element.range.start, element.range.end).split('\n');
-  const to = Math.min(all.length, from + lines);
-  const width = String(element.startLine + to).length;
-  const body = all
-    .slice(from, to)
-    .map((line, i) => `${String(element.startLine + from + i).padStart(width)}| ${line}`)
-    .join('\n');
-  return { text: body, to };
+  const last = Math.min(all.length, from + lines);
+  const width = String(element.startLine + last).length;
+  const shown: string[] = [];
+  let used = 0;
+  let to = from;
+  for (; to < last; to++) {
+    const line = `${String(element.startLine + to).padStart(width)}| ${all[to] ?? ''}`;
+    used += counter.count(line) + 1;
+    if (to > from && used > tokens) break;
+    shown.push(line);
+  }
+  return { text: shown.join('\n'), to };
 }
 
 export const contextTool: ToolSpec<ContextInput> = {
   name: 'context',
-  title: 'Focused context',
+  title: 'Context',
   description:
-    'The code of the focused elements in full, inside a view of their files: containers as headers, neighbours as ' +
-    'signatures, the rest as one-line stubs, each labelled with its element path (`// @ path`). Read an element ' +
-    'this way before replacing it. An element longer than the snippet limit (80 lines) comes in numbered slices ' +
-    'with a cursor; prefer focusing on its members.',
+    'Focused elements in full, the rest of their files as signatures and stubs, labelled `// @ path`. Read an element so before replacing it.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -47,12 +58,11 @@ export const contextTool: ToolSpec<ContextInput> = {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: 'Element paths to show in full (a file path alone shows the file as signatures and stubs).',
+        description: 'Element paths.',
       },
       maxTokens: {
         type: 'integer',
         minimum: 200,
-        description: `Token budget of the view (default ${DEFAULT_CONTEXT_TOKENS}; at most the answer budget). Far stubs go first.`,
       },
       cursor: CURSOR_PROPERTY,
     },
@@ -91,6 +101,20 @@ export const contextTool: ToolSpec<ContextInput> = {
     const offset = decodeCursorOrThrow(input.cursor, key);
     const sections: string[] = [];
     const notes: string[] = [];
+    /** Focused elements that do not fit the view come in slices like a long one, never as an error. */
+    const sliceFocused = (): void => {
+      const outlines = [...byFile.entries()].flatMap(([file, paths]) =>
+        paths.map((path) => ({
+          path,
+          element: resolveElementPathOrThrow(env.outlines.getOrThrow(file), path).element,
+          text: env.outlines.getOrThrow(file).text,
+        })),
+      );
+      oversized.unshift(...outlines);
+      for (const paths of byFile.values()) paths.length = 0;
+    };
+    // A cursor is only ever given for slices: a later page slices what the first one did.
+    if (offset > 0 && oversized.length === 0) sliceFocused();
     if (offset === 0) {
       const requests: ContextFileRequest[] = [...byFile.entries()].map(([file, focus]) => ({
         outline: env.outlines.getOrThrow(file),
@@ -98,38 +122,48 @@ export const contextTool: ToolSpec<ContextInput> = {
       }));
       // Room for the slices and notes below the view.
       const sliceReserve = oversized.length === 0 ? 300 : Math.min(maxTokens / 2, 4_000);
-      try {
-        const view = buildContext(requests, env.counter, { budget: Math.max(200, maxTokens - sliceReserve) });
-        sections.push(view.text.trimEnd());
-        if (view.dropped.length > 0)
-          notes.push(
-            `${count(view.dropped.length)} elements left out to fit the budget; focus on fewer elements to see them`,
-          );
-      } catch (error) {
-        if (!(error instanceof ContextBudgetError)) throw error;
-        throw new ToolInputError(
-          `the focused elements need ${count(error.required)} tokens, over this answer's budget of ${count(error.budget)}; ` +
-            'focus on fewer or smaller elements (outline lists their members)',
+      const viewOf = (budgetTokens: number): string | undefined => {
+        try {
+          const view = buildContext(requests, env.counter, { budget: budgetTokens });
+          if (view.dropped.length > 0)
+            notes.push(
+              `${count(view.dropped.length)} elements left out to fit the budget; focus on fewer elements to see them`,
+            );
+          return view.text.trimEnd();
+        } catch (error) {
+          if (!(error instanceof ContextBudgetError)) throw error;
+          return undefined;
+        }
+      };
+      let view = viewOf(Math.max(200, maxTokens - sliceReserve));
+      if (view === undefined) {
+        // Over the view's budget: the files as stubs, the focused elements in slices that fit (issue 27: this was an
+        // error blaming a budget the agent never set).
+        const focused = [...byFile.values()].flat();
+        sliceFocused();
+        notes.unshift(
+          `${focused.join(', ')} ${focused.length === 1 ? 'is' : 'are'} over the view's ${count(maxTokens)} tokens (maxTokens, default ${count(DEFAULT_CONTEXT_TOKENS)}): shown in slices`,
         );
+        view = viewOf(Math.max(200, Math.floor(maxTokens / 4)));
       }
+      if (view !== undefined) sections.push(view);
     }
     const first = oversized[0];
     if (first !== undefined) {
       const lines = first.element.endLine - first.element.startLine + 1;
-      const slice = sliceOf(first.text, first.element, offset, budget.maxSnippetLines);
+      const sliceTokens = Math.max(200, maxTokens - env.counter.count(sections.join('\n')) - 300);
+      const slice = sliceOf(first.text, first.element, offset, budget.maxSnippetLines, sliceTokens, env.counter);
       sections.push(
-        `${first.path} is ${count(lines)} lines, over the ${budget.maxSnippetLines}-line snippet limit: ` +
-          `lines ${lineRange(first.element.startLine + offset, first.element.startLine + slice.to - 1)}\n${slice.text}`,
+        `${first.path} is ${count(lines)} lines${lines > budget.maxSnippetLines ? `, over the ${budget.maxSnippetLines}-line snippet limit` : ''}: lines ` +
+          `${lineRange(first.element.startLine + offset, first.element.startLine + slice.to - 1)}\n${slice.text}`,
       );
       if (slice.to < lines)
-        notes.push(
-          `next ${budget.maxSnippetLines} lines of ${first.path}: call again with cursor "${encodeCursor(slice.to, key)}"`,
-        );
+        notes.push(`the next lines of ${first.path}: call again with cursor "${encodeCursor(slice.to, key)}"`);
       const members = first.element.children.map((c) => lastSegmentOf(c.path));
       if (members.length > 0 && offset === 0)
         notes.push(`or focus on its members: ${members.slice(0, 30).join(', ')}${members.length > 30 ? ', …' : ''}`);
       for (const other of oversized.slice(1))
-        notes.push(`${other.path} is also over ${budget.maxSnippetLines} lines: ask for it in its own call`);
+        notes.push(`${other.path} is also too long to show here: ask for it in its own call`);
     }
     return { text: [...sections, ...notes].join('\n') };
   },

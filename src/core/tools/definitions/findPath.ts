@@ -50,19 +50,16 @@ export const pathTable: TableSpec<readonly PathStep[]> = {
 
 export const findPathTool: ToolSpec<FindPathInput> = {
   name: 'find_path',
-  title: 'Find a path between two elements',
-  description:
-    'How one element reaches another through calls and references: the shortest chains first, within a depth ' +
-    'limit. Each row is one chain; ">12 x" means "calls x at line 12", "~12 x" "refers to x at line 12"; a step ' +
-    "without a file is in the previous step's file.",
+  title: 'Find path',
+  description: 'Shortest chains of uses between two elements. ">12 x": calls x at line 12; "~12 x": refers to it.',
   inputSchema: {
     type: 'object',
     properties: {
-      from: { type: 'string', description: 'Element path the chains start at.' },
-      to: { type: 'string', description: 'Element path (or a container: reaching any member counts) they end at.' },
-      maxDepth: { type: 'integer', minimum: 1, maximum: 8, description: 'Longest chain, in hops (default 4).' },
-      maxPaths: { type: 'integer', minimum: 1, maximum: 100, description: 'How many chains at most (default 10).' },
-      callsOnly: { type: 'boolean', description: 'Follow calls only, not other references (default false).' },
+      from: { type: 'string' },
+      to: { type: 'string', description: 'A container: any member.' },
+      maxDepth: { type: 'integer', minimum: 1, maximum: 8 },
+      maxPaths: { type: 'integer', minimum: 1, maximum: 100 },
+      callsOnly: { type: 'boolean' },
       cursor: CURSOR_PROPERTY,
     },
     required: ['from', 'to'],

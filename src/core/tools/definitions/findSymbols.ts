@@ -4,7 +4,7 @@ import { walkElements } from '../../elements/resolve';
 import { globMatcher } from '../glob';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
-import { stringArg, stringsArg } from '../validateInput';
+import { clipped, stringArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, lineRange, pagedAnswer, withinFile } from './common';
 import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
 
@@ -37,23 +37,21 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
   name: 'find_symbols',
   title: 'Find symbols',
   description:
-    'Find elements (classes, functions, methods, properties, ...) by name or by element-path pattern across the ' +
-    'workspace. Patterns: * (within a segment or file name), ** (any depth), ?; a name without wildcards matches as ' +
-    'a case-insensitive substring. Answers element paths with line ranges, grouped by file.',
+    'Elements by name or element-path glob (* in a segment, ** any depth); a plain name matches as a substring.',
   inputSchema: {
     type: 'object',
     properties: {
-      name: { type: 'string', description: 'The element name, a substring of it or a glob (e.g. "valid*").' },
+      name: { type: 'string', description: 'Name, part or glob.' },
       path: {
         type: 'string',
-        description: 'A glob over whole element paths, e.g. "src/**/class[*]/method[save]" or "**/*.tsx/function[*]".',
+        description: 'Element-path glob.',
       },
       kinds: {
         type: 'array',
-        items: { type: 'string', enum: [...ELEMENT_KINDS] },
-        description: 'Only these kinds (class, function, method, property, ...; default: all but import and export).',
+        items: { type: 'string' },
+        description: 'class, function, method, ...',
       },
-      folder: { type: 'string', description: 'Search only this workspace folder (default: the whole workspace).' },
+      folder: { type: 'string' },
       cursor: CURSOR_PROPERTY,
     },
     additionalProperties: false,
@@ -63,6 +61,10 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
     const name = stringArg(input, 'name');
     const path = stringArg(input, 'path');
     const kinds = stringsArg(input, 'kinds');
+    // Checked here rather than as a schema enum: the 25 kinds would cost every session's tool list 60 tokens.
+    const unknown = kinds?.find((kind) => !(ELEMENT_KINDS as readonly string[]).includes(kind));
+    if (unknown !== undefined)
+      throw new ToolInputError(`"kinds": no kind "${clipped(unknown)}"; the kinds are ${ELEMENT_KINDS.join(', ')}`);
     if ((name === undefined || name === '') && (path === undefined || path === ''))
       throw new ToolInputError('give a name or a path pattern to search for');
     return {

@@ -60,12 +60,8 @@ export function outlineTable(signatures: boolean): TableSpec<OutlineRow> {
 
 export const outlineTool: ToolSpec<OutlineInput> = {
   name: 'outline',
-  title: 'Outline files or folders',
-  description:
-    'The element tree of source files (TypeScript, JavaScript, Python, Go, Rust, Java, C#), or of every such file in ' +
-    'folders: each element with its line ' +
-    'range and its element path (e.g. src/user.ts/class[User]/method[validate]), which the other Scalpel tools take. ' +
-    'Nested elements are indented under their container and show only their last path segment.',
+  title: 'Outline',
+  description: 'Element tree of files or folders: line ranges and the element paths the other tools take.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -73,14 +69,13 @@ export const outlineTool: ToolSpec<OutlineInput> = {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: 'Workspace-relative files or folders ("." for the whole workspace).',
       },
       depth: {
         type: 'integer',
         minimum: 1,
-        description: 'How many levels of nesting to show (default: all for files, 1 for folders).',
+        description: 'Levels (default: all; 1 for folders).',
       },
-      signatures: { type: 'boolean', description: "Show each element's signature (default true)." },
+      signatures: { type: 'boolean' },
       cursor: CURSOR_PROPERTY,
     },
     required: ['paths'],

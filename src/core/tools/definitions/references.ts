@@ -2,12 +2,14 @@ import { parseElementPath } from '../../elements/elementPath';
 import type { UseEdge, UseSite } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
-import { stringArg } from '../validateInput';
+import { stringArg, stringsArg } from '../validateInput';
 import {
   canonicalPathOrThrow,
   semanticsOrThrow,
   CURSOR_PROPERTY,
   cursorOf,
+  FILE_GLOBS,
+  fileFilterOf,
   graphOf,
   lastSegmentOf,
   pagedAnswer,
@@ -17,10 +19,38 @@ import {
 type Relation = 'references' | 'callers' | 'callees';
 
 interface ReferencesInput {
-  readonly path: string;
+  /** One element, or several (`paths`): then each with its count of uses, not the uses. */
+  readonly paths: readonly string[];
+  readonly several: boolean;
   readonly relation: Relation;
+  readonly include?: readonly string[];
+  readonly exclude?: readonly string[];
   readonly cursor?: string;
 }
+
+/** Elements one call counts the uses of. */
+const MAX_COUNTED = 100;
+
+export interface UseCountRow {
+  readonly file: string;
+  readonly element: string;
+  readonly uses: number;
+  readonly files: number;
+  /** Why the count may be short (a search cut at a limit), or why there is none. */
+  readonly note?: string;
+}
+
+export const useCountTable: TableSpec<UseCountRow> = {
+  columns: ['uses', 'files', 'element', 'note'],
+  group: (row) => row.file,
+  cells: (row) => [
+    row.note?.startsWith('not searched') === true ? '?' : String(row.uses),
+    String(row.files),
+    withinFile(row.element, row.file),
+    row.note ?? '',
+  ],
+  json: (row) => ({ file: row.file, element: row.element, uses: row.uses, files: row.files, note: row.note }),
+};
 
 export const useSiteTable: TableSpec<UseSite> = {
   columns: ['line', 'element', 'use', 'code'],
@@ -84,37 +114,86 @@ export function callersOf(sites: readonly UseSite[]): CallerRow[] {
 
 export const referencesTool: ToolSpec<ReferencesInput> = {
   name: 'references',
-  title: 'References, callers or callees',
+  title: 'References',
   description:
-    'Where an element is used ("references": each use with its line, enclosing element and code), which elements ' +
-    'call it ("callers"), or which workspace elements its own code calls ("callees", TypeScript and JavaScript ' +
-    'only). It finds identifiers in code: resolved by the compiler in TypeScript and JavaScript (renamed imports, ' +
-    'calls through instances); in Python, Go, Rust, Java and C# by name, resolved through imports, packages and ' +
-    'modules, a use that only the name ties to the element marked "~". It does not see names in strings or ' +
-    'comments, property keys (obj["name"], "name" in obj), duck-typed or dynamic uses: use search for those.',
+    'Uses, callers or callees of an element: identifiers in code, compiler-resolved in TypeScript/JavaScript, elsewhere by name (~: name only). Not strings, comments, keys, dynamic uses: search. paths: a use count each.',
   inputSchema: {
     type: 'object',
     properties: {
-      path: { type: 'string', description: 'Element path, e.g. src/user.ts/class[User]/method[validate].' },
+      path: { type: 'string' },
+      paths: {
+        type: 'array',
+        items: { type: 'string' },
+        description: 'Up to 100, each counted.',
+      },
       relation: {
         type: 'string',
         enum: ['references', 'callers', 'callees'],
-        description: 'What to list (default "references").',
       },
+      ...FILE_GLOBS,
       cursor: CURSOR_PROPERTY,
     },
-    required: ['path'],
     additionalProperties: false,
   },
   writes: false,
-  parse: (input) => ({
-    path: stringArg(input, 'path') ?? '',
-    relation: (stringArg(input, 'relation') ?? 'references') as Relation,
-    ...cursorOf(input),
-  }),
-  describe: (input) => `${input.relation} of ${input.path}`,
+  parse: (input) => {
+    const one = stringArg(input, 'path');
+    const several = stringsArg(input, 'paths');
+    if ((one === undefined) === (several === undefined))
+      throw new ToolInputError('give either "path" (one element) or "paths" (several, each with its count of uses)');
+    const relation = (stringArg(input, 'relation') ?? 'references') as Relation;
+    if (several !== undefined && relation !== 'references')
+      throw new ToolInputError(`"paths" counts references; ask for ${relation} with "path", one element at a time`);
+    if (several !== undefined && (several.length === 0 || several.length > MAX_COUNTED))
+      throw new ToolInputError(`"paths" takes 1 to ${MAX_COUNTED} element paths, got ${count(several.length)}`);
+    const include = stringsArg(input, 'include');
+    const exclude = stringsArg(input, 'exclude');
+    return {
+      paths: several ?? [one ?? ''],
+      several: several !== undefined,
+      relation,
+      ...(include === undefined ? {} : { include }),
+      ...(exclude === undefined ? {} : { exclude }),
+      ...cursorOf(input),
+    };
+  },
+  describe: (input) =>
+    input.several ? `uses of ${count(input.paths.length)} elements` : `${input.relation} of ${input.paths[0] ?? ''}`,
   async handle(input, env, budget) {
-    const path = canonicalPathOrThrow(env, input.path);
+    const filtered = input.include !== undefined || input.exclude !== undefined;
+    const keep = fileFilterOf(input.include, input.exclude);
+    const filterNote = filtered
+      ? [
+          `only files ${[input.include === undefined ? '' : `matching ${input.include.join(', ')}`, input.exclude === undefined ? '' : `not matching ${input.exclude.join(', ')}`].filter((x) => x !== '').join(' and ')}`,
+        ]
+      : [];
+    if (input.several) {
+      const graph = await graphOf(env);
+      const rows: UseCountRow[] = [];
+      for (const raw of input.paths) {
+        const path = canonicalPathOrThrow(env, raw);
+        const file = parseElementPath(path).file;
+        try {
+          const { sites, gaps } = graph.references(path);
+          const kept = sites.filter((site) => keep(site.file));
+          rows.push({
+            file,
+            element: path,
+            uses: kept.length,
+            files: new Set(kept.map((site) => site.file)).size,
+            ...(gaps.length === 0 ? {} : { note: `partial: ${gaps.join('; ')}` }),
+          });
+        } catch (error) {
+          if (!(error instanceof ToolInputError)) throw error;
+          rows.push({ file, element: path, uses: 0, files: 0, note: `not searched: ${error.message}` });
+        }
+      }
+      rows.sort((a, b) => a.uses - b.uses || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+      const unused = rows.filter((row) => row.uses === 0 && row.note === undefined).length;
+      const heading = `uses of ${count(rows.length)} elements: ${count(unused)} with none found in code (strings, property keys and dynamic uses are search's)`;
+      return pagedAnswer(env, budget, { ...input }, heading, useCountTable, rows, 'elements', filterNote);
+    }
+    const path = canonicalPathOrThrow(env, input.paths[0] ?? '');
     if (parseElementPath(path).segments.length === 0)
       throw new ToolInputError(`${path} is a file; give an element path such as ${path}/function[name]`);
     if (input.relation === 'callees') semanticsOrThrow(path, input.relation);
@@ -127,7 +206,9 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       const heading = `callees of ${path}: ${count(rows.length)} workspace elements (line = where the call is)`;
       return pagedAnswer(env, budget, { ...input }, heading, calleeTable, rows, 'callees');
     }
-    const { sites, resolution, gaps } = graph.references(path);
+    const found = graph.references(path);
+    const { resolution, gaps } = found;
+    const sites = found.sites.filter((site) => keep(site.file));
     const files = new Set(sites.map((s) => s.file)).size;
     const byName = sites.filter((s) => s.byName === true).length;
     const notes = [
@@ -140,6 +221,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
         ? [`searched by name in code, outside comments and strings`]
         : []),
       ...gaps.map((gap) => `not searched in full: ${gap}`),
+      ...filterNote,
     ];
     if (input.relation === 'callers') {
       const rows = callersOf(sites);

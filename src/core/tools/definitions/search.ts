@@ -1,11 +1,10 @@
 import { elementsAtOffset } from '../../elements/resolve';
 import { searchText, TextSearchError, type TextHit, type TextPattern } from '../../search/textSearch';
-import { globToRegExp } from '../../workspace/glob';
 import { normalizeWorkspacePath, type WorkspaceListing } from '../../workspace/workspaceFiles';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolEnv, type ToolSpec } from '../types';
 import { numberArg, stringArg, stringsArg } from '../validateInput';
-import { CURSOR_PROPERTY, cursorOf, listingNotesOf, pagedAnswer, withinFile } from './common';
+import { CURSOR_PROPERTY, cursorOf, fileFilterOf, FILE_GLOBS, listingNotesOf, pagedAnswer, withinFile } from './common';
 
 /**
  * `search`: text search over the workspace's files on ripgrep (src/core/search/), for what `references` cannot see:
@@ -54,16 +53,6 @@ export const searchRowTable: TableSpec<SearchRow> = {
   cells: (row) => [row.context ? `${row.line}-` : String(row.line), withinFile(row.element, row.file), row.code],
   json: (row) => ({ file: row.file, line: row.line, element: row.element, code: row.code, context: row.context }),
 };
-
-/** A VS Code glob: with a `/` it matches whole paths (`src/**\/*.ts`), without one a file or folder name anywhere. */
-function globMatcherOf(glob: string): (path: string) => boolean {
-  const normalized = normalizeWorkspacePath(glob);
-  const regExp = globToRegExp(normalized.includes('/') ? normalized : `**/${normalized}`);
-  return (path) => {
-    const segments = path.split('/');
-    return segments.some((_, i) => regExp.test(segments.slice(0, segments.length - i).join('/')));
-  };
-}
 
 /** Smart case: insensitive unless the pattern has an upper-case letter (an escape such as `\S` is not one). */
 function caseSensitive(input: SearchInput): boolean {
@@ -154,38 +143,23 @@ export const searchTool: ToolSpec<SearchInput> = {
   name: 'search',
   title: 'Search text',
   description:
-    "Text search over the workspace's files (ripgrep): a literal or a regular expression, with include/exclude " +
-    'globs, case options and context lines. Each matching line comes with its line number and enclosing element ' +
-    'path, grouped by file, paged. It finds what references cannot: names in strings and comments, property keys ' +
-    '(obj["name"], "name" in obj), configuration, duck-typed and dynamic uses. Files that .gitignore or the ' +
-    'exclusion settings leave out are not searched.',
+    'Text search (ripgrep), each hit with its line and element path. Finds what references cannot: strings, comments, property keys, dynamic uses.',
   inputSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'The text to find (a regular expression when regex is true).' },
-      regex: { type: 'boolean', description: 'Read the pattern as a regular expression (default false: literal).' },
+      pattern: { type: 'string', description: 'Text, or a regex with regex.' },
+      regex: { type: 'boolean' },
       case: {
         type: 'string',
         enum: ['smart', 'sensitive', 'insensitive'],
-        description: 'Letter case (default "smart": insensitive unless the pattern has an upper-case letter).',
       },
-      wholeWord: { type: 'boolean', description: 'Match whole words only (default false).' },
-      include: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'Only files matching one of these globs ("src/**/*.ts"; without a slash a name anywhere: "*.py").',
-      },
-      exclude: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'Leave out files matching these globs ("**/*.test.ts", "tests").',
-      },
-      folder: { type: 'string', description: 'Search only this workspace folder (default: the whole workspace).' },
+      wholeWord: { type: 'boolean' },
+      ...FILE_GLOBS,
+      folder: { type: 'string' },
       context: {
         type: 'integer',
         minimum: 0,
         maximum: MAX_CONTEXT_LINES,
-        description: 'Lines to show before and after each matching line (default 0).',
       },
       cursor: CURSOR_PROPERTY,
     },
@@ -225,11 +199,7 @@ export const searchTool: ToolSpec<SearchInput> = {
       truncated: false,
       foldersRead: 0,
     };
-    const includes = (input.include ?? []).map(globMatcherOf);
-    const excludes = (input.exclude ?? []).map(globMatcherOf);
-    const files = listing.files.filter(
-      (file) => (includes.length === 0 || includes.some((m) => m(file))) && !excludes.some((m) => m(file)),
-    );
+    const files = listing.files.filter(fileFilterOf(input.include, input.exclude));
     const texts = new Map<string, string | undefined>();
     for (const file of env.workspace.unsavedFiles?.() ?? [])
       if (files.includes(file)) texts.set(file, env.workspace.read(file));

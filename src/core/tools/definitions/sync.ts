@@ -38,17 +38,12 @@ const PATHS_SCHEMA = {
   type: 'array',
   items: { type: 'string' },
   minItems: 1,
-  description: 'Workspace-relative files or folders.',
 } as const;
 
 export const getChangesTool: ToolSpec<PathsInput> = {
   name: 'get_changes',
-  title: "The user's changes since you last saw files",
-  description:
-    'What the user changed in files since you last saw them (through the context tool, sync_state or your own ' +
-    'apply): elements added, deleted, renamed, moved and modified, each modified one with a compact +/- diff, and ' +
-    'one summary line per file. Cheaper than reading the files again. Call sync_state afterwards to take the ' +
-    'current text as your new baseline.',
+  title: "User's changes",
+  description: "The user's edits since you last saw the files, per element with compact diffs.",
   inputSchema: {
     type: 'object',
     properties: { paths: PATHS_SCHEMA },
@@ -92,11 +87,8 @@ function listed(paths: readonly string[]): string {
 
 export const syncStateTool: ToolSpec<PathsInput> = {
   name: 'sync_state',
-  title: 'Take the current text as your baseline',
-  description:
-    "Marks the files' current text as what you have seen, so get_changes and apply's merge compare with it from " +
-    'now on, and answers with a compact outline (element paths, line ranges, signatures) of what is there now. ' +
-    'Use it after get_changes, or to start tracking files you have not read through Scalpel.',
+  title: 'Sync state',
+  description: "Take the files' current text as seen (for get_changes and apply's merge); answers their outline.",
   inputSchema: {
     type: 'object',
     properties: { paths: PATHS_SCHEMA },
@@ -105,6 +97,7 @@ export const syncStateTool: ToolSpec<PathsInput> = {
   },
   writes: false,
   parse: (input) => ({ paths: stringsArg(input, 'paths') ?? [] }),
+  readOnly: false,
   describe: (input) => `sync ${input.paths.join(', ')}`,
   handle(input, env, budget) {
     const files = filesOf(input.paths, env);

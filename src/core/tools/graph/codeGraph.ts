@@ -52,6 +52,8 @@ export interface GraphDiagnostic {
   readonly message: string;
   /** The innermost element at the position, or the file. */
   readonly element: string;
+  /** The line as written, trimmed: how `since` tells a union printed in another order from a new error. */
+  readonly lineText?: string;
 }
 
 export interface CodeGraph {
@@ -60,5 +62,6 @@ export interface CodeGraph {
   /** The workspace elements the element's own code uses, calls first. */
   uses(path: string): UseEdge[];
   /** Syntax and type diagnostics of the files. */
-  diagnostics(files: readonly string[]): Promise<GraphDiagnostic[]>;
+  /** With `texts` in place of what the files hold (an earlier state), nothing written. */
+  diagnostics(files: readonly string[], texts?: ReadonlyMap<string, string | undefined>): Promise<GraphDiagnostic[]>;
 }

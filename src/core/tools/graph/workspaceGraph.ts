@@ -1,5 +1,6 @@
 import type { ElementNode } from '../../elements/element';
 import { parseElementPath } from '../../elements/elementPath';
+import { isOutlinable } from '../../elements/outline';
 import { elementsAtOffset, resolveElementPath } from '../../elements/resolve';
 import { CodeGraph as SharedCodeGraph } from '../../graph/codeGraph';
 import { isReferable, ReferenceFinder } from '../../graph/references';
@@ -124,6 +125,9 @@ export class WorkspaceGraph implements CodeGraph {
     const text = this.graph.textOf(file);
     const edges = new Map<string, { kind: 'call' | 'ref'; count: number; file: string; line: number }>();
     for (const hit of semantics.uses(file, element, new Map())) {
+      // A JSON module (resolveJsonModule), a stylesheet, an asset: no elements to step through (issue 27: find_path
+      // failed with an internal error on the first JSON import).
+      if (!isOutlinable(hit.declarationFile)) continue;
       const target = this.enclosing(hit.declarationFile, hit.declarationText, hit.declarationStart);
       if (target === hit.declarationFile || target === element.path || element.path.startsWith(`${target}/`)) continue;
       const edge = edges.get(target);
@@ -144,7 +148,10 @@ export class WorkspaceGraph implements CodeGraph {
       .sort((a, b) => (a.kind === b.kind ? a.line - b.line : a.kind === 'call' ? -1 : 1));
   }
 
-  async diagnostics(files: readonly string[]): Promise<GraphDiagnostic[]> {
+  async diagnostics(
+    files: readonly string[],
+    texts: ReadonlyMap<string, string | undefined> = new Map(),
+  ): Promise<GraphDiagnostic[]> {
     const found: GraphDiagnostic[] = [];
     const byLanguage = new Map<NonNullable<ReturnType<SharedCodeGraph['semanticsFor']>>, string[]>();
     for (const file of files) {
@@ -153,9 +160,11 @@ export class WorkspaceGraph implements CodeGraph {
       byLanguage.set(semantics, [...(byLanguage.get(semantics) ?? []), file]);
     }
     for (const [semantics, group] of byLanguage) {
-      const results = await semantics.errors(group, new Map(), { allCategories: true });
+      const results = await semantics.errors(group, texts, { allCategories: true });
       for (const file of group) {
         const result = results.get(file);
+        // A file the earlier state did not have has no errors there.
+        if (result === undefined && texts.has(file)) continue;
         if (result === undefined) throw new ToolInputError(`${file}: not among the workspace's source files`);
         for (const error of result.errors) {
           const { line, column } = positionAt(result.text, error.start);
@@ -167,6 +176,7 @@ export class WorkspaceGraph implements CodeGraph {
             code: `TS${error.code}`,
             message: error.message.replace(/\n\s*/g, ' ').slice(0, 300),
             element: this.enclosing(file, result.text, error.start),
+            lineText: lineTextAt(result.text, error.start),
           });
         }
       }
@@ -191,4 +201,10 @@ function positionAt(text: string, offset: number): { line: number; column: numbe
     lineStart = i + 1;
   }
   return { line, column: offset - lineStart + 1 };
+}
+
+function lineTextAt(text: string, offset: number): string {
+  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  const end = text.indexOf('\n', offset);
+  return text.slice(start, end < 0 ? text.length : end).trim();
 }
