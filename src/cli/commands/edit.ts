@@ -5,7 +5,7 @@ import { remainingTypeErrors, typeCheckSummary } from '../../core/edit/typeCheck
 import type { EnvironmentError, TypeCheckSummary } from '../../core/check/typeCheck';
 import { briefMessage } from '../../core/check/newErrors';
 import type { Advice, AdviceAction, AdviceSetting } from '../../core/edit/advice';
-import { describeChecker } from '../../core/graph/semantics';
+import { describeChecker, errorCodeLabel } from '../../core/graph/semantics';
 import { languageFor } from '../../core/language/languages';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
@@ -308,7 +308,7 @@ function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): s
     `scalpel: ${allowed ? 'new type errors allowed in' : 'new type errors the model did not fix in'} ${file}: ${inFile.length} error${inFile.length === 1 ? '' : 's'} the edit adds`,
     ...inFile.map(
       (e) =>
-        `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)}` +
+        `  ${e.file}:${e.line}:${e.column} ${errorCodeLabel(e.code)} ${briefMessage(e.message)}` +
         (e.elementPath === undefined ? '' : ` (in ${e.elementPath})`),
     ),
   ]);
@@ -334,7 +334,7 @@ function describeTypeCheck(summary: TypeCheckSummary | undefined): string[] {
 }
 
 function environmentLine(e: EnvironmentError): string {
-  return `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)} (${e.reason})`;
+  return `  ${e.file}:${e.line}:${e.column} ${errorCodeLabel(e.code)} ${briefMessage(e.message)} (${e.reason})`;
 }
 
 function typeCheckAsJson(summary: TypeCheckSummary): object {

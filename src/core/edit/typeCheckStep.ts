@@ -1,5 +1,6 @@
 import { briefMessage, type ErrorReach } from '../check/newErrors';
-import { errorsByFile, type NewTypeError, type TypeCheckService } from '../check/typeCheck';
+import { errorCountPhrase, errorsByFile, type NewTypeError, type TypeCheckService } from '../check/typeCheck';
+import { errorCodeLabel } from '../graph/semantics';
 import type { StepOutcome, StepReport, VerificationProblem, VerificationStep } from './verification';
 
 /**
@@ -52,6 +53,7 @@ export function typeCheckStep(service: TypeCheckService, options: TypeCheckStepO
           environmentErrors: result.environmentErrors,
           checkedFiles: result.checkedFiles.length,
           omittedImporters: result.omittedImporters,
+          checks: result.checks,
         },
       };
     },
@@ -73,10 +75,10 @@ async function reachOf(
 /** One line for a file's errors (the failure line, logs): how many, and the first. */
 function summaryOf(errors: readonly NewTypeError[]): string {
   const [first] = errors;
-  const count = `${errors.length} TypeScript error${errors.length === 1 ? '' : 's'}`;
+  const count = errorCountPhrase(errors);
   return first === undefined
     ? count
-    : `the batch adds ${count} here (first: TS${first.code} ${briefMessage(first.message)})`;
+    : `the batch adds ${count} here (first: ${errorCodeLabel(first.code)} ${briefMessage(first.message)})`;
 }
 
 /**

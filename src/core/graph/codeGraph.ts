@@ -1,7 +1,7 @@
 import type { FileOutline } from '../elements/element';
 import { languageFor, outlineSource } from '../language/languages';
 import { ImportGraph } from './importGraph';
-import { hashText, type OverlayText, type WorkspaceSemantics } from './semantics';
+import { hashText, type LanguageChecker, type OverlayText, type WorkspaceSemantics } from './semantics';
 import type { SourceFileSystem } from './sourceFiles';
 
 /** Outlines hold their file's text: enough for the files a few requests touch, never the whole workspace. */
@@ -10,6 +10,8 @@ const MAX_CACHED_OUTLINES = 300;
 export interface CodeGraphOptions {
   /** Per language id, which copy of its checker to use (`typescript: 'bundled'`); see `SemanticsOptions.toolchain`. */
   readonly toolchains?: Readonly<Record<string, string>>;
+  /** How long one run of a checker that is a separate program may take, in ms (`SemanticsOptions.timeLimitMs`). */
+  readonly checkTimeLimitMs?: number;
 }
 
 /**
@@ -22,6 +24,7 @@ export interface CodeGraphOptions {
 export class CodeGraph {
   readonly imports: ImportGraph;
   private readonly semantics = new Map<string, WorkspaceSemantics | undefined>();
+  private readonly checkers = new Map<string, LanguageChecker | undefined>();
   private readonly outlines = new Map<string, { key: string; outline: FileOutline }>();
 
   constructor(
@@ -43,6 +46,27 @@ export class CodeGraph {
       );
     }
     return this.semantics.get(language.id);
+  }
+
+  /**
+   * The checker of a file's language that has no semantics (pyright for Python, the toolchains of the others), created
+   * on first use; undefined for a language with semantics (they check its files) or without a checker.
+   */
+  checkerFor(file: string): LanguageChecker | undefined {
+    const language = languageFor(file);
+    if (language?.checker === undefined || this.semanticsFor(file) !== undefined) return undefined;
+    if (!this.checkers.has(language.id)) {
+      const toolchain = this.options.toolchains?.[language.id];
+      const { checkTimeLimitMs } = this.options;
+      this.checkers.set(
+        language.id,
+        language.checker(this.fileSystem, {
+          ...(toolchain === undefined || toolchain === '' ? {} : { toolchain }),
+          ...(checkTimeLimitMs === undefined ? {} : { timeLimitMs: checkTimeLimitMs }),
+        }),
+      );
+    }
+    return this.checkers.get(language.id);
   }
 
   /** A file's text with `texts` in place of the disk; undefined when it does not exist. */
@@ -80,6 +104,8 @@ export class CodeGraph {
   dispose(): void {
     for (const semantics of this.semantics.values()) semantics?.dispose();
     this.semantics.clear();
+    for (const checker of this.checkers.values()) checker?.dispose();
+    this.checkers.clear();
     this.outlines.clear();
   }
 }

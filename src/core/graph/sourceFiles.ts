@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isOutlinable } from '../language/languages';
 
 /**
  * How the code graph and the type check see the workspace on disk: a listing of its source files, a cheap version
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 export interface SourceFileSystem {
   /** Absolute path of the workspace root. */
   readonly root: string;
-  /** Every TypeScript/JavaScript source file of the workspace (dependencies and build output excluded). */
+  /** Every source file of the workspace in a language Scalpel reads (dependencies and build output excluded). */
   listSourceFiles(): readonly string[];
   /** A token that changes when the file changes; undefined when the file does not exist. */
   versionOf(file: string): string | undefined;
@@ -74,7 +75,7 @@ function listSourceFilesUnder(root: string): string[] {
         continue;
       }
       if (isDirectory) walk(full, `${prefix}${name}/`);
-      else if (SOURCE_FILE_PATTERN.test(name)) found.push(`${prefix}${name}`);
+      else if (SOURCE_FILE_PATTERN.test(name) || isOutlinable(name)) found.push(`${prefix}${name}`);
     }
   };
   walk(root, '');
