@@ -2,10 +2,10 @@ import { createEditService } from '../../core/edit/editService';
 import type { NewTypeError } from '../../core/check/typeCheck';
 import { firstStop } from '../../core/edit/preWriteGate';
 import { remainingTypeErrors, typeCheckSummary } from '../../core/edit/typeCheckStep';
-import type { EnvironmentError, TypeCheckSummary } from '../../core/check/typeCheck';
+import { describeChecks, type EnvironmentError, type TypeCheckSummary } from '../../core/check/typeCheck';
 import { briefMessage } from '../../core/check/newErrors';
 import type { Advice, AdviceAction, AdviceSetting } from '../../core/edit/advice';
-import { describeChecker, errorCodeLabel } from '../../core/graph/semantics';
+import { errorCodeLabel } from '../../core/graph/semantics';
 import { languageFor } from '../../core/language/languages';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
@@ -319,9 +319,11 @@ const MAX_ENVIRONMENT_LINES = 5;
 
 /** Which TypeScript checked, and the errors it set aside as the environment's, one line each. */
 function describeTypeCheck(summary: TypeCheckSummary | undefined): string[] {
-  if (summary?.checker === undefined) return [];
-  const lines = [`scalpel: types checked with ${describeChecker(summary.checker)}`];
-  if (summary.checker.fallbackReason !== undefined) lines[0] += `: ${summary.checker.fallbackReason}`;
+  if (summary === undefined) return [];
+  const checks =
+    summary.checks ??
+    (summary.checker === undefined ? [] : [{ language: summary.checker.name, checker: summary.checker, files: 0 }]);
+  const lines = describeChecks(checks).map((line) => `scalpel: ${line}`);
   const set = summary.environmentErrors;
   if (set.length === 0) return lines;
   lines.push(
@@ -340,6 +342,7 @@ function environmentLine(e: EnvironmentError): string {
 function typeCheckAsJson(summary: TypeCheckSummary): object {
   return {
     ...(summary.checker === undefined ? {} : { checker: summary.checker }),
+    ...(summary.checks === undefined ? {} : { checks: summary.checks }),
     environmentErrors: summary.environmentErrors,
     checkedFiles: summary.checkedFiles,
     omittedImporters: summary.omittedImporters,

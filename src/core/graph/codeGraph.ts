@@ -1,5 +1,6 @@
 import type { FileOutline } from '../elements/element';
 import { languageFor, outlineSource } from '../language/languages';
+import { checkerOff } from '../check/toolchain/checkerOff';
 import { ImportGraph } from './importGraph';
 import { hashText, type LanguageChecker, type OverlayText, type WorkspaceSemantics } from './semantics';
 import type { SourceFileSystem } from './sourceFiles';
@@ -58,6 +59,10 @@ export class CodeGraph {
     if (!this.checkers.has(language.id)) {
       const toolchain = this.options.toolchains?.[language.id];
       const { checkTimeLimitMs } = this.options;
+      if (toolchain === 'off') {
+        this.checkers.set(language.id, checkerOff('its checker is turned off (scalpel.checkers, --checker)'));
+        return this.checkers.get(language.id);
+      }
       this.checkers.set(
         language.id,
         language.checker(this.fileSystem, {
