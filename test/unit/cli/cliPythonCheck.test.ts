@@ -65,7 +65,10 @@ void describe('scalpel edit on Python: pyright checks the batch (issue 26)', () 
     assert.equal(requests.length, 2, 'one repair round');
     const repair = userText(requests[1]);
     assert.match(repair, /checked with pyright \d+\.\d+\.\d+/);
-    assert.match(repair, /pkg\/main\.py\/function\[main\]: reportCallIssue Argument missing for parameter "punctuation"/);
+    assert.match(
+      repair,
+      /pkg\/main\.py\/function\[main\]: reportCallIssue Argument missing for parameter "punctuation"/,
+    );
     assert.match(readFileSync(join(root, 'pkg', 'helpers.py'), 'utf8'), /def greet\(name: str, punctuation: str\)/);
     assert.match(readFileSync(join(root, 'pkg', 'main.py'), 'utf8'), /greet\("Ada", "!"\)/);
     assert.match(run.stderr, /types checked with pyright \d+\.\d+\.\d+ \(bundled with Scalpel\)/);
@@ -95,5 +98,34 @@ void describe('scalpel edit on Python: pyright checks the batch (issue 26)', () 
     );
     assert.equal(readFileSync(join(root, 'pkg', 'helpers.py'), 'utf8'), HELPERS);
     assert.equal(readFileSync(join(root, 'pkg', 'main.py'), 'utf8'), MAIN);
+  });
+
+  void test('--checker python=off turns pyright off: the batch is verified by its parse, and the output says so', async () => {
+    const root = pythonWorkspace();
+    llm.server.enqueue(scripted.answer(GREET_WITH_PUNCTUATION));
+    const from = llm.server.requests.length;
+    const run = await scalpel(
+      root,
+      ['edit', 'pkg/helpers.py', '-m', 'greet takes the punctuation', '--checker', 'python=off', '--json'],
+      { env: llm.cliEnv },
+    );
+
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(llm.server.requests.length - from, 1, 'no repair round');
+    const json = JSON.parse(run.stdout) as { typeCheck?: { checks?: { language: string; note?: string }[] } };
+    assert.deepEqual(json.typeCheck?.checks, [
+      { language: 'Python', files: 0, note: 'its checker is turned off (scalpel.checkers, --checker)' },
+    ]);
+    assert.match(run.stderr, /no type checker for pkg\/helpers\.py \(Python\): it is verified by the parse alone/);
+    assert.match(readFileSync(join(root, 'pkg', 'helpers.py'), 'utf8'), /punctuation: str/);
+  });
+
+  void test('--checker with an unknown language is a usage error naming the languages', async () => {
+    const root = pythonWorkspace();
+    const run = await scalpel(root, ['edit', 'pkg/helpers.py', '-m', 'x', '--checker', 'cobol=off'], {
+      env: llm.cliEnv,
+    });
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, /--checker takes LANG=off, LANG=bundled or LANG=DIR with LANG one of .*python/);
   });
 });

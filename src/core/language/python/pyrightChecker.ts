@@ -71,7 +71,10 @@ export class PyrightChecker implements LanguageChecker {
     const runtime = this.runtimeOf();
     const changed = [...after.keys()].filter((file) => PYTHON_FILE.test(file));
     if (runtime === undefined)
-      return skippedRun(undefined, 'pyright was not found (npm ci installs it; or set scalpel.pyright)');
+      return skippedRun(
+        undefined,
+        'pyright was not found (name its folder with the scalpel.checkers setting or --checker python=DIR)',
+      );
     const limit = this.options.timeLimitMs ?? DEFAULT_CHECK_TIME_LIMIT_MS;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((resolve) => {

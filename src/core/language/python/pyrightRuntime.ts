@@ -4,7 +4,7 @@ import type { CheckerDescription } from '../../graph/semantics';
 
 /**
  * Which pyright checks Python, found the way the TypeScript check finds its compiler (typescriptRuntime.ts): a folder
- * the user named (the `scalpel.pyright` setting, the CLI's `--pyright DIR`), else the workspace's own
+ * the user named (`python` in the `scalpel.checkers` setting, the CLI's `--checker python=DIR`), else the workspace's own
  * `node_modules/pyright`, else the copy Scalpel ships (`dist/pyright/` in the extension, the npm dependency for the
  * CLI and the tests). Pyright bundles typeshed and runs offline.
  */
