@@ -331,7 +331,6 @@ function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): s
 /** At most this many environment errors are listed on stderr (all of them are in --json). */
 const MAX_ENVIRONMENT_LINES = 5;
 
-/** Which TypeScript checked, and the errors it set aside as the environment's, one line each. */
 /** `--checker python=off --checker python=/opt/pyright` as settings: language id to its checker. */
 function checkerChoicesOrThrow(given: readonly string[]): Record<string, string> {
   const ids = new Set(supportedLanguages().map((language) => language.id));
@@ -356,12 +355,10 @@ function typeCheckable(path: string, checkers: Readonly<Record<string, string>>)
   return language.semantics !== undefined || (language.checker !== undefined && checkers[language.id] !== 'off');
 }
 
+/** Which checker checked each language, and the errors it set aside as the environment's, one line each. */
 function describeTypeCheck(summary: TypeCheckSummary | undefined): string[] {
   if (summary === undefined) return [];
-  const checks =
-    summary.checks ??
-    (summary.checker === undefined ? [] : [{ language: summary.checker.name, checker: summary.checker, files: 0 }]);
-  const lines = describeChecks(checks).map((line) => `scalpel: ${line}`);
+  const lines = describeChecks(summary.checks).map((line) => `scalpel: ${line}`);
   const set = summary.environmentErrors;
   if (set.length === 0) return lines;
   lines.push(
@@ -380,7 +377,7 @@ function environmentLine(e: EnvironmentError): string {
 function typeCheckAsJson(summary: TypeCheckSummary): object {
   return {
     ...(summary.checker === undefined ? {} : { checker: summary.checker }),
-    ...(summary.checks === undefined ? {} : { checks: summary.checks }),
+    checks: summary.checks,
     environmentErrors: summary.environmentErrors,
     checkedFiles: summary.checkedFiles,
     omittedImporters: summary.omittedImporters,

@@ -102,7 +102,7 @@ export interface TypeCheckSummary {
   readonly checkedFiles: number;
   readonly omittedImporters: number;
   /** Per language of the changed files: which checker checked them, or why none did. */
-  readonly checks?: readonly LanguageCheck[];
+  readonly checks: readonly LanguageCheck[];
 }
 
 export interface TypeCheckOptions {

@@ -1,5 +1,11 @@
 import { briefMessage, type ErrorReach } from '../check/newErrors';
-import { errorCountPhrase, errorsByFile, type NewTypeError, type TypeCheckService } from '../check/typeCheck';
+import {
+  describeChecks,
+  errorCountPhrase,
+  errorsByFile,
+  type NewTypeError,
+  type TypeCheckService,
+} from '../check/typeCheck';
 import { errorCodeLabel } from '../graph/semantics';
 import type { StepOutcome, StepReport, VerificationProblem, VerificationStep } from './verification';
 
@@ -89,6 +95,16 @@ export function remainingTypeErrors(verification: readonly StepReport[]): NewTyp
   return verification.flatMap((report) =>
     report.step === TYPES_STEP ? report.problems.flatMap((problem) => problem.typeErrors ?? []) : [],
   );
+}
+
+/**
+ * Which checker checked each language of a verification, one line each (`types checked with pyright 1.1.414 (bundled
+ * with Scalpel)`, `Python not type-checked: …`); empty when no type check ran.
+ */
+export function typeCheckLines(verification: readonly StepReport[]): string[] {
+  const summary = typeCheckSummary(verification);
+  if (summary === undefined) return [];
+  return describeChecks(summary.checks);
 }
 
 /** The type check's summary of a verification (its checker, the environment errors it set aside), when it ran. */
