@@ -5,7 +5,9 @@ import type { LanguageSupport } from './languageSupport';
 import { csharpLanguage } from './csharp/csharpLanguage';
 import { goLanguage } from './go/goLanguage';
 import { javaLanguage } from './java/javaLanguage';
+import { ToolchainChecker } from '../check/toolchain/toolchainChecker';
 import { PyrightChecker } from './python/pyrightChecker';
+import { cargoCheckSpec } from './rust/cargoCheck';
 import { pythonLanguage } from './python/pythonLanguage';
 import { rustLanguage } from './rust/rustLanguage';
 import { typescriptLanguage } from './typescript/typescriptLanguage';
@@ -20,7 +22,7 @@ const registered: LanguageSupport[] = [
   typescriptLanguage,
   withChecker(pythonLanguage, (fileSystem, options) => new PyrightChecker(fileSystem, options)),
   goLanguage,
-  rustLanguage,
+  withChecker(rustLanguage, (fileSystem, options) => new ToolchainChecker(cargoCheckSpec, fileSystem, options)),
   javaLanguage,
   csharpLanguage,
 ];
