@@ -8,6 +8,7 @@ import { javaLanguage } from './java/javaLanguage';
 import { ToolchainChecker } from '../check/toolchain/toolchainChecker';
 import { PyrightChecker } from './python/pyrightChecker';
 import { cargoCheckSpec } from './rust/cargoCheck';
+import { javacCheckSpec } from './java/javacCheck';
 import { pythonLanguage } from './python/pythonLanguage';
 import { rustLanguage } from './rust/rustLanguage';
 import { typescriptLanguage } from './typescript/typescriptLanguage';
@@ -23,7 +24,7 @@ const registered: LanguageSupport[] = [
   withChecker(pythonLanguage, (fileSystem, options) => new PyrightChecker(fileSystem, options)),
   goLanguage,
   withChecker(rustLanguage, (fileSystem, options) => new ToolchainChecker(cargoCheckSpec, fileSystem, options)),
-  javaLanguage,
+  withChecker(javaLanguage, (fileSystem, options) => new ToolchainChecker(javacCheckSpec, fileSystem, options)),
   csharpLanguage,
 ];
 

@@ -35,10 +35,16 @@ export interface ToolchainSpec {
   /** Workspace entries the shadow leaves out (build output) and files it copies rather than links (lock files). */
   readonly skip?: (relativePath: string) => boolean;
   readonly copy?: (relativePath: string) => boolean;
-  /** The project folder (workspace-relative, '' for the root) a changed file belongs to; undefined when there is none. */
-  projectOf(file: string, exists: (file: string) => boolean): string | undefined;
-  /** The arguments that check the project in `projectPath` (the shadow's folder of the project). */
-  args(projectPath: string): readonly string[];
+  /**
+   * The project folder (workspace-relative, '' for the root) a changed file belongs to; undefined when there is none.
+   * `text` is the file's text in the batch.
+   */
+  projectOf(file: string, text: string | undefined, exists: (file: string) => boolean): string | undefined;
+  /**
+   * The arguments that check the project in `projectPath` (the shadow's folder of the project); `files` are the
+   * shadow's paths of the language's files in the project on this side of the batch.
+   */
+  args(projectPath: string, files: readonly string[], workspaceRoot: string): readonly string[];
   /** Environment additions for the run (a target folder kept between checks). */
   env?(workspaceRoot: string): NodeJS.ProcessEnv;
   /**
@@ -56,6 +62,8 @@ export interface ToolError {
   readonly column: number;
   readonly code: string;
   readonly message: string;
+  /** Why the error only says the environment lacks something (a library not on the classpath). */
+  readonly environment?: string;
 }
 
 /** How long both runs of one check may take together, by default. */
@@ -119,7 +127,7 @@ export class ToolchainChecker implements LanguageChecker {
     const exists = (file: string): boolean => this.fileSystem.versionOf(file) !== undefined;
     const projects = new Set<string>();
     for (const file of changed) {
-      const project = this.spec.projectOf(file, exists);
+      const project = this.spec.projectOf(file, after.get(file) ?? before.get(file), exists);
       if (project === undefined) return skipped(description, `no project of ${this.spec.name} holds ${file}`);
       projects.add(project);
     }
@@ -127,6 +135,7 @@ export class ToolchainChecker implements LanguageChecker {
     const deadline = Date.now() + limit;
     const shadow = this.shadowTree();
     shadow.sync();
+    const listing = this.fileSystem.listSourceFiles().filter((file) => this.spec.files.test(file));
     const sides: Map<string, FileErrors>[] = [];
     try {
       for (const file of this.touched) if (!after.has(file)) shadow.write(file, this.fileSystem.readFile(file));
@@ -137,36 +146,20 @@ export class ToolchainChecker implements LanguageChecker {
         }
         const errors = new Map<string, FileErrors>();
         for (const project of projects) {
-          options.signal?.throwIfAborted();
-          options.onProgress?.(
-            `type check with ${description.name} ${description.version} in ${project === '' ? 'the workspace root' : project}`,
+          const why = await this.runOn(
+            project,
+            side,
+            { listing, deadline, limit, description, executable },
+            errors,
+            options,
           );
-          const projectPath = project === '' ? shadow.root : shadow.pathOf(project);
-          const left = deadline - Date.now();
-          const run =
-            left <= 0
-              ? undefined
-              : await runProgram(executable, this.spec.args(projectPath), {
-                  cwd: projectPath,
-                  timeLimitMs: left,
-                  env: { ...process.env, ...this.spec.env?.(this.fileSystem.root) },
-                  ...(options.signal === undefined ? {} : { signal: options.signal }),
-                });
-          options.signal?.throwIfAborted();
-          if (run === undefined || run.timedOut)
-            return skipped(description, `${description.name} did not finish within ${secondsText(limit)}`);
-          if (run.failedToStart !== undefined)
-            return skipped(description, `${description.name} could not start (${run.failedToStart})`);
-          const parsed = this.spec.parse(run, projectPath);
-          if ('failure' in parsed) return skipped(description, `${description.name} failed: ${parsed.failure}`);
-          for (const error of parsed.errors) this.add(errors, shadow, projectPath, error, side);
+          if (why !== undefined) return skipped(description, why);
         }
         sides.push(errors);
       }
     } finally {
       shadow.restore();
     }
-    const listing = this.fileSystem.listSourceFiles().filter((file) => this.spec.files.test(file));
     const checkedFiles = [
       ...changed,
       ...listing.filter(
@@ -180,6 +173,52 @@ export class ToolchainChecker implements LanguageChecker {
       omittedFiles: 0,
       checker: description,
     };
+  }
+
+  /** Runs the tool on one project with one side's texts in the shadow; the errors go `into`. Why it failed, if it did. */
+  private async runOn(
+    project: string,
+    side: ReadonlyMap<string, OverlayText>,
+    run: {
+      readonly listing: readonly string[];
+      readonly deadline: number;
+      readonly limit: number;
+      readonly description: CheckerDescription;
+      readonly executable: string;
+    },
+    into: Map<string, FileErrors>,
+    options: CheckerRunOptions,
+  ): Promise<string | undefined> {
+    const { description } = run;
+    const shadow = this.shadowTree();
+    options.signal?.throwIfAborted();
+    options.onProgress?.(
+      `type check with ${description.name} ${description.version} in ${project === '' ? 'the workspace root' : project}`,
+    );
+    const projectPath = project === '' ? shadow.root : shadow.pathOf(project);
+    // The language's files of the project on this side: the workspace's, less those the batch deletes, with those it creates.
+    const files = [...new Set([...run.listing, ...side.keys()])]
+      .filter((file) => this.spec.files.test(file) && (project === '' || file.startsWith(`${project}/`)))
+      .filter((file) => !side.has(file) || side.get(file) !== undefined)
+      .map((file) => shadow.pathOf(file));
+    const left = run.deadline - Date.now();
+    const result =
+      left <= 0
+        ? undefined
+        : await runProgram(run.executable, this.spec.args(projectPath, files, this.fileSystem.root), {
+            cwd: projectPath,
+            timeLimitMs: left,
+            env: { ...process.env, ...this.spec.env?.(this.fileSystem.root) },
+            ...(options.signal === undefined ? {} : { signal: options.signal }),
+          });
+    options.signal?.throwIfAborted();
+    if (result === undefined || result.timedOut)
+      return `${description.name} did not finish within ${secondsText(run.limit)}`;
+    if (result.failedToStart !== undefined) return `${description.name} could not start (${result.failedToStart})`;
+    const parsed = this.spec.parse(result, projectPath);
+    if ('failure' in parsed) return `${description.name} failed: ${parsed.failure}`;
+    for (const error of parsed.errors) this.add(into, shadow, projectPath, error, side);
+    return undefined;
   }
 
   /** An error in a workspace file (the tool also reports dependencies' files: those are not the batch's). */
@@ -200,6 +239,7 @@ export class ToolchainChecker implements LanguageChecker {
       start: offsetOf(text, error.line - 1, error.column - 1),
       code: error.code,
       message: error.message,
+      ...(error.environment === undefined ? {} : { environment: error.environment }),
     };
     // One source checked as several targets (a binary and its tests) reports its errors once for each.
     const repeated = entry.errors.some(

@@ -36,7 +36,7 @@ export const cargoCheckSpec: ToolchainSpec = {
   skip: (file) => file === 'target' || file.endsWith('/target'),
   // cargo may write the lock file; a copy keeps the workspace's as it is.
   copy: (file) => file === 'Cargo.lock' || file.endsWith('/Cargo.lock'),
-  projectOf(file, exists) {
+  projectOf(file, _text, exists) {
     let folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
     for (;;) {
       if (exists(folder === '' ? 'Cargo.toml' : `${folder}/Cargo.toml`)) return folder;
