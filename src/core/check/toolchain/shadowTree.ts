@@ -40,6 +40,20 @@ export interface ShadowOptions {
 
 const ALWAYS_SKIPPED = new Set(['.git', '.hg', '.svn']);
 
+/** Scratch folders not yet removed: removed when the process exits (a CLI run ends without disposing its checkers). */
+const live = new Set<string>();
+let removeOnExit = false;
+
+/** Removes a scratch folder of a check when the process exits, if nothing removed it before. */
+export function removeAtExit(folder: string): void {
+  live.add(folder);
+  if (removeOnExit) return;
+  removeOnExit = true;
+  process.once('exit', () => {
+    for (const folder of live) rmSync(folder, { recursive: true, force: true });
+  });
+}
+
 export class ShadowTree {
   readonly root: string;
   /** Folders (relative, '' for the root) that are real folders in the tree, with links for their entries. */
@@ -55,6 +69,7 @@ export class ShadowTree {
     this.root = join(options.parent ?? tmpdir(), `scalpel-${options.label}-${process.pid}-${hash}`);
     rmSync(this.root, { recursive: true, force: true });
     mkdirSync(this.root, { recursive: true });
+    removeAtExit(this.root);
     this.unfolded.add('');
   }
 
@@ -110,6 +125,7 @@ export class ShadowTree {
 
   dispose(): void {
     rmSync(this.root, { recursive: true, force: true });
+    live.delete(this.root);
     this.unfolded.clear();
     this.written.clear();
   }

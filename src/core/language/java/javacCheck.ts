@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ProgramRun } from '../../check/toolchain/runProgram';
+import { removeAtExit } from '../../check/toolchain/shadowTree';
 import type { ToolchainSpec, ToolError } from '../../check/toolchain/toolchainChecker';
 
 /**
@@ -36,6 +37,7 @@ export const javacCheckSpec: ToolchainSpec = {
     const hash = createHash('sha256').update(workspaceRoot).digest('hex').slice(0, 12);
     const scratch = join(tmpdir(), `scalpel-javac-${process.pid}-${hash}`);
     mkdirSync(scratch, { recursive: true });
+    removeAtExit(scratch);
     // An argument file: a source root may hold more files than a command line takes.
     const argumentFile = join(scratch, 'sources.txt');
     writeFileSync(argumentFile, files.map((f) => `"${f.split('\\').join('/')}"`).join('\n'));
