@@ -174,13 +174,7 @@ export class TypeCheckService {
       dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces, roots));
     if (importersUnaffected) after.push(...before.filter((d) => !changedFiles.includes(d.file)));
     else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, run, false)));
-    const { added, removed } = compareErrors(before, after);
-    const newErrors: NewTypeError[] = [];
-    const environmentErrors: EnvironmentError[] = [];
-    for (const { environment, ...error } of added) {
-      if (environment === undefined) newErrors.push(error);
-      else environmentErrors.push({ ...error, reason: environment });
-    }
+    const { newErrors, environmentErrors, removed } = splitAdded(before, after);
     return {
       newErrors,
       environmentErrors,
@@ -217,13 +211,7 @@ export class TypeCheckService {
       [...side].flatMap(([file, errors]) =>
         this.located(file, errors).map((d) => (name === undefined ? d : { ...d, checker: name })),
       );
-    const { added, removed } = compareErrors(sideOf(run.before), sideOf(run.after));
-    const newErrors: NewTypeError[] = [];
-    const environmentErrors: EnvironmentError[] = [];
-    for (const { environment, ...error } of added) {
-      if (environment === undefined) newErrors.push(error);
-      else environmentErrors.push({ ...error, reason: environment });
-    }
+    const { newErrors, environmentErrors, removed } = splitAdded(sideOf(run.before), sideOf(run.after));
     return {
       newErrors,
       environmentErrors,
@@ -362,6 +350,21 @@ export class TypeCheckService {
       .join('\n');
     return hashText(versions);
   }
+}
+
+/** The errors the batch added, the environment's set aside, and how many it removed (the rule of newErrors.ts). */
+function splitAdded(
+  before: readonly CheckedDiagnostic[],
+  after: readonly CheckedDiagnostic[],
+): { newErrors: NewTypeError[]; environmentErrors: EnvironmentError[]; removed: number } {
+  const { added, removed } = compareErrors(before, after);
+  const newErrors: NewTypeError[] = [];
+  const environmentErrors: EnvironmentError[] = [];
+  for (const { environment, ...error } of added) {
+    if (environment === undefined) newErrors.push(error);
+    else environmentErrors.push({ ...error, reason: environment });
+  }
+  return { newErrors, environmentErrors, removed };
 }
 
 /** The results of each language's check as one. */

@@ -11,6 +11,7 @@ import type {
 } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import type { SemanticsOptions } from '../../language/languageSupport';
+import { CheckQueue, lineStart, skippedRun } from './checkerRuns';
 import { findExecutable, runProgram, secondsText, versionIn, type ProgramRun } from './runProgram';
 import { ShadowTree } from './shadowTree';
 
@@ -75,7 +76,7 @@ export class ToolchainChecker implements LanguageChecker {
   private shadow: ShadowTree | undefined;
   /** Files an earlier check wrote: written again from disk, so the tool sees them newer than its cached build. */
   private readonly touched = new Set<string>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new CheckQueue();
 
   constructor(
     private readonly spec: ToolchainSpec,
@@ -109,9 +110,7 @@ export class ToolchainChecker implements LanguageChecker {
     options: CheckerRunOptions = {},
   ): Promise<CheckerRun> {
     // One check at a time: both share the shadow and the tool's build folder.
-    const run = this.queue.then(() => this.compareNow(before, after, options));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(() => this.compareNow(before, after, options));
   }
 
   private async compareNow(
@@ -122,13 +121,13 @@ export class ToolchainChecker implements LanguageChecker {
     const description = this.checker();
     const executable = this.executable;
     if (description === undefined || executable === undefined)
-      return skipped(undefined, `${this.options.toolchain || this.spec.executable} is not on PATH`);
+      return skippedRun(undefined, `${this.options.toolchain || this.spec.executable} is not on PATH`);
     const changed = [...after.keys()].filter((file) => this.spec.files.test(file));
     const exists = (file: string): boolean => this.fileSystem.versionOf(file) !== undefined;
     const projects = new Set<string>();
     for (const file of changed) {
       const project = this.spec.projectOf(file, after.get(file) ?? before.get(file), exists);
-      if (project === undefined) return skipped(description, `no project of ${this.spec.name} holds ${file}`);
+      if (project === undefined) return skippedRun(description, `no project of ${this.spec.name} holds ${file}`);
       projects.add(project);
     }
     const limit = this.options.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
@@ -153,7 +152,7 @@ export class ToolchainChecker implements LanguageChecker {
             errors,
             options,
           );
-          if (why !== undefined) return skipped(description, why);
+          if (why !== undefined) return skippedRun(description, why);
         }
         sides.push(errors);
       }
@@ -263,10 +262,6 @@ export class ToolchainChecker implements LanguageChecker {
   }
 }
 
-function skipped(checker: CheckerDescription | undefined, why: string): CheckerRun {
-  return { before: new Map(), after: new Map(), checkedFiles: [], omittedFiles: 0, checker, skipped: why };
-}
-
 /** A path inside the real workspace (a tool that resolved a link), as a workspace-relative file. */
 function workspaceFileOf(root: string, path: string): string | undefined {
   const inside = relative(root, path);
@@ -277,13 +272,7 @@ function workspaceFileOf(root: string, path: string): string | undefined {
 
 /** The offset of a 0-based line and character column in `text` (characters as code points, as compilers count). */
 function offsetOf(text: string, line: number, column: number): number {
-  let offset = 0;
-  for (let current = 0; current < line; current++) {
-    const next = text.indexOf('\n', offset);
-    if (next < 0) return text.length;
-    offset = next + 1;
-  }
-  let at = offset;
+  let at = lineStart(text, line);
   for (let i = 0; i < column && at < text.length && text[at] !== '\n'; i++) {
     const code = text.codePointAt(at) ?? 0;
     at += code > 0xffff ? 2 : 1;

@@ -9,6 +9,7 @@ import type {
 } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import { ShadowTree } from '../../check/toolchain/shadowTree';
+import { CheckQueue, lineStart, skippedRun } from '../../check/toolchain/checkerRuns';
 import { secondsText } from '../../check/toolchain/runProgram';
 import type { SemanticsOptions } from '../languageSupport';
 import { moduleNameOf, pythonImporters } from './pythonImporters';
@@ -41,7 +42,7 @@ export class PyrightChecker implements LanguageChecker {
   /** Versions of the workspace's Python files at the last check: what changed since is announced to the server. */
   private versions = new Map<string, string>();
   private idleTimer: NodeJS.Timeout | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new CheckQueue();
 
   constructor(
     private readonly fileSystem: SourceFileSystem,
@@ -58,9 +59,7 @@ export class PyrightChecker implements LanguageChecker {
     options: CheckerRunOptions = {},
   ): Promise<CheckerRun> {
     // One check at a time: both sides of a check are states of the same server.
-    const run = this.queue.then(() => this.compareNow(before, after, options));
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(() => this.compareNow(before, after, options));
   }
 
   private async compareNow(
@@ -255,10 +254,6 @@ function deletion(shadow: ShadowTree, file: string): DiskChange {
   return { path: shadow.pathOf(file), type: 3 };
 }
 
-function skippedRun(checker: CheckerDescription | undefined, why: string): CheckerRun {
-  return { before: new Map(), after: new Map(), checkedFiles: [], omittedFiles: 0, checker, skipped: why };
-}
-
 /** An LSP diagnostic as the type check reads it: an offset, pyright's rule, and whether it is the environment's. */
 function languageErrorOf(
   diagnostic: LspDiagnostic,
@@ -291,11 +286,5 @@ export function missingPackage(message: string, workspaceModules: ReadonlySet<st
 
 /** The offset of an LSP position (UTF-16 units, as JavaScript strings count) in `text`. */
 function offsetOf(text: string, line: number, character: number): number {
-  let offset = 0;
-  for (let current = 0; current < line; current++) {
-    const next = text.indexOf('\n', offset);
-    if (next < 0) return text.length;
-    offset = next + 1;
-  }
-  return Math.min(offset + character, text.length);
+  return Math.min(lineStart(text, line) + character, text.length);
 }
