@@ -4,7 +4,7 @@
 //   node scripts/build.mjs --watch       rebuild dist/ on change
 //   node scripts/build.mjs --tests       compile test/ and bench/ TypeScript to out/ (dependencies stay external)
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
@@ -66,7 +66,12 @@ const builds = args.has('--tests')
   : [
       // The extension entry point stays small: the heavy engine (ts-morph, tokenizer) lives in engine.js
       // and is required on first use, never during activation.
-      { ...shared, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', external: ['vscode', './engine.js'] },
+      {
+        ...shared,
+        entryPoints: { extension: 'src/extension.ts' },
+        outdir: 'dist',
+        external: ['vscode', './engine.js'],
+      },
       { ...shared, entryPoints: { engine: 'src/engine.ts' }, outdir: 'dist' },
       { ...shared, entryPoints: { cli: 'src/cli/main.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
     ];
@@ -99,7 +104,36 @@ async function copyTreeSitterWasm() {
   for (const grammar of grammars) copyFileSync(join(grammarDir, grammar), join(target, grammar));
 }
 
-if (!args.has('--tests')) await copyTreeSitterWasm();
+/**
+ * pyright (the npm dependency) goes beside the bundles, in dist/pyright/, where
+ * src/core/language/python/pyrightRuntime.ts looks first: the extension checks Python with it, offline (it bundles
+ * typeshed). Its language server entry, its own bundles and typeshed; no source maps. Copied again only when the
+ * installed version changes.
+ */
+function copyPyright() {
+  const require = createRequire(import.meta.url);
+  const source = dirname(require.resolve('pyright/package.json'));
+  const target = join('dist', 'pyright');
+  const versionOf = (folder) => {
+    try {
+      return JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).version;
+    } catch {
+      return undefined;
+    }
+  };
+  if (versionOf(target) !== undefined && versionOf(target) === versionOf(source)) return;
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  for (const file of ['langserver.index.js', 'LICENSE.txt']) copyFileSync(join(source, file), join(target, file));
+  cpSync(join(source, 'dist'), join(target, 'dist'), { recursive: true, filter: (file) => !file.endsWith('.map') });
+  // Last: a copy cut short has no package.json, so the next build copies again.
+  copyFileSync(join(source, 'package.json'), join(target, 'package.json'));
+}
+
+if (!args.has('--tests')) {
+  await copyTreeSitterWasm();
+  copyPyright();
+}
 
 if (watch) {
   const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));

@@ -29,6 +29,10 @@ export interface ScalpelConfig {
   readonly verify: VerifySetting;
   /** Which TypeScript checks: '' for the workspace's own (else bundled), a folder, or `bundled` (issue 24). */
   readonly typescript: string;
+  /** The checker of each language without TypeScript's semantics, by language id (`python`: `off`, `bundled`, a folder). */
+  readonly checkers: Readonly<Record<string, string>>;
+  /** How long one run of a checker that is a separate program (pyright) may take, in s. */
+  readonly checkTimeLimitSeconds: number;
   readonly exclude: readonly string[];
   /** Protected files an answer may write without asking (user settings only: a repository cannot allow itself). */
   readonly allowWrite: readonly string[];
@@ -52,6 +56,14 @@ function nonNegative(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : fallback;
 }
 
+/** The string entries of an object setting, trimmed; anything else is left out. */
+function stringRecord(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, entry]) => (typeof entry === 'string' ? [[key, entry.trim()]] : [])),
+  );
+}
+
 export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
   // The model settings are the window's; the rest may differ per folder (declared `"scope": "resource"`). Reading a
   // window setting through a resource scope makes VS Code log a warning, so each group is read from its own scope.
@@ -73,6 +85,8 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
     planning: pick(c.get('planning'), ['auto', 'always', 'never'], 'auto'),
     verify: pick(c.get('verify'), ['types', 'syntax'], 'types'),
     typescript: c.get<string>('typescript', '').trim(),
+    checkers: stringRecord(c.get<unknown>('checkers')),
+    checkTimeLimitSeconds: positive(c.get('checkTimeLimitSeconds'), 120),
     exclude: Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === 'string') : [],
     allowWrite: Array.isArray(allowWrite) ? allowWrite.filter((e): e is string => typeof e === 'string') : [],
     requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 600),

@@ -20,10 +20,12 @@ export interface PendingEdit {
   readonly root: vscode.Uri;
   readonly createdAt: number;
   /**
-   * TypeScript errors the edit adds that the model's repair rounds did not fix (`scalpel.verify: types`): the preview
-   * marks them and accepting says how many it adds.
+   * Type errors the edit adds that the model's repair rounds did not fix (`scalpel.verify: types`; TypeScript's,
+   * pyright's): the preview marks them and accepting says how many it adds.
    */
   readonly typeErrors?: readonly NewTypeError[];
+  /** Which checker checked each language (`types checked with pyright 1.1.414 (bundled with Scalpel)`), one line each. */
+  readonly typeChecks?: readonly string[];
   /** What the model said beside its operations (issue 18), shown with the preview. */
   readonly notes?: readonly string[];
   /** The request again, for Retry (the instruction on the current text); absent for pasted or agent operations. */

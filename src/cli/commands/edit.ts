@@ -2,11 +2,11 @@ import { createEditService } from '../../core/edit/editService';
 import type { NewTypeError } from '../../core/check/typeCheck';
 import { firstStop } from '../../core/edit/preWriteGate';
 import { remainingTypeErrors, typeCheckSummary } from '../../core/edit/typeCheckStep';
-import type { EnvironmentError, TypeCheckSummary } from '../../core/check/typeCheck';
+import { describeChecks, type EnvironmentError, type TypeCheckSummary } from '../../core/check/typeCheck';
 import { briefMessage } from '../../core/check/newErrors';
 import type { Advice, AdviceAction, AdviceSetting } from '../../core/edit/advice';
-import { describeChecker } from '../../core/graph/semantics';
-import { languageFor } from '../../core/language/languages';
+import { errorCodeLabel } from '../../core/graph/semantics';
+import { languageFor, supportedLanguages } from '../../core/language/languages';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
 import type { EditFileRequest } from '../../core/llm/pipeline';
@@ -52,8 +52,11 @@ Options:
   --repair-rounds N   follow-ups for failed operations and the model's NEED/FIND (default 2;
                       0 disables)
   --no-plan           never run the planning phase
-  --verify LEVEL      types (default): also refuse new TypeScript errors in the changed files and
-                      their importers (they go back to the model first); syntax: the parse alone.
+  --verify LEVEL      types (default): also refuse new type errors in the changed files and their
+                      importers (they go back to the model first): TypeScript's for TS/JS, pyright's
+                      for Python, cargo check's for Rust and javac's for Java when on PATH; Go and
+                      C# edits get their parse.
+                      syntax: the parse alone.
                       Only errors the edit causes count: an error the file already had (same code
                       and message) is old, and errors that say a dependency or type definitions
                       are not installed, or that come from the project's configuration, are set
@@ -62,6 +65,13 @@ Options:
   --tsdk DIR          the TypeScript that checks types: a folder holding a typescript package or
                       its lib folder, or "bundled" (default: the workspace's node_modules/typescript
                       when there, else the one bundled with Scalpel)
+  --checker LANG=WHICH  the checker of a language without TypeScript's semantics (repeatable):
+                      python=off checks Python's syntax only; python=DIR uses the pyright in DIR
+                      (a folder holding pyright's package.json and langserver.index.js); python=bundled
+                      (default: the workspace's node_modules/pyright when there, else the bundled one);
+                      rust=PATH and java=PATH name cargo and javac (default: found on PATH), =off skips them
+  --check-time-limit SECONDS  how long one check by pyright, cargo or javac may take (default 120); past it the
+                      batch is checked for syntax only and the output says so
   --dry-run           verify and print the diff, write nothing
   --allow GLOB        let the answer write protected files matching GLOB (repeatable; see docs/security.md)
   --conversation ID   the conversation whose baselines (what the model last saw of each file) this edit
@@ -94,6 +104,8 @@ Options:
       verify: { type: 'string' },
       'allow-new-errors': { type: 'boolean' },
       tsdk: { type: 'string' },
+      checker: { type: 'string', multiple: true },
+      'check-time-limit': { type: 'string' },
       allow: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
@@ -123,6 +135,8 @@ Options:
         `--on-conflict takes user_wins, agent_wins or ask, not "${conflictPolicy}"\n\n${this.usage}`,
       );
     const conversationId = conversationIdOrThrow(values.conversation);
+    const checkers = checkerChoicesOrThrow(values.checker ?? []);
+    const checkTimeLimitSeconds = parsePositiveInteger('check-time-limit', values['check-time-limit']);
 
     const paths = positionals.map((file) => workspacePathOf(root, file));
     const snapshot = diskSnapshot(root);
@@ -160,11 +174,11 @@ Options:
     };
     progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
     if (verify === 'types') {
-      // The type check is a language's semantics (TypeScript's): files of the other languages are checked by their parse.
-      const unchecked = paths.filter((path) => languageFor(path)?.semantics === undefined);
+      // TypeScript's semantics and pyright check types; the other languages are verified by their parse.
+      const unchecked = paths.filter((path) => !typeCheckable(path, checkers));
       if (unchecked.length > 0)
         progress(
-          `the type check covers TypeScript and JavaScript; ${unchecked.map((path) => `${path} (${languageFor(path)?.displayName ?? 'no element model'})`).join(', ')} ${unchecked.length === 1 ? 'is' : 'are'} verified by the parse alone`,
+          `no type checker for ${unchecked.map((path) => `${path} (${languageFor(path)?.displayName ?? 'no element model'})`).join(', ')}: ${unchecked.length === 1 ? 'it is' : 'they are'} verified by the parse alone`,
         );
     }
 
@@ -199,6 +213,8 @@ Options:
         verify,
         conflictPolicy,
         ...(values.tsdk === undefined ? {} : { typescript: values.tsdk }),
+        checkers,
+        ...(checkTimeLimitSeconds === undefined ? {} : { checkTimeLimitSeconds }),
         ...(values['no-plan'] === true ? { planning: 'never' } : {}),
         ...(repairRounds === undefined ? {} : { repairRounds }),
       },
@@ -340,7 +356,7 @@ export function describeRemaining(errors: readonly NewTypeError[], allowed: bool
     `scalpel: ${allowed ? 'new type errors allowed in' : 'new type errors the model did not fix in'} ${file}: ${inFile.length} error${inFile.length === 1 ? '' : 's'} the edit adds`,
     ...inFile.map(
       (e) =>
-        `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)}` +
+        `  ${e.file}:${e.line}:${e.column} ${errorCodeLabel(e.code)} ${briefMessage(e.message)}` +
         (e.elementPath === undefined ? '' : ` (in ${e.elementPath})`),
     ),
   ]);
@@ -349,11 +365,34 @@ export function describeRemaining(errors: readonly NewTypeError[], allowed: bool
 /** At most this many environment errors are listed on stderr (all of them are in --json). */
 const MAX_ENVIRONMENT_LINES = 5;
 
-/** Which TypeScript checked, and the errors it set aside as the environment's, one line each. */
+/** `--checker python=off --checker python=/opt/pyright` as settings: language id to its checker. */
+function checkerChoicesOrThrow(given: readonly string[]): Record<string, string> {
+  const ids = new Set(supportedLanguages().map((language) => language.id));
+  const choices: Record<string, string> = {};
+  for (const flag of given) {
+    const at = flag.indexOf('=');
+    const id = at < 0 ? flag : flag.slice(0, at);
+    const which = at < 0 ? '' : flag.slice(at + 1).trim();
+    if (!ids.has(id) || which === '')
+      throw new UsageError(
+        `--checker takes LANG=off, LANG=bundled or LANG=DIR with LANG one of ${[...ids].join(', ')}, not "${flag}"`,
+      );
+    choices[id] = which;
+  }
+  return choices;
+}
+
+/** Whether a file's types are checked: its language has semantics, or a checker that is not turned off. */
+function typeCheckable(path: string, checkers: Readonly<Record<string, string>>): boolean {
+  const language = languageFor(path);
+  if (language === undefined) return false;
+  return language.semantics !== undefined || (language.checker !== undefined && checkers[language.id] !== 'off');
+}
+
+/** Which checker checked each language, and the errors it set aside as the environment's, one line each. */
 function describeTypeCheck(summary: TypeCheckSummary | undefined): string[] {
-  if (summary?.checker === undefined) return [];
-  const lines = [`scalpel: types checked with ${describeChecker(summary.checker)}`];
-  if (summary.checker.fallbackReason !== undefined) lines[0] += `: ${summary.checker.fallbackReason}`;
+  if (summary === undefined) return [];
+  const lines = describeChecks(summary.checks).map((line) => `scalpel: ${line}`);
   const set = summary.environmentErrors;
   if (set.length === 0) return lines;
   lines.push(
@@ -366,12 +405,13 @@ function describeTypeCheck(summary: TypeCheckSummary | undefined): string[] {
 }
 
 function environmentLine(e: EnvironmentError): string {
-  return `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)} (${e.reason})`;
+  return `  ${e.file}:${e.line}:${e.column} ${errorCodeLabel(e.code)} ${briefMessage(e.message)} (${e.reason})`;
 }
 
 function typeCheckAsJson(summary: TypeCheckSummary): object {
   return {
     ...(summary.checker === undefined ? {} : { checker: summary.checker }),
+    checks: summary.checks,
     environmentErrors: summary.environmentErrors,
     checkedFiles: summary.checkedFiles,
     omittedImporters: summary.omittedImporters,

@@ -1,9 +1,13 @@
 import { elementsAtOffset } from '../elements/resolve';
 import type { CodeGraph } from '../graph/codeGraph';
+import { languageFor } from '../language/languages';
 import {
+  describeChecker,
+  errorCodeLabel,
   hashText,
   type CheckerDescription,
   type FileErrors,
+  type LanguageChecker,
   type OverlayText,
   type WorkspaceSemantics,
 } from '../graph/semantics';
@@ -16,7 +20,8 @@ import { briefMessage, compareErrors, relativeMessage } from './newErrors';
  * texts (both in memory), compared by the rule of newErrors.ts: an error whose code and message the file already had
  * is old, however many copies the batch adds, so an edit that shifts code, or writes one more line like the file's
  * others, turns nothing old into new. Errors that only say the environment lacks something (a package not installed,
- * the project's configuration) are set aside and reported apart.
+ * the project's configuration) are set aside and reported apart. A language without semantics is checked the same way
+ * by its {@link LanguageChecker} (pyright, a toolchain on PATH), which finds both sides itself.
  */
 
 export interface ProposedFileChange {
@@ -33,13 +38,15 @@ export interface NewTypeError {
   /** 1-based line and column in the file after the batch. */
   readonly line: number;
   readonly column: number;
-  /** `TS2554` and the like, as a number: 2554. */
-  readonly code: number;
+  /** TypeScript's `TS2554` as a number (2554); another checker's own code as a string (`reportCallIssue`). */
+  readonly code: number | string;
   readonly message: string;
   /** The innermost element holding the error, e.g. `src/app.ts/function[main]`; undefined at the top level. */
   readonly elementPath: string | undefined;
   /** The line as written, trimmed. */
   readonly lineText: string;
+  /** The checker that reported it when it is not TypeScript's compiler (`pyright`, `cargo check`). */
+  readonly checker?: string;
 }
 
 /** An error the batch caused that only says the environment lacks something. */
@@ -70,6 +77,20 @@ export interface TypeCheckResult {
   readonly omittedImporters: number;
   /** Which checker checked (TypeScript and its version); undefined when no file had one. */
   readonly checker: CheckerDescription | undefined;
+  /** Per language of the changed files: which checker checked them, or why none did. */
+  readonly checks: readonly LanguageCheck[];
+}
+
+/** What checked the changed files of one language, for every surface to say. */
+export interface LanguageCheck {
+  /** As a sentence names it: `Python`. */
+  readonly language: string;
+  /** The checker that ran; undefined when none could (then `note` says why). */
+  readonly checker: CheckerDescription | undefined;
+  /** Why no checker ran, or why it did not finish: the files then had their syntax and references checked only. */
+  readonly note?: string;
+  /** Files whose errors were compared. */
+  readonly files: number;
 }
 
 /** What a verification's type check says beyond its problems, for every surface to show. */
@@ -80,6 +101,8 @@ export interface TypeCheckSummary {
   readonly environmentErrors: readonly EnvironmentError[];
   readonly checkedFiles: number;
   readonly omittedImporters: number;
+  /** Per language of the changed files: which checker checked them, or why none did. */
+  readonly checks: readonly LanguageCheck[];
 }
 
 export interface TypeCheckOptions {
@@ -109,18 +132,24 @@ export class TypeCheckService {
   constructor(private readonly graph: CodeGraph) {}
 
   async check(changes: readonly ProposedFileChange[], options: TypeCheckOptions = {}): Promise<TypeCheckResult> {
-    const checked = changes.filter((c) => this.graph.semanticsFor(c.file) !== undefined && c.before !== c.after);
-    if (checked.length === 0) {
-      return {
-        newErrors: [],
-        environmentErrors: [],
-        fixedErrors: 0,
-        checkedFiles: [],
-        importersUnaffected: true,
-        omittedImporters: 0,
-        checker: undefined,
-      };
+    const changed = changes.filter((c) => c.before !== c.after);
+    const results: TypeCheckResult[] = [];
+    const bySemantics = changed.filter((c) => this.graph.semanticsFor(c.file) !== undefined);
+    if (bySemantics.length > 0) results.push(await this.checkSemantics(bySemantics, options));
+    const byChecker = new Map<LanguageChecker, ProposedFileChange[]>();
+    for (const change of changed) {
+      const checker = this.graph.checkerFor(change.file);
+      if (checker !== undefined) byChecker.set(checker, [...(byChecker.get(checker) ?? []), change]);
     }
+    for (const [checker, files] of byChecker) results.push(await this.checkWith(checker, files, options));
+    return mergeResults(results);
+  }
+
+  /** The changes of languages with semantics (TypeScript), checked by their compiler in this process. */
+  private async checkSemantics(
+    checked: readonly ProposedFileChange[],
+    options: TypeCheckOptions,
+  ): Promise<TypeCheckResult> {
     const { imports } = this.graph;
     imports.refresh();
     const changedFiles = checked.map((c) => c.file);
@@ -145,13 +174,7 @@ export class TypeCheckService {
       dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces, roots));
     if (importersUnaffected) after.push(...before.filter((d) => !changedFiles.includes(d.file)));
     else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, run, false)));
-    const { added, removed } = compareErrors(before, after);
-    const newErrors: NewTypeError[] = [];
-    const environmentErrors: EnvironmentError[] = [];
-    for (const { environment, ...error } of added) {
-      if (environment === undefined) newErrors.push(error);
-      else environmentErrors.push({ ...error, reason: environment });
-    }
+    const { newErrors, environmentErrors, removed } = splitAdded(before, after);
     return {
       newErrors,
       environmentErrors,
@@ -160,6 +183,51 @@ export class TypeCheckService {
       importersUnaffected,
       omittedImporters: dependents.omitted,
       checker,
+      checks: [{ language: languageNameOf(changedFiles[0] ?? ''), checker, files: scope.length }],
+    };
+  }
+
+  /**
+   * The changes of one language checked by its {@link LanguageChecker}: both sides come from the checker, compared by
+   * the same rule. A checker that could not run (not installed, out of time) leaves the batch to the syntax and
+   * reference checks and says why.
+   */
+  private async checkWith(
+    checker: LanguageChecker,
+    changes: readonly ProposedFileChange[],
+    options: TypeCheckOptions,
+  ): Promise<TypeCheckResult> {
+    const run = await checker.compare(
+      new Map(changes.map((c) => [c.file, c.before])),
+      new Map(changes.map((c) => [c.file, c.after])),
+      {
+        maxImporters: options.maxImporters ?? DEFAULT_MAX_IMPORTERS,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+      },
+    );
+    const name = run.checker?.name;
+    const sideOf = (side: ReadonlyMap<string, FileErrors>): CheckedDiagnostic[] =>
+      [...side].flatMap(([file, errors]) =>
+        this.located(file, errors).map((d) => (name === undefined ? d : { ...d, checker: name })),
+      );
+    const { newErrors, environmentErrors, removed } = splitAdded(sideOf(run.before), sideOf(run.after));
+    return {
+      newErrors,
+      environmentErrors,
+      fixedErrors: removed,
+      checkedFiles: run.checkedFiles,
+      importersUnaffected: false,
+      omittedImporters: run.omittedFiles,
+      checker: run.checker,
+      checks: [
+        {
+          language: languageNameOf(changes[0]?.file ?? ''),
+          checker: run.checker,
+          files: run.checkedFiles.length,
+          ...(run.skipped === undefined ? {} : { note: run.skipped }),
+        },
+      ],
     };
   }
 
@@ -284,6 +352,65 @@ export class TypeCheckService {
   }
 }
 
+/** The errors the batch added, the environment's set aside, and how many it removed (the rule of newErrors.ts). */
+function splitAdded(
+  before: readonly CheckedDiagnostic[],
+  after: readonly CheckedDiagnostic[],
+): { newErrors: NewTypeError[]; environmentErrors: EnvironmentError[]; removed: number } {
+  const { added, removed } = compareErrors(before, after);
+  const newErrors: NewTypeError[] = [];
+  const environmentErrors: EnvironmentError[] = [];
+  for (const { environment, ...error } of added) {
+    if (environment === undefined) newErrors.push(error);
+    else environmentErrors.push({ ...error, reason: environment });
+  }
+  return { newErrors, environmentErrors, removed };
+}
+
+/** The results of each language's check as one. */
+function mergeResults(results: readonly TypeCheckResult[]): TypeCheckResult {
+  return {
+    newErrors: results.flatMap((r) => r.newErrors),
+    environmentErrors: results.flatMap((r) => r.environmentErrors),
+    fixedErrors: results.reduce((sum, r) => sum + r.fixedErrors, 0),
+    checkedFiles: results.flatMap((r) => r.checkedFiles),
+    importersUnaffected: results.every((r) => r.importersUnaffected),
+    omittedImporters: results.reduce((sum, r) => sum + r.omittedImporters, 0),
+    checker: results.find((r) => r.checker !== undefined)?.checker,
+    checks: results.flatMap((r) => r.checks),
+  };
+}
+
+function languageNameOf(file: string): string {
+  return languageFor(file)?.displayName ?? file;
+}
+
+/**
+ * Which checker checked each language of a batch, one line each, the same on every surface: `types checked with
+ * pyright 1.1.414 (bundled with Scalpel)`, or `Go not type-checked: go is not on PATH`.
+ */
+export function describeChecks(checks: readonly LanguageCheck[]): string[] {
+  return checks.map((check) => {
+    if (check.checker === undefined || check.note !== undefined)
+      return `${check.language} not type-checked: ${check.note ?? 'no checker for it'}`;
+    const fallback = check.checker.fallbackReason;
+    return `types checked with ${describeChecker(check.checker)}${fallback === undefined ? '' : `: ${fallback}`}`;
+  });
+}
+
+/**
+ * How many errors, by the checker that found them: `1 TypeScript error`, `2 pyright errors`, `1 TypeScript error and
+ * 1 pyright error`.
+ */
+export function errorCountPhrase(errors: readonly Pick<NewTypeError, 'checker'>[]): string {
+  const counts = new Map<string, number>();
+  for (const error of errors)
+    counts.set(error.checker ?? 'TypeScript', (counts.get(error.checker ?? 'TypeScript') ?? 0) + 1);
+  if (counts.size === 0) return '0 errors';
+  const parts = [...counts].map(([checker, n]) => `${n} ${checker} error${n === 1 ? '' : 's'}`);
+  return parts.length === 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`;
+}
+
 function lineStartsOf(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
@@ -318,7 +445,7 @@ export function describeTypeErrors(
   for (const [file, inFile] of errorsByFile(errors)) {
     for (const error of inFile.slice(0, perFile)) {
       const where = error.elementPath ?? `${file} (top level)`;
-      lines.push(`- ${where}: TS${error.code} ${briefMessage(error.message)}`);
+      lines.push(`- ${where}: ${errorCodeLabel(error.code)} ${briefMessage(error.message)}`);
       if (error.lineText.length > 0) lines.push(`    at: ${clipLine(error.lineText)}`);
     }
     if (inFile.length > perFile) lines.push(`- … and ${inFile.length - perFile} more in ${file}`);

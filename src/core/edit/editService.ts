@@ -19,7 +19,7 @@ import { adviceFor, type Advice, type FailureKind } from './advice';
 import { contextFailureOf } from './contextFailure';
 import type { EditConversation } from './conversation';
 import { editTitleOf, undoLabelOf } from './editTitle';
-import { editOptionsOf, editSettingsOf, type EditSettings } from './editSettings';
+import { DEFAULT_EDIT_SETTINGS, editOptionsOf, editSettingsOf, type EditSettings } from './editSettings';
 import { exclusionMessage, type ExclusionCheck } from './exclusion';
 import { modelCaller } from './modelCall';
 import { askForPlan, type Plan } from './planning';
@@ -225,11 +225,22 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   };
   // One code graph per workspace: the type check, the references in the context and the model's FIND share it. A
   // change of the TypeScript to check with (the setting) starts a new one.
-  let graph: { readonly graph: CodeGraph; readonly typescript: string } | undefined;
+  let graph:
+    | {
+        readonly graph: CodeGraph;
+        readonly key: string;
+        readonly settings: Pick<EditSettings, 'typescript' | 'checkers' | 'checkTimeLimitSeconds'>;
+      }
+    | undefined;
   const graphOf = (settings?: EditSettings): CodeGraph | undefined => {
     if (deps.workspaceRoot === undefined) return undefined;
-    const typescript = settings?.typescript ?? graph?.typescript ?? '';
-    if (graph === undefined || graph.typescript !== typescript) {
+    // Without settings (FIND, planning) the graph there is serves; settings that name other checkers start a new one.
+    const { typescript, checkers, checkTimeLimitSeconds } =
+      settings ?? (graph === undefined ? DEFAULT_EDIT_SETTINGS : graph.settings);
+    const toolchains = { ...checkers, ...(typescript === '' ? {} : { typescript }) };
+    const checkTimeLimitMs = checkTimeLimitSeconds * 1000;
+    const key = JSON.stringify([toolchains, checkTimeLimitMs]);
+    if (graph === undefined || graph.key !== key) {
       graph?.graph.dispose();
       typeChecker = undefined;
       referenceFinder = undefined;
@@ -238,8 +249,9 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
         deps.workspaceExclude === undefined ? {} : { exclude: deps.workspaceExclude },
       );
       graph = {
-        graph: new CodeGraph(fileSystem, { toolchains: typescript === '' ? {} : { typescript } }),
-        typescript,
+        graph: new CodeGraph(fileSystem, { toolchains, checkTimeLimitMs }),
+        key,
+        settings: { typescript, checkers, checkTimeLimitSeconds },
       };
     }
     return graph.graph;

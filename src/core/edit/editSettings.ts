@@ -26,6 +26,14 @@ export interface EditSettings {
    * one), a folder holding a TypeScript package or its `lib` folder (like VS Code's `typescript.tsdk`), or `bundled`.
    */
   readonly typescript: string;
+  /**
+   * The checker of each language without semantics, by language id (`python`, `rust`, `go`, `java`, `csharp`): absent
+   * or '' for the default (pyright bundled with Scalpel, or the workspace's; a toolchain found on PATH), `off` to check
+   * that language's syntax only, or a path (pyright's folder, the toolchain's executable).
+   */
+  readonly checkers: Readonly<Record<string, string>>;
+  /** How long one run of a checker that is a separate program (pyright, cargo, go, javac, dotnet) may take, in s. */
+  readonly checkTimeLimitSeconds: number;
   /** Who wins when the user and the model changed the same element (issue 11). */
   readonly conflictPolicy: ConflictPolicy;
 }
@@ -41,6 +49,8 @@ export const DEFAULT_EDIT_SETTINGS: EditSettings = {
   maxOutputTokens: undefined,
   verify: 'types',
   typescript: '',
+  checkers: {},
+  checkTimeLimitSeconds: 120,
   conflictPolicy: 'user_wins',
 };
 

@@ -1,5 +1,12 @@
 import { briefMessage, type ErrorReach } from '../check/newErrors';
-import { errorsByFile, type NewTypeError, type TypeCheckService } from '../check/typeCheck';
+import {
+  describeChecks,
+  errorCountPhrase,
+  errorsByFile,
+  type NewTypeError,
+  type TypeCheckService,
+} from '../check/typeCheck';
+import { errorCodeLabel } from '../graph/semantics';
 import type { StepOutcome, StepReport, VerificationProblem, VerificationStep } from './verification';
 
 /**
@@ -52,6 +59,7 @@ export function typeCheckStep(service: TypeCheckService, options: TypeCheckStepO
           environmentErrors: result.environmentErrors,
           checkedFiles: result.checkedFiles.length,
           omittedImporters: result.omittedImporters,
+          checks: result.checks,
         },
       };
     },
@@ -73,10 +81,10 @@ async function reachOf(
 /** One line for a file's errors (the failure line, logs): how many, and the first. */
 function summaryOf(errors: readonly NewTypeError[]): string {
   const [first] = errors;
-  const count = `${errors.length} TypeScript error${errors.length === 1 ? '' : 's'}`;
+  const count = errorCountPhrase(errors);
   return first === undefined
     ? count
-    : `the batch adds ${count} here (first: TS${first.code} ${briefMessage(first.message)})`;
+    : `the batch adds ${count} here (first: ${errorCodeLabel(first.code)} ${briefMessage(first.message)})`;
 }
 
 /**
@@ -87,6 +95,16 @@ export function remainingTypeErrors(verification: readonly StepReport[]): NewTyp
   return verification.flatMap((report) =>
     report.step === TYPES_STEP ? report.problems.flatMap((problem) => problem.typeErrors ?? []) : [],
   );
+}
+
+/**
+ * Which checker checked each language of a verification, one line each (`types checked with pyright 1.1.414 (bundled
+ * with Scalpel)`, `Python not type-checked: …`); empty when no type check ran.
+ */
+export function typeCheckLines(verification: readonly StepReport[]): string[] {
+  const summary = typeCheckSummary(verification);
+  if (summary === undefined) return [];
+  return describeChecks(summary.checks);
 }
 
 /** The type check's summary of a verification (its checker, the environment errors it set aside), when it ran. */

@@ -2,7 +2,7 @@ import { MAX_ERRORS_PER_FILE, clipLine, type NewTypeError } from '../check/typeC
 import { briefMessage } from '../check/newErrors';
 import type { TokenCounter } from '../context/tokens';
 import type { ElementNode, FileOutline } from '../elements/element';
-import { describeChecker, type CheckerDescription } from '../graph/semantics';
+import { describeChecker, errorCodeLabel, type CheckerDescription } from '../graph/semantics';
 import { elementText } from './needAnswer';
 import type { ShownFile, ShownRequest } from './shownRecord';
 import type { VerificationProblem } from './verification';
@@ -116,7 +116,7 @@ export function typeRepairSection(input: TypeRepairInput): TypeRepairSection {
 function errorLines(errors: readonly NewTypeError[]): string[] {
   const lines: string[] = [];
   for (const error of errors.slice(0, MAX_ERRORS_PER_FILE)) {
-    lines.push(`  - ${error.elementPath ?? 'top level'}: TS${error.code} ${briefMessage(error.message)}`);
+    lines.push(`  - ${error.elementPath ?? 'top level'}: ${errorCodeLabel(error.code)} ${briefMessage(error.message)}`);
     if (error.lineText !== '') lines.push(`      at: ${clipLine(error.lineText)}`);
   }
   if (errors.length > MAX_ERRORS_PER_FILE) lines.push(`  - … and ${errors.length - MAX_ERRORS_PER_FILE} more here`);

@@ -1,7 +1,14 @@
 import type { FileOutline } from '../elements/element';
 import { languageFor, outlineSource } from '../language/languages';
+import { checkerOff } from '../check/toolchain/checkerOff';
 import { ImportGraph } from './importGraph';
-import { hashText, type OverlayText, type ReferenceSemantics, type WorkspaceSemantics } from './semantics';
+import {
+  hashText,
+  type LanguageChecker,
+  type OverlayText,
+  type ReferenceSemantics,
+  type WorkspaceSemantics,
+} from './semantics';
 import type { SourceFileSystem } from './sourceFiles';
 
 /** Outlines hold their file's text: enough for the files a few requests touch, never the whole workspace. */
@@ -10,6 +17,8 @@ const MAX_CACHED_OUTLINES = 300;
 export interface CodeGraphOptions {
   /** Per language id, which copy of its checker to use (`typescript: 'bundled'`); see `SemanticsOptions.toolchain`. */
   readonly toolchains?: Readonly<Record<string, string>>;
+  /** How long one run of a checker that is a separate program may take, in ms (`SemanticsOptions.timeLimitMs`). */
+  readonly checkTimeLimitMs?: number;
 }
 
 /**
@@ -23,6 +32,7 @@ export class CodeGraph {
   readonly imports: ImportGraph;
   private readonly semantics = new Map<string, WorkspaceSemantics | undefined>();
   private readonly referenceSearches = new Map<string, ReferenceSemantics | undefined>();
+  private readonly checkers = new Map<string, LanguageChecker | undefined>();
   private readonly outlines = new Map<string, { key: string; outline: FileOutline }>();
 
   constructor(
@@ -58,6 +68,31 @@ export class CodeGraph {
     if (!this.referenceSearches.has(language.id))
       this.referenceSearches.set(language.id, language.references?.(this.fileSystem));
     return this.referenceSearches.get(language.id);
+  }
+
+  /**
+   * The checker of a file's language that has no semantics (pyright for Python, the toolchains of the others), created
+   * on first use; undefined for a language with semantics (they check its files) or without a checker.
+   */
+  checkerFor(file: string): LanguageChecker | undefined {
+    const language = languageFor(file);
+    if (language?.checker === undefined || this.semanticsFor(file) !== undefined) return undefined;
+    if (!this.checkers.has(language.id)) {
+      const toolchain = this.options.toolchains?.[language.id];
+      const { checkTimeLimitMs } = this.options;
+      if (toolchain === 'off') {
+        this.checkers.set(language.id, checkerOff('its checker is turned off (scalpel.checkers, --checker)'));
+        return this.checkers.get(language.id);
+      }
+      this.checkers.set(
+        language.id,
+        language.checker(this.fileSystem, {
+          ...(toolchain === undefined || toolchain === '' ? {} : { toolchain }),
+          ...(checkTimeLimitMs === undefined ? {} : { timeLimitMs: checkTimeLimitMs }),
+        }),
+      );
+    }
+    return this.checkers.get(language.id);
   }
 
   /** A file's text with `texts` in place of the disk; undefined when it does not exist. */
@@ -96,6 +131,8 @@ export class CodeGraph {
     for (const semantics of this.semantics.values()) semantics?.dispose();
     this.semantics.clear();
     this.referenceSearches.clear();
+    for (const checker of this.checkers.values()) checker?.dispose();
+    this.checkers.clear();
     this.outlines.clear();
   }
 }

@@ -23,8 +23,11 @@ export interface ImportEdge {
 export interface LanguageError {
   /** Offset into the text the errors were found in. */
   readonly start: number;
-  /** The language's error code (TypeScript: 2554 for TS2554). */
-  readonly code: number;
+  /**
+   * The language's error code: TypeScript's as a number (2554 for TS2554); a checker's own name for it otherwise
+   * (pyright's rule `reportCallIssue`, rustc's `E0061`), or the checker's name when it has none (`javac`).
+   */
+  readonly code: number | string;
   readonly message: string;
   /** Set when warnings and suggestions were asked for too (`ErrorsOptions.allCategories`). */
   readonly category?: 'error' | 'warning' | 'suggestion';
@@ -171,8 +174,11 @@ export interface CheckerDescription {
   /** `TypeScript`. */
   readonly name: string;
   readonly version: string;
-  /** Where it was loaded from: the workspace's own copy, a folder a setting or flag named, or the bundled one. */
-  readonly source: 'workspace' | 'setting' | 'bundled';
+  /**
+   * Where it was loaded from: the workspace's own copy, a folder a setting or flag named, the bundled one, or a
+   * toolchain found on PATH.
+   */
+  readonly source: 'workspace' | 'setting' | 'bundled' | 'path';
   /** The folder it was loaded from (workspace-relative when inside the workspace); undefined for the bundled one. */
   readonly location?: string;
   /** Why a copy that was asked for or found was not used (too old, failed to load), when the bundled one stands in. */
@@ -186,8 +192,63 @@ export function describeChecker(checker: CheckerDescription): string {
       ? `the workspace's${checker.location === undefined ? '' : `, ${checker.location}`}`
       : checker.source === 'setting'
         ? `from ${checker.location ?? 'the configured folder'}`
-        : 'bundled with Scalpel';
+        : checker.source === 'path'
+          ? `on PATH${checker.location === undefined ? '' : `, ${checker.location}`}`
+          : 'bundled with Scalpel';
   return `${checker.name} ${checker.version} (${where})`;
+}
+
+/** `TS2554` for TypeScript's numbered codes; a checker's own code as it writes it (`reportCallIssue`, `E0061`). */
+export function errorCodeLabel(code: number | string): string {
+  return typeof code === 'number' ? `TS${code}` : code;
+}
+
+/**
+ * A checker of a language without full {@link WorkspaceSemantics} (pyright for Python; `cargo check`, `go vet`,
+ * `javac`, `dotnet build` for the others): it finds the errors of the files a batch can reach, once with the texts as
+ * the batch was built on and once with the batch's, in one call, so that a checker working on a copy of the project
+ * (src/core/check/shadowTree.ts) or a warm language server sets it up once. The type check
+ * (src/core/check/typeCheck.ts) compares the two sides by the rule of newErrors.ts, as it does TypeScript's. A
+ * language provides it through `LanguageSupport.checker`.
+ */
+export interface LanguageChecker {
+  /** The checker that would run, or undefined when none can here (then {@link CheckerRun.skipped} says why). */
+  checker(): CheckerDescription | undefined;
+  /**
+   * The errors (not warnings) of the changed files and of the files they can break (importers, the rest of the crate,
+   * package or project), with `before` in place of the disk, then with `after`; a text `undefined` deletes the file
+   * (on the before side: the batch creates it). Nothing in the workspace is written.
+   */
+  compare(
+    before: ReadonlyMap<string, OverlayText>,
+    after: ReadonlyMap<string, OverlayText>,
+    options?: CheckerRunOptions,
+  ): Promise<CheckerRun>;
+  dispose(): void;
+}
+
+export interface CheckerRunOptions {
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (message: string) => void;
+  /** At most this many files besides the changed ones are checked (importers); the rest are counted as omitted. */
+  readonly maxImporters?: number;
+}
+
+export interface CheckerRun {
+  /** The errors of each file checked, keyed by workspace-relative file; a file without an entry had none. */
+  readonly before: ReadonlyMap<string, FileErrors>;
+  readonly after: ReadonlyMap<string, FileErrors>;
+  /** Every file whose errors were compared (the changed ones first). */
+  readonly checkedFiles: readonly string[];
+  /** Files the batch can reach that were not checked (past `maxImporters`). */
+  readonly omittedFiles: number;
+  /** The checker that ran; undefined when none did. */
+  readonly checker: CheckerDescription | undefined;
+  /**
+   * Why the checker did not run or did not finish, in one line (`go is not on PATH`, `cargo check did not finish
+   * within 120 s`): the batch then had its syntax and references checked only, and every surface says so.
+   */
+  readonly skipped?: string;
 }
 
 /** cyrb53: a fast 53-bit string hash; equal texts get equal versions, so cached results carry over. */

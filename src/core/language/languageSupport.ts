@@ -1,5 +1,5 @@
 import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../elements/element';
-import type { ReferenceSemantics, WorkspaceSemantics } from '../graph/semantics';
+import type { LanguageChecker, ReferenceSemantics, WorkspaceSemantics } from '../graph/semantics';
 import type { SourceFileSystem } from '../graph/sourceFiles';
 import type { ImportBindingChange, ImportDeclarationState, ImportShape, ImportStep } from './importModel';
 
@@ -57,6 +57,11 @@ export interface LanguageSupport extends LanguageInfo {
    * in a context, FIND and the agent tools read it. Ignored when `semantics` is present (its references serve).
    */
   references?(fileSystem: SourceFileSystem): ReferenceSemantics;
+  /**
+   * The checker of a language without `semantics` (pyright, a toolchain on PATH: src/core/check/checkers/), for the
+   * type check of a batch; absent when the language has none. One instance serves a workspace and is kept warm.
+   */
+  checker?(fileSystem: SourceFileSystem, options?: SemanticsOptions): LanguageChecker;
   /** How the language writes comments and bodies; absent: C-like (`//` comments, `{ … }` bodies). */
   readonly syntax?: CodeSyntax;
   /**
@@ -72,6 +77,8 @@ export interface SemanticsOptions {
    * or `bundled`); absent: the workspace's own when it has one, else the one Scalpel ships.
    */
   readonly toolchain?: string;
+  /** How long one run of a checker that is a separate program (pyright, cargo, go, javac, dotnet) may take, in ms. */
+  readonly timeLimitMs?: number;
 }
 
 /** How a language writes comments and bodies: what the context, the renderer and the placeholder check follow. */

@@ -5,6 +5,10 @@ import type { LanguageSupport } from './languageSupport';
 import { csharpLanguage } from './csharp/csharpLanguage';
 import { goLanguage } from './go/goLanguage';
 import { javaLanguage } from './java/javaLanguage';
+import { ToolchainChecker } from '../check/toolchain/toolchainChecker';
+import { PyrightChecker } from './python/pyrightChecker';
+import { cargoCheckSpec } from './rust/cargoCheck';
+import { javacCheckSpec } from './java/javacCheck';
 import { pythonLanguage } from './python/pythonLanguage';
 import { rustLanguage } from './rust/rustLanguage';
 import { typescriptLanguage } from './typescript/typescriptLanguage';
@@ -17,12 +21,20 @@ import { typescriptLanguage } from './typescript/typescriptLanguage';
 
 const registered: LanguageSupport[] = [
   typescriptLanguage,
-  pythonLanguage,
+  withChecker(pythonLanguage, (fileSystem, options) => new PyrightChecker(fileSystem, options)),
   goLanguage,
-  rustLanguage,
-  javaLanguage,
+  withChecker(rustLanguage, (fileSystem, options) => new ToolchainChecker(cargoCheckSpec, fileSystem, options)),
+  withChecker(javaLanguage, (fileSystem, options) => new ToolchainChecker(javacCheckSpec, fileSystem, options)),
   csharpLanguage,
 ];
+
+/**
+ * A language with its checker (src/core/check/toolchain/ and the languages' own checker modules): the type check of a
+ * batch asks it when the language has no semantics of its own.
+ */
+function withChecker(language: LanguageSupport, checker: NonNullable<LanguageSupport['checker']>): LanguageSupport {
+  return { ...language, checker };
+}
 
 /** The language of a file by its extension, or undefined when Scalpel has no element model for it. */
 export function languageFor(file: string): LanguageSupport | undefined {

@@ -36,7 +36,7 @@ import type { ApplyResult, SnapshotReader } from '../ops/apply';
 import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
 import { briefMessage } from '../check/newErrors';
-import type { CheckerDescription } from '../graph/semantics';
+import { errorCodeLabel, type CheckerDescription } from '../graph/semantics';
 import { cancelledError, isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
 import { focusNote } from './focusNote';
@@ -673,7 +673,7 @@ function typeErrorsOnly(
   const environment = typeCheckSummary(verified.steps)?.environmentErrors.length ?? 0;
   const listed = errors
     .slice(0, 3)
-    .map((e) => `${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)}`)
+    .map((e) => `${e.file}:${e.line}:${e.column} ${errorCodeLabel(e.code)} ${briefMessage(e.message)}`)
     .join('; ');
   const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
   return {

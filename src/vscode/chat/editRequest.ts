@@ -113,10 +113,12 @@ function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, result: Serv
 
 /** New type errors the repair rounds left: listed before the user applies, never hidden behind the Apply link. */
 function reportTypeErrors(ctx: Ctx, stream: vscode.ChatResponseStream, result: ServiceEditResult): void {
-  const errors = ctx.engine().remainingTypeErrors(result.outcome.verification);
+  const engine = ctx.engine();
+  const errors = engine.remainingTypeErrors(result.outcome.verification);
   if (errors.length === 0) return;
+  const checks = engine.typeCheckLines(result.outcome.verification).join('; ');
   stream.markdown(
-    `\n**Type check:** this edit adds ${plural(errors.length, 'TypeScript error')} the model did not fix. Apply takes it anyway; the preview marks them.\n\n`,
+    `\n**Type check:** this edit adds ${engine.errorCountPhrase(errors)} the model did not fix. Apply takes it anyway; the preview marks them.${checks === '' ? '' : ` (${checks})`}\n\n`,
   );
   stream.markdown(`${codeBlock(ctx.engine().describeTypeErrors(errors))}\n`);
 }

@@ -369,10 +369,21 @@ export class EditService {
     return this.requestEdit({ document, instruction: spec.instruction, focus: spec.focus, command: 'vscode.retry' });
   }
 
-  /** The new type errors a verified result was let through with, as the pending edit's optional field. */
-  typeErrorsOf(verification: readonly StepReport[]): { typeErrors?: readonly NewTypeError[] } {
-    const errors = this.ctx.engine().remainingTypeErrors(verification);
-    return errors.length === 0 ? {} : { typeErrors: errors };
+  /**
+   * The new type errors a verified result was let through with, and which checker checked each language, as the
+   * pending edit's optional fields.
+   */
+  typeErrorsOf(verification: readonly StepReport[]): {
+    typeErrors?: readonly NewTypeError[];
+    typeChecks?: readonly string[];
+  } {
+    const engine = this.ctx.engine();
+    const errors = engine.remainingTypeErrors(verification);
+    const checks = engine.typeCheckLines(verification);
+    return {
+      ...(errors.length === 0 ? {} : { typeErrors: errors }),
+      ...(checks.length === 0 ? {} : { typeChecks: checks }),
+    };
   }
 
   /** The palette's edit: progress with Cancel, the status bar, then the preview (or a direct write). */
@@ -598,7 +609,8 @@ export class EditService {
         ...typeErrors,
       };
     }
-    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors, 'proposes');
+    for (const line of pending.typeChecks ?? []) this.ctx.log.info(line);
+    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors, 'proposes', pending.typeChecks);
     await this.preview.open(pending.id);
     return {
       status: 'preview',
@@ -640,16 +652,23 @@ export class EditService {
   }
 
   /** What the user should know before (the preview) or after (accept) taking an edit the checker objects to. */
-  private warnTypeErrors(errors: readonly NewTypeError[], when: 'proposes' | 'applied'): void {
-    const count = `${errors.length} TypeScript error${errors.length === 1 ? '' : 's'}`;
+  private warnTypeErrors(
+    errors: readonly NewTypeError[],
+    when: 'proposes' | 'applied',
+    checks: readonly string[] = [],
+  ): void {
+    const engine = this.ctx.engine();
+    const count = engine.errorCountPhrase(errors);
     const [first] = errors;
     const where =
       first === undefined
         ? ''
-        : ` First: ${first.elementPath ?? first.file}: TS${first.code} ${first.message.split('\n')[0] ?? ''}`;
+        : ` First: ${first.elementPath ?? first.file}: ${engine.errorCodeLabel(first.code)} ${first.message.split('\n')[0] ?? ''}`;
+    // Which checker found them (`types checked with pyright 1.1.414 (bundled with Scalpel)`), capitalised as a sentence.
+    const checked = checks.map((line) => ` ${line.charAt(0).toUpperCase()}${line.slice(1)}.`).join('');
     const message =
       when === 'proposes'
-        ? `Scalpel: this edit adds ${count} the model did not fix; they are marked in the preview. Accept applies it anyway.${where}`
+        ? `Scalpel: this edit adds ${count} the model did not fix; they are marked in the preview. Accept applies it anyway.${where}${checked}`
         : `Scalpel: the applied edit adds ${count} (see the Problems view; Undo reverts it).${where}`;
     this.ctx.log.warn(message);
     void vscode.window.showWarningMessage(message);

@@ -104,7 +104,7 @@ function diagnosticOf(document: vscode.TextDocument, error: NewTypeError): vscod
 function located(error: NewTypeError, range: vscode.Range, message: string): vscode.Diagnostic {
   const diagnostic = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Error);
   diagnostic.source = SOURCE;
-  diagnostic.code = `TS${error.code}`;
+  diagnostic.code = typeof error.code === 'number' ? `TS${error.code}` : error.code;
   return diagnostic;
 }
 

@@ -85,7 +85,9 @@ function nameOf(node: Node): string {
   if (node.type === 'future_import_statement') return '__future__';
   const module = node.childForFieldName('module_name');
   if (module !== null) return module.text.replace(/\s+/g, '');
-  const names = node.childrenForFieldName('name').map((n) => (n.childForFieldName('name') ?? n).text.replace(/\s+/g, ''));
+  const names = node
+    .childrenForFieldName('name')
+    .map((n) => (n.childForFieldName('name') ?? n).text.replace(/\s+/g, ''));
   return names.join(',');
 }
 

@@ -64,7 +64,12 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
     case 'class_definition':
       return { kind: 'class', name, body: node.childForFieldName('body'), flavor: 'class' };
     case 'function_definition':
-      return { kind: functionKind(node, name, parent), name, body: node.childForFieldName('body'), flavor: 'namespace' };
+      return {
+        kind: functionKind(node, name, parent),
+        name,
+        body: node.childForFieldName('body'),
+        flavor: 'namespace',
+      };
     case 'import_statement':
     case 'import_from_statement':
     case 'future_import_statement':
@@ -72,7 +77,8 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
   }
   if (FUNCTION_KINDS.has(parent.kind)) return undefined;
   const target = assignmentTarget(node);
-  if (target !== undefined) return { kind: parent.kind === 'class' ? 'property' : 'variable', name: target, body: null };
+  if (target !== undefined)
+    return { kind: parent.kind === 'class' ? 'property' : 'variable', name: target, body: null };
   if (parent.kind !== undefined || isDocstring(node)) return undefined;
   return { kind: 'statement', name: statementLabel(node), body: null };
 }
@@ -116,7 +122,8 @@ export const pythonSpec: TreeSitterLanguageSpec = {
   info: PYTHON_INFO,
   fenceTag: 'python',
   declarationOf,
-  unwrap: (node) => (node.type === 'decorated_definition' ? (node.childForFieldName('definition') ?? undefined) : undefined),
+  unwrap: (node) =>
+    node.type === 'decorated_definition' ? (node.childForFieldName('definition') ?? undefined) : undefined,
   // An attribute docstring (PEP 257, read by Sphinx): the string on the line right after an assignment documents it.
   decoratorsOf: (_node, outer) =>
     outer.type === 'decorated_definition'

@@ -590,7 +590,10 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
   }
 
   /** The errors of a file, each one that only reflects the environment marked with why (environmentErrors.ts). */
-  private withEnvironment(errors: readonly LanguageError[], absolutePath: string): LanguageError[] {
+  private withEnvironment(
+    errors: readonly (LanguageError & { readonly code: number })[],
+    absolutePath: string,
+  ): LanguageError[] {
     const first = errors.map((error) => environmentReason(error, absolutePath, this.packages));
     const fileHasEnvironmentError = first.some((reason) => reason !== undefined);
     return errors.map((error, index) => {

@@ -5,6 +5,7 @@ import { elementsAtOffset, resolveElementPath } from '../../elements/resolve';
 import { CodeGraph as SharedCodeGraph } from '../../graph/codeGraph';
 import { isReferable, ReferenceFinder } from '../../graph/references';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
+import { errorCodeLabel } from '../../graph/semantics';
 import type { OutlineCache } from '../outlineCache';
 import { ToolInputError, type ToolWorkspace } from '../types';
 import type { CodeGraph, GraphDiagnostic, ReferenceAnswer, UseEdge, UseSite } from './codeGraph';
@@ -173,7 +174,7 @@ export class WorkspaceGraph implements CodeGraph {
             line,
             column,
             severity: error.category ?? 'error',
-            code: `TS${error.code}`,
+            code: errorCodeLabel(error.code),
             message: error.message.replace(/\n\s*/g, ' ').slice(0, 300),
             element: this.enclosing(file, result.text, error.start),
             lineText: lineTextAt(result.text, error.start),
