@@ -4,7 +4,7 @@ import type { Ctx } from '../ctx';
 import { adviceCommands } from '../edit/advicePresentation';
 import { changedElements } from './changeSummary';
 import { CHAT_CONVERSATION } from './chatConversation';
-import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
+import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf, type ChatFocus } from './chatFocus';
 import { chatResult, focusFromHistory, type ScalpelChatMetadata } from './chatResult';
 import type { ChatDocuments } from './chatDocuments';
 import { codeBlock, firstLines, formatCount, inlineCode, plural, tokensAgainstWhole } from './chatText';
@@ -36,7 +36,7 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     command: 'chat.edit',
     model: request.model,
     signal: abortSignalOf(token),
-    onProgress: progressOf(stream),
+    ...progressOf(stream, ctx.config(settingsScopeOf(focus)).verify === 'types'),
     conversation: services.edits.conversation(CHAT_CONVERSATION),
   });
   const metadata = {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { adviceCommands } from '../edit/advicePresentation';
-import { focusOfRequestOrThrow, type KnownFocus } from './chatFocus';
+import { focusOfRequestOrThrow, settingsScopeOf, type KnownFocus } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
 import { formatCount, inlineCode, plural, savingOf } from './chatText';
 import { abortSignalOf, actionLinks, type ChatTurn, describeFocus, linkElement, progressOf } from './requestSupport';
@@ -27,7 +27,7 @@ export async function handlePlan(turn: ChatTurn): Promise<vscode.ChatResult> {
     command: 'chat.plan',
     model: request.model,
     signal: abortSignalOf(token),
-    onProgress: progressOf(stream),
+    ...progressOf(stream, ctx.config(settingsScopeOf(focus)).verify === 'types'),
   });
   if (result.cancelled || token.isCancellationRequested) {
     stream.markdown('Cancelled.');

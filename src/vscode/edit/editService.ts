@@ -31,6 +31,7 @@ import { UserFacingError } from '../userError';
 import { writeGateOptionsOf } from './applyChanges';
 import { adviceButtons } from './advicePresentation';
 import { runUserAction } from '../userActions';
+import { ProgressLine } from './progressLine';
 import { liveSnapshot, locate, WorkspaceSnapshot } from './workspaceSnapshot';
 
 /**
@@ -88,6 +89,8 @@ export interface SurfaceEdit {
   readonly provider?: ChatProvider;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: EditProgress) => void;
+  /** The model's answers as they stream in (the progress counts their tokens). */
+  readonly onText?: (delta: string) => void;
   readonly conversation?: EditConversation;
 }
 
@@ -245,6 +248,7 @@ export class EditService {
       ...(input.full === true ? { full: true } : {}),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }),
+      ...(input.onText === undefined ? {} : { onText: input.onText }),
       ...(input.conversation === undefined ? {} : { conversation: input.conversation }),
     });
     const { usage } = result;
@@ -371,15 +375,42 @@ export class EditService {
     const controller = new AbortController();
     this.running = controller;
     void vscode.commands.executeCommand('setContext', EDIT_RUNNING_KEY, true);
+    const startedAt = Date.now();
     let result: ServiceEditResult;
     try {
-      const provider = await chooseProvider(this.ctx);
-      this.statusBar.working(provider.model);
       result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Scalpel (${provider.model})`, cancellable: true },
+        // The notification is up before anything slow (the model choice, the engine), with a message from the start.
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Scalpel: ${shortened(spec.instruction)}`,
+          cancellable: true,
+        },
         async (progress, token) => {
           const cancelled = token.onCancellationRequested(() => controller.abort());
+          const engineLoaded = this.ctx.isEngineLoaded();
+          progress.report({ message: engineLoaded ? `reading ${path}` : 'loading its TypeScript engine (first use)' });
+          // The engine's load holds the extension host: the message goes out to the window first.
+          if (!engineLoaded) await new Promise((resolve) => setTimeout(resolve, 50));
+          let ticker: ReturnType<typeof setInterval> | undefined;
           try {
+            const provider = await chooseProvider(this.ctx);
+            this.statusBar.working(provider.model);
+            const config = this.ctx.config(spec.document.uri);
+            const counter = this.ctx.engine().createTokenCounter(config.tokenEncoding);
+            const line = new ProgressLine(
+              {
+                model: provider.model,
+                startedAt,
+                countTokens: (text) => counter.count(text),
+                checksTypes: config.verify === 'types',
+              },
+              `reading ${path}`,
+            );
+            const show = (): void => progress.report({ message: line.render(Date.now()) });
+            show();
+            // The seconds move even while nothing else does (a model that takes its time).
+            ticker = setInterval(show, 1000);
+            let shownTokensAt = 0;
             return await this.run({
               root,
               instruction: spec.instruction,
@@ -388,10 +419,21 @@ export class EditService {
               command: spec.command,
               provider,
               signal: controller.signal,
-              onProgress: (event) => progress.report({ message: event.message }),
+              onProgress: (event) => {
+                line.event(event);
+                show();
+              },
+              onText: (delta) => {
+                line.text(delta);
+                // Counting the answer so far is linear in its length: a few times a second is enough.
+                if (Date.now() - shownTokensAt < 250) return;
+                shownTokensAt = Date.now();
+                show();
+              },
               conversation: this.conversation('palette'),
             });
           } finally {
+            if (ticker !== undefined) clearInterval(ticker);
             cancelled.dispose();
           }
         },
@@ -403,6 +445,7 @@ export class EditService {
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', EDIT_RUNNING_KEY, false);
     }
+    this.ctx.log.info(`${spec.command}: ${Date.now() - startedAt} ms from the instruction to the result`);
     const usage = lastUsageOf(result.provider.model, result.usage);
     this.statusBar.done(usage);
     const common = {
@@ -637,6 +680,15 @@ export class EditService {
 }
 
 const RETRY = 'Retry';
+
+/** An instruction as a notification's title: its first line, cut at a word near 60 characters. */
+function shortened(instruction: string): string {
+  const line = instruction.split('\n')[0]?.trim() ?? '';
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 30 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
 
 /** A failed edit in one notification line: what happened, then what to do. */
 export function failureMessage(result: Pick<ServiceEditResult, 'failure' | 'advice'>): string {
