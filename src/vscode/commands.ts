@@ -191,6 +191,16 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
     return result;
   },
 
+  showTypeError:
+    (_ctx, { edits }) =>
+    (id, index) =>
+      edits.showTypeError(id, index),
+
+  showTypeErrors:
+    (_ctx, { edits }) =>
+    (id) =>
+      edits.showTypeErrors(id),
+
   revealChange: (ctx, services) => async (id, index) => {
     const change = changeOrThrow(ctx, services, id, index);
     await services.preview.reveal(change.editId, change.index);

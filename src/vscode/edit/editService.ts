@@ -22,7 +22,11 @@ import { exclusionCheckOf } from '../exclusions';
 import { showNotice } from '../notices';
 import type { PendingEdit, RetrySpec } from '../pendingEdits';
 import type { AcceptResult, EditSession, EditSessions, RejectResult } from '../preview/editSessions';
+import type { AppliedTypeErrors } from '../preview/appliedTypeErrors';
 import type { PreviewEditors } from '../preview/previewEditors';
+import { proposedUri } from '../preview/proposedUris';
+import { typeErrorsOfSession } from '../preview/reviewSummary';
+import { errorsToConfirm } from '../preview/typeErrorReview';
 import { chooseProvider } from '../providerChoice';
 import { ensureModelOrSetUp } from '../setup/modelSetup';
 import { recordMetrics } from '../stats';
@@ -153,6 +157,7 @@ export class EditService {
     private readonly preview: PreviewEditors,
     private readonly statusBar: ScalpelStatusBar,
     private readonly documents: ContextDocumentProvider,
+    private readonly applied: AppliedTypeErrors,
   ) {
     ctx.subscriptions.push(
       sessions.onDidConflict(({ session, conflicts }) => this.announceConflicts(session, conflicts)),
@@ -601,10 +606,8 @@ export class EditService {
       config.preview === 'never' ||
       (config.preview === 'skipSmall' && batch.operations.length <= config.previewSmallBatchOperations);
     if (direct) {
-      const result = await this.accept(pending.id);
-      void vscode.window.showInformationMessage(
-        `Scalpel applied ${result.applied.length} change${result.applied.length === 1 ? '' : 's'} to ${result.files.join(', ')} (unsaved; Undo reverts it).`,
-      );
+      // No preview to decide in: the summary after the write says what was written and what it brought.
+      const result = await this.accept(pending.id, undefined, { confirmErrors: false });
       return {
         status: 'applied',
         editId: pending.id,
@@ -614,7 +617,7 @@ export class EditService {
         ...typeErrors,
       };
     }
-    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors, 'proposes');
+    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors);
     await this.preview.open(pending.id);
     return {
       status: 'preview',
@@ -626,47 +629,133 @@ export class EditService {
     };
   }
 
-  async accept(editId: string, indices?: readonly number[]): Promise<AcceptResult> {
-    const typeErrors = this.ctx.pendingEdits.get(editId)?.typeErrors;
+  /**
+   * Accepts changes of a pending edit. When they bring new type errors the user was not asked about yet, Accept asks
+   * once (issue 29): "Accept with N new type errors?", Show Errors being the default; a "no" accepts nothing.
+   * `confirmErrors: false`: the caller decided already (a direct write under `scalpel.preview: never`).
+   */
+  async accept(
+    editId: string,
+    indices?: readonly number[],
+    { confirmErrors = true }: { readonly confirmErrors?: boolean } = {},
+  ): Promise<AcceptResult> {
+    const session = this.sessions.sessionOrThrow(editId);
+    const edit = session.edit;
+    if (confirmErrors) await this.confirmTypeErrors(session, indices);
     const result = await this.sessions.accept(editId, indices);
-    this.reportWritten(editId, result, typeErrors);
+    this.reportWritten(edit, result);
     return result;
   }
 
   /** Rejecting the last undecided change writes the accepted ones: their conflicts are reported the same way. */
   async reject(editId: string, indices?: readonly number[]): Promise<RejectResult> {
-    const typeErrors = this.ctx.pendingEdits.get(editId)?.typeErrors;
+    const edit = this.sessions.sessionOrThrow(editId).edit;
     const result = await this.sessions.reject(editId, indices);
-    this.reportWritten(editId, result, typeErrors);
+    this.reportWritten(edit, result);
     return result;
   }
 
-  private reportWritten(
-    editId: string,
-    result: AcceptResult | RejectResult,
-    typeErrors: readonly NewTypeError[] | undefined,
-  ): void {
-    if (typeErrors !== undefined && result.applied.length > 0) this.warnTypeErrors(typeErrors, 'applied');
+  /** Per pending edit, the type errors the user already said yes to. */
+  private readonly confirmedErrors = new Map<string, Set<number>>();
+
+  private async confirmTypeErrors(session: EditSession, indices: readonly number[] | undefined): Promise<void> {
+    if ((session.edit.typeErrors ?? []).length === 0) return;
+    const editId = session.edit.id;
+    const wanted = (indices ?? [...session.included]).filter((i) => session.included.has(i));
+    if (wanted.length === 0) return;
+    const confirmed = this.confirmedErrors.get(editId) ?? new Set<number>();
+    const { inChanges, elsewhere } = errorsToConfirm(typeErrorsOfSession(this.sessions, session), wanted, confirmed);
+    const all = [...inChanges, ...elsewhere];
+    const [first] = all;
+    if (first === undefined) return;
+    const count = all.length;
+    const parts = [
+      inChanges.length > 0 ? `${inChanges.length} in the change${wanted.length === 1 ? '' : 's'} you accept` : '',
+      elsewhere.length > 0 ? `${elsewhere.length} in code the edit does not change (its callers)` : '',
+    ].filter((p) => p !== '');
+    const answer = await vscode.window.showWarningMessage(
+      `Accept with ${count} new type error${count === 1 ? '' : 's'}?`,
+      {
+        modal: true,
+        detail:
+          `The model did not fix ${count === 1 ? 'it' : 'them'}: ${parts.join(', ')}. First: ${first.where} TS${first.code} ${first.message}
+
+` +
+          'They are listed in the Scalpel Review panel and the Problems view. After Accept they stay in the Problems view until fixed; Undo reverts the edit.',
+      },
+      SHOW_ERRORS,
+      ACCEPT_ANYWAY,
+    );
+    if (answer === ACCEPT_ANYWAY) {
+      for (const error of all) confirmed.add(error.index);
+      this.confirmedErrors.set(editId, confirmed);
+      return;
+    }
+    if (answer === SHOW_ERRORS) await this.showTypeErrors(editId);
+    throw new vscode.CancellationError();
+  }
+
+  /** The review panel (which lists them per change) and the Problems view (where they are marked). */
+  async showTypeErrors(editId?: unknown): Promise<void> {
+    if (typeof editId === 'string' && this.sessions.find(editId) !== undefined) await this.preview.open(editId);
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+  }
+
+  /** One new type error of a pending edit, where it is: on the proposed side for a changed file, else in the file. */
+  async showTypeError(editId: unknown, index: unknown): Promise<vscode.TextEditor | undefined> {
+    if (typeof editId !== 'string' || typeof index !== 'number') return undefined;
+    const session = this.sessions.sessionOrThrow(editId);
+    const error = session.edit.typeErrors?.[index];
+    if (error === undefined) return undefined;
+    const changed = session.edit.changes.some((c) => c.path === error.file);
+    const uri = changed
+      ? proposedUri(editId, error.file)
+      : vscode.Uri.joinPath(session.edit.root, ...error.file.split('/'));
+    if (changed) await this.preview.open(editId);
+    const document = await vscode.workspace.openTextDocument(uri);
+    const line = Math.min(Math.max(error.line - 1, 0), Math.max(document.lineCount - 1, 0));
+    const position = new vscode.Position(line, Math.max(error.column - 1, 0));
+    return vscode.window.showTextDocument(document, {
+      selection: new vscode.Range(position, position),
+      preview: true,
+    });
+  }
+
+  /**
+   * What the user is told once an edit is decided (issue 29): what was written where, what was rejected or left out,
+   * and the new type errors it brought, listed in the Problems view where the notification points.
+   */
+  private reportWritten(edit: PendingEdit, result: AcceptResult | RejectResult): void {
+    const errors = result.applied.length > 0 ? (edit.typeErrors ?? []) : [];
+    if (errors.length > 0) this.applied.mark(edit.root, edit.title, errors, edit.changes);
     if (result.conflicts.length > 0)
       this.warnConflicts(
         result.conflicts,
         result.applied.length > 0 ? 'were left out; the rest was applied' : 'were not applied',
-        editId,
+        edit.id,
       );
+    if (!result.finished) return;
+    this.confirmedErrors.delete(edit.id);
+    const message = outcomeSummary(edit, result, errors.length);
+    this.ctx.log.info(`${edit.id}: ${message}`);
+    void showNotice(
+      errors.length > 0 ? 'warning' : 'information',
+      message,
+      ...(errors.length > 0 ? [SHOW_PROBLEMS] : []),
+    ).then((action) => {
+      if (action === SHOW_PROBLEMS) void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
   }
 
-  /** What the user should know before (the preview) or after (accept) taking an edit the checker objects to. */
-  private warnTypeErrors(errors: readonly NewTypeError[], when: 'proposes' | 'applied'): void {
+  /** What the user should know when the preview of an edit the checker objects to opens. */
+  private warnTypeErrors(errors: readonly NewTypeError[]): void {
     const count = `${errors.length} TypeScript error${errors.length === 1 ? '' : 's'}`;
     const [first] = errors;
     const where =
       first === undefined
         ? ''
         : ` First: ${first.elementPath ?? first.file}: TS${first.code} ${first.message.split('\n')[0] ?? ''}`;
-    const message =
-      when === 'proposes'
-        ? `Scalpel: this edit adds ${count} the model did not fix; they are marked in the preview. Accept applies it anyway.${where}`
-        : `Scalpel: the applied edit adds ${count} (see the Problems view; Undo reverts it).${where}`;
+    const message = `Scalpel: this edit adds ${count} the model did not fix; they are listed in the Review panel and marked in the preview.${where}`;
     this.ctx.log.warn(message);
     void vscode.window.showWarningMessage(message);
   }
@@ -680,6 +769,38 @@ export class EditService {
 }
 
 const RETRY = 'Retry';
+const SHOW_ERRORS = 'Show Errors';
+const ACCEPT_ANYWAY = 'Accept Anyway';
+const SHOW_PROBLEMS = 'Show in Problems';
+
+/** "Scalpel wrote 2 changes in src/persist.ts; 1 rejected. It adds 3 new TypeScript errors: ..." */
+export function outcomeSummary(
+  edit: Pick<PendingEdit, 'title' | 'operations'>,
+  result: AcceptResult | RejectResult,
+  typeErrors: number,
+): string {
+  const written = result.applied.length;
+  const leftOut = result.conflicts.length;
+  const rejected = Math.max(0, edit.operations.length - written - leftOut);
+  if (written === 0) {
+    return `Scalpel: nothing of "${edit.title}" was written (${[
+      rejected > 0 ? `${rejected} rejected` : '',
+      leftOut > 0 ? `${leftOut} left out: you changed ${leftOut === 1 ? 'it' : 'them'} meanwhile` : '',
+    ]
+      .filter((p) => p !== '')
+      .join(', ')}).`;
+  }
+  const files = result.files.length <= 3 ? result.files.join(', ') : `${result.files.length} files`;
+  return (
+    `Scalpel wrote ${written} change${written === 1 ? '' : 's'} in ${files}` +
+    (rejected > 0 ? `; ${rejected} rejected` : '') +
+    (leftOut > 0 ? `; ${leftOut} left out (you changed ${leftOut === 1 ? 'it' : 'them'} meanwhile)` : '') +
+    ' (unsaved; one Undo reverts it).' +
+    (typeErrors > 0
+      ? ` It adds ${typeErrors} new TypeScript error${typeErrors === 1 ? '' : 's'}, listed in the Problems view.`
+      : '')
+  );
+}
 
 /** An instruction as a notification's title: its first line, cut at a word near 60 characters. */
 function shortened(instruction: string): string {
