@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ServiceEditResult } from '../../core/edit/editService';
 import type { Ctx } from '../ctx';
 import { adviceCommands } from '../edit/advicePresentation';
+import { applyQuery } from './applyRequest';
 import { changedElements } from './changeSummary';
 import { CHAT_CONVERSATION } from './chatConversation';
 import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf, type ChatFocus } from './chatFocus';
@@ -80,12 +81,17 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     `chat edit ${pending.id}: ${result.outcome.apply.changes.map((c) => c.path).join(', ')} (${result.usage.inputTokens} in, ${result.usage.outputTokens} out)`,
   );
   reportChanges(ctx, stream, result, focus);
-  reportTypeErrors(ctx, stream, result);
+  const typeErrors = reportTypeErrors(ctx, stream, result);
   reportNotes(stream, result.outcome.notes);
   reportTokens(stream, result);
+  // Apply sends `/apply`: the answer to it says what was written (this answer cannot change once shown).
   actionLinks(stream, [
     { command: 'scalpel.previewEdit', title: 'Preview', arguments: [pending.id] },
-    { command: 'scalpel.acceptEdit', title: 'Apply', arguments: [pending.id] },
+    {
+      command: 'workbench.action.chat.open',
+      title: typeErrors === 0 ? 'Apply' : `Apply Anyway (${plural(typeErrors, 'new type error')})`,
+      arguments: [{ query: applyQuery(pending.id), isPartialQuery: false }],
+    },
     { command: 'scalpel.rejectEdit', title: 'Discard', arguments: [pending.id] },
   ]);
   return chatResult({ ...metadata, outcome: 'ok', editId: pending.id });
@@ -107,14 +113,18 @@ function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, result: Serv
   }
 }
 
-/** New type errors the repair rounds left: listed before the user applies, never hidden behind the Apply link. */
-function reportTypeErrors(ctx: Ctx, stream: vscode.ChatResponseStream, result: ServiceEditResult): void {
+/**
+ * New type errors the repair rounds left: listed before the user applies, never hidden behind the Apply link (which
+ * asks once more, with the count). Returns how many.
+ */
+function reportTypeErrors(ctx: Ctx, stream: vscode.ChatResponseStream, result: ServiceEditResult): number {
   const errors = ctx.engine().remainingTypeErrors(result.outcome.verification);
-  if (errors.length === 0) return;
+  if (errors.length === 0) return 0;
   stream.markdown(
-    `\n**Type check:** this edit adds ${plural(errors.length, 'TypeScript error')} the model did not fix. Apply takes it anyway; the preview marks them.\n\n`,
+    `\n**Type check:** this edit adds ${plural(errors.length, 'TypeScript error')} the model did not fix. Apply asks before it writes them; the preview marks them.\n\n`,
   );
   stream.markdown(`${codeBlock(ctx.engine().describeTypeErrors(errors))}\n`);
+  return errors.length;
 }
 
 /** What the model wrote beside its operations: a user who reads only "ready" would miss it. */

@@ -4,6 +4,7 @@ import { activeEditorOrThrow, outlineDocumentOrThrow } from '../activeElement';
 import type { Ctx } from '../ctx';
 import { UserFacingError } from '../userError';
 import { languagesReady } from '../languagesReady';
+import { activeFileUnder } from './applyChanges';
 import type { EditCommandResult, EditService } from './editService';
 import { askInstruction, type FocusChoice, type InstructionAnswer, typedAheadOf } from './instructionInput';
 import { locate } from './workspaceSnapshot';
@@ -233,6 +234,8 @@ export async function applyOperationsFromText(
   if (folder === undefined)
     throw new UserFacingError('Open a folder first: operations name files relative to the workspace folder.');
   const root = folder.uri;
+  // The file the user ran the command from is one they named, as on the palette; read now, not when it is written.
+  const named = activeFileUnder(root);
   const engine = ctx.engine();
   const parsed = engine.parseOperations(text);
   if (parsed.operations.length === 0 && parsed.errors.length === 0) {
@@ -304,5 +307,6 @@ export async function applyOperationsFromText(
     results: result.results,
     changes: result.changes,
     ...edits.typeErrorsOf(verification.steps),
+    ...(named === undefined ? {} : { userNamed: [named] }),
   });
 }

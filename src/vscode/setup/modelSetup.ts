@@ -5,6 +5,7 @@ import { ENDPOINT_DEFAULT_MODELS, OLLAMA_DEFAULT_BASE_URL } from '../lm/endpoint
 import { listServerModels } from '../lm/listServerModels';
 import { type EndpointProvider, readApiKey, selectVsCodeModels, storeApiKey } from '../modelAccess';
 import { UserFacingError } from '../userError';
+import { markModelReadiness } from './modelReadyContext';
 import { type Readiness, readinessOf } from './readiness';
 
 /**
@@ -93,6 +94,7 @@ export async function setUpModel(ctx: Ctx, given: unknown): Promise<SetupResult 
     ? await applyChoice(ctx, given)
     : await interactiveSetup(ctx, 'Choose the language model Scalpel sends your edits to.');
   if (result === undefined) return undefined;
+  await markModelReadiness(ctx);
   const waiting = pending;
   pending = undefined;
   if (waiting === undefined) {

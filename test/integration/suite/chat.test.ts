@@ -140,7 +140,8 @@ describe('@scalpel chat participant', () => {
       actions(answer).map((b) => [b.title, b.command, b.arguments]),
       [
         ['Preview', 'scalpel.previewEdit', [editId]],
-        ['Apply', 'scalpel.acceptEdit', [editId]],
+        // Apply sends `@scalpel /apply <edit>`, whose answer says what was written (chatApply.test.ts).
+        ['Apply', 'workbench.action.chat.open', [{ query: `@scalpel /apply ${editId}`, isPartialQuery: false }]],
         ['Discard', 'scalpel.rejectEdit', [editId]],
       ],
     );
