@@ -3,13 +3,21 @@ import * as vscode from 'vscode';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
 import { configure } from './chatTestSupport';
 import { openWorkspaceFile, scalpelExtensionOrThrow, waitFor } from './helpers';
-import { countInWorkbench, screenshotWorkbench, workbenchDriverAvailable } from './workbench';
+import {
+  countInWorkbench,
+  keyboard,
+  screenshotWorkbench,
+  textInWorkbench,
+  workbenchDriverAvailable,
+} from './workbench';
 
 // Issue 29, item 5: the walkthrough's steps are completed by what the user did. "Choose a language model" is checked
 // once a model is set up (Set Up a Model here), read from the walkthrough page as the user sees it.
 
 const WALKTHROUGH = 'scalpel-dev.scalpel#gettingStarted';
 const STEP = '[data-step-id$="#chooseModel"]';
+const QUICK_INPUT = '.quick-input-widget';
+const ROW = `${QUICK_INPUT} .quick-input-list .monaco-list-row`;
 
 describe('walkthrough', function () {
   this.timeout(90_000);
@@ -56,5 +64,49 @@ describe('walkthrough', function () {
       throw error;
     }
     assert.equal(await countInWorkbench(`${STEP} .codicon-getting-started-step-unchecked`), 0);
+  });
+
+  it("Set Up a Model lists the models a server of the user's offers at /models, asked with its key", async () => {
+    // Issue 29, item 6: setup used to prefill OpenAI's default name for any base URL and list nothing.
+    const local = await startScriptedLlmServer({ models: ['qwen2.5-coder-7b', 'llama-3.1-8b-instruct'] });
+    try {
+      await configure({ provider: undefined, baseUrl: undefined, model: undefined });
+      const running = vscode.commands.executeCommand<{ model: string; baseUrl: string } | undefined>(
+        'scalpel.setUpModel',
+      );
+      await waitFor(async () => (await countInWorkbench(`${ROW}:has-text("OpenAI-compatible")`)) > 0, {
+        description: 'the setup choices',
+      });
+      await keyboard([{ type: 'OpenAI-compatible' }, { press: 'Enter' }]);
+      await waitFor(async () => (await textInWorkbench(`${QUICK_INPUT} .quick-input-message`))?.includes('Base URL'), {
+        description: 'the base URL box',
+      });
+      await keyboard([{ type: local.openaiBaseUrl }, { press: 'Enter' }]);
+      await waitFor(async () => (await textInWorkbench(`${QUICK_INPUT} .quick-input-message`))?.includes('API key'), {
+        description: 'the key box',
+      });
+      await keyboard([{ type: 'sk-local' }, { press: 'Enter' }]);
+
+      // The server's own names, no OpenAI default among them, and a way to type another.
+      await waitFor(async () => (await countInWorkbench(`${ROW}:has-text("llama-3.1-8b-instruct")`)) > 0, {
+        description: "the server's models",
+      });
+      assert.equal(await countInWorkbench(`${ROW}:has-text("qwen2.5-coder-7b")`), 1);
+      assert.equal(await countInWorkbench(`${ROW}:has-text("Type another model name")`), 1);
+      assert.equal(await countInWorkbench(`${ROW}:has-text("gpt-")`), 0);
+      const listing = local.requests.find((r) => r.method === 'GET' && r.path === '/v1/models');
+      assert.equal(listing?.headers.authorization, 'Bearer sk-local', 'the list is asked for with the key typed');
+
+      await keyboard([{ type: 'llama' }, { press: 'Enter' }]);
+      const result = await running;
+      assert.equal(result?.model, 'llama-3.1-8b-instruct');
+      assert.equal(result?.baseUrl, local.openaiBaseUrl);
+      assert.equal(vscode.workspace.getConfiguration('scalpel').get('model'), 'llama-3.1-8b-instruct');
+    } catch (error) {
+      await screenshotWorkbench('/tmp/setup-models-failure.png');
+      throw error;
+    } finally {
+      await local.close();
+    }
   });
 });
