@@ -45,7 +45,7 @@ async function freePort() {
 /**
  * Starts code-server on a fresh copy of playground/ with `settings`, opens it in chromium at `viewport` and runs
  * `drive(page)` once the workbench shows. Everything is torn down afterwards (the run folder is kept with
- * `keepRunDir`). Returns what `drive` returns.
+ * `keepRunDir`). `drive` gets the workspace folder too. Returns what `drive` returns.
  */
 export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir = false }, drive) {
   const runDir = mkdtempSync(`/tmp/${runPrefix}`);
@@ -117,7 +117,7 @@ export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir 
     const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://remote${repoRoot}`]]);
     await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    return await drive(page);
+    return await drive(page, { workspace });
   } finally {
     await browser?.close().catch(() => {});
     try {
