@@ -7,7 +7,7 @@
 // media/screenshot-review-errors.png by default.
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadScriptedLlmServer, repoRoot, withWorkbench } from './screenshotWorkbench.mjs';
+import { loadScriptedLlmServer, openUserTsAlone, repoRoot, runCommand, withWorkbench } from './screenshotWorkbench.mjs';
 
 const outDir = resolve(process.argv[2] ?? join(repoRoot, 'media'));
 const progressShot = join(outDir, 'screenshot-progress.png');
@@ -54,29 +54,10 @@ async function main() {
       { runPrefix: 'vsh-shot-', settings, viewport: { width: 1500, height: 860 } },
       async (page) => {
         try {
-          await sleep(3000);
-          await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
-          const runCommand = async (title) => {
-            await page.keyboard.press('F1');
-            await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-            if (title.startsWith('\b')) await page.keyboard.press('Backspace');
-            await page.keyboard.type(title.replace(/^\b/, ''));
-            await sleep(400);
-            await page.keyboard.press('Enter');
-          };
-          await runCommand('View: Close Secondary Side Bar');
-          await sleep(500);
-          await page.getByRole('treeitem', { name: 'src' }).click();
-          await page.getByRole('treeitem', { name: 'user.ts' }).click();
-          await page.waitForSelector('.monaco-editor .view-lines');
-          await sleep(1500);
-          await runCommand('View: Close Primary Side Bar');
-          await sleep(500);
-          // Into canEdit(), from Quick Open's ":line" form.
-          await runCommand('\b:24');
-          await sleep(500);
+          // Into canEdit().
+          await openUserTsAlone(page, 24);
 
-          await runCommand('Scalpel: Edit Element at Cursor');
+          await runCommand(page, 'Scalpel: Edit Element at Cursor');
           await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("Scalpel: edit")');
           await page.keyboard.type('only admins may edit; findByEmail matches exactly on demand');
           await page.keyboard.press('Enter');
