@@ -5,7 +5,9 @@ import { configure } from './chatTestSupport';
 import { openWorkspaceFile, scalpelExtensionOrThrow, waitFor } from './helpers';
 import {
   countInWorkbench,
+  inputValueInWorkbench,
   keyboard,
+  pressKey,
   screenshotWorkbench,
   textInWorkbench,
   workbenchDriverAvailable,
@@ -18,6 +20,18 @@ const WALKTHROUGH = 'scalpel-dev.scalpel#gettingStarted';
 const STEP = '[data-step-id$="#chooseModel"]';
 const QUICK_INPUT = '.quick-input-widget';
 const ROW = `${QUICK_INPUT} .quick-input-list .monaco-list-row`;
+const INPUT = `${QUICK_INPUT} .quick-input-box input`;
+const MESSAGE = `${QUICK_INPUT} .quick-input-message`;
+
+/** Types into the box once it asks `prompt`, checks the text landed there, and presses Enter. */
+async function answerBox(prompt: string, text: string): Promise<void> {
+  await waitFor(async () => (await textInWorkbench(MESSAGE))?.includes(prompt), { description: `the box "${prompt}"` });
+  await keyboard([{ type: text }]);
+  await waitFor(async () => (await inputValueInWorkbench(INPUT)) === text, {
+    description: `"${prompt}" to hold what was typed`,
+  });
+  await pressKey('Enter');
+}
 
 describe('walkthrough', function () {
   this.timeout(90_000);
@@ -71,6 +85,9 @@ describe('walkthrough', function () {
     const local = await startScriptedLlmServer({ models: ['qwen2.5-coder-7b', 'llama-3.1-8b-instruct'] });
     try {
       await configure({ provider: undefined, baseUrl: undefined, model: undefined });
+      // The keys go to the setup's boxes, not to a page an earlier test left open.
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await openWorkspaceFile('src/user.ts');
       const running = vscode.commands.executeCommand<{ model: string; baseUrl: string } | undefined>(
         'scalpel.setUpModel',
       );
@@ -78,14 +95,8 @@ describe('walkthrough', function () {
         description: 'the setup choices',
       });
       await keyboard([{ type: 'OpenAI-compatible' }, { press: 'Enter' }]);
-      await waitFor(async () => (await textInWorkbench(`${QUICK_INPUT} .quick-input-message`))?.includes('Base URL'), {
-        description: 'the base URL box',
-      });
-      await keyboard([{ type: local.openaiBaseUrl }, { press: 'Enter' }]);
-      await waitFor(async () => (await textInWorkbench(`${QUICK_INPUT} .quick-input-message`))?.includes('API key'), {
-        description: 'the key box',
-      });
-      await keyboard([{ type: 'sk-local' }, { press: 'Enter' }]);
+      await answerBox('Base URL', local.openaiBaseUrl);
+      await answerBox('API key', 'sk-local');
 
       // The server's own names, no OpenAI default among them, and a way to type another.
       await waitFor(async () => (await countInWorkbench(`${ROW}:has-text("llama-3.1-8b-instruct")`)) > 0, {
