@@ -9,6 +9,7 @@ import { createLogger } from './vscode/logger';
 import { type Notice, recentNotices } from './vscode/notices';
 import type { ReviewEdit } from './vscode/preview/reviewSummary';
 import { createServices } from './vscode/services';
+import { trackModelReadiness } from './vscode/setup/modelReadyContext';
 import { registerTools } from './vscode/tools/registerTools';
 
 /** What activate returns; other extensions and the integration tests can read it. */
@@ -40,6 +41,7 @@ export function activate(context: vscode.ExtensionContext): ScalpelApi {
     registerLanguageModels(ctx);
     registerChat(ctx, services);
     startEnginePreload(ctx);
+    trackModelReadiness(ctx);
     log.info(`Scalpel ${String(context.extension.packageJSON['version'])} activated`);
     return {
       engineLoadedDuringActivation: isEngineLoaded(),

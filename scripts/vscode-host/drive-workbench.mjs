@@ -4,7 +4,7 @@
 // @vscode/test-electron's runTests spawns with desktop VS Code's arguments.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -47,6 +47,10 @@ const CHROMIUM_ARGS = [
 // from its own log lines. The suite's runner (test/integration/suite/index.ts) prefixes what it prints with this
 // mark, passed to it in the environment, so only the tests' output reaches stdout.
 const OUTPUT_MARK = `<ext-host-output:${process.pid}>`;
+// A marked line that starts with this is a request to the driver, not test output: a test in the extension host asks
+// for keys pressed in the real workbench (or a question about what it shows) and reads the answer from a file, since
+// nothing in the extension host can press a key or see the workbench's DOM (test/integration/suite/workbench.ts).
+const DRIVER_REQUEST = '<driver>';
 
 function requiredEnv(name) {
   const value = env[name];
@@ -163,6 +167,8 @@ async function main() {
   const serverLog = join(runDir, 'code-server.log');
   const browserLog = join(runDir, 'browser-console.log');
   const browserLogFd = openSync(browserLog, 'a');
+  const driverDir = join(runDir, 'driver');
+  mkdirSync(driverDir);
 
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -176,6 +182,7 @@ async function main() {
     XDG_CACHE_HOME: dirs.cache,
     TMPDIR: dirs.tmp,
     EXTENSION_HOST_OUTPUT_MARK: OUTPUT_MARK,
+    EXTENSION_HOST_DRIVER_DIR: driverDir,
   });
   const serverLogFd = openSync(serverLog, 'a');
   const server = spawn(
@@ -227,15 +234,22 @@ async function main() {
     page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 
     let printed = Promise.resolve();
+    let driverRequests = Promise.resolve();
     page.on('console', (message) => {
       // Formatting is asynchronous; chaining keeps lines in the order the suite printed them.
       printed = printed
         .then(async () => {
           const text = await consoleText(message);
           const markAt = text.indexOf(OUTPUT_MARK);
-          if (markAt !== -1) {
+          const marked = markAt === -1 ? undefined : text.slice(markAt + OUTPUT_MARK.length);
+          if (marked?.startsWith(DRIVER_REQUEST)) {
+            // Requests run one after another in their own queue: the next console line does not wait for them, and
+            // keys typed then pressed arrive in that order.
+            const request = marked.slice(DRIVER_REQUEST.length);
+            driverRequests = driverRequests.then(() => answerDriverRequest(page, driverDir, request));
+          } else if (marked !== undefined) {
             suitePrinted = true;
-            process.stdout.write(text.slice(markAt + OUTPUT_MARK.length) + '\n');
+            process.stdout.write(marked + '\n');
           } else {
             writeFileSync(browserLogFd, `[${message.type()}] ${text}\n`);
             if (verbose) process.stderr.write(`[workbench ${message.type()}] ${text}\n`);
@@ -289,6 +303,63 @@ async function main() {
   await cleanUp();
   if (exitCode === 0) rmSync(runDir, { recursive: true, force: true });
   process.exit(exitCode);
+}
+
+/**
+ * Does what a test asked of the real workbench and writes the answer to `<driverDir>/<id>.json` (written whole, then
+ * renamed, so the test never reads half of it): `{ ok: true, value }` or `{ ok: false, error }`.
+ *   { id, action: 'keys', steps }           presses and types with the keyboard, into whatever has the focus, one step
+ *                                           after the other: `{ press: 'Control+Alt+E' }`, `{ type: 'some text' }`,
+ *                                           `{ wait: 80 }` (milliseconds)
+ * Any request may carry `delayMs`: the driver waits that long before doing it.
+ *   { id, action: 'count', selector }       how many elements match a CSS or playwright selector now
+ *   { id, action: 'text', selector }        the text of the first match, or null
+ *   { id, action: 'value', selector }       the value of the first matching input, or null
+ *   { id, action: 'screenshot', path }      a picture of the workbench at that moment (for a failing test)
+ */
+async function answerDriverRequest(page, driverDir, json) {
+  let request;
+  let answer;
+  try {
+    request = JSON.parse(json);
+    if (Number.isFinite(request.delayMs) && request.delayMs > 0) await sleep(request.delayMs);
+    switch (request.action) {
+      case 'keys':
+        for (const step of request.steps ?? []) {
+          if (typeof step.press === 'string') await page.keyboard.press(step.press);
+          else if (typeof step.type === 'string') await page.keyboard.type(step.type);
+          else if (Number.isFinite(step.wait)) await sleep(step.wait);
+          else throw new Error(`a key step is { press }, { type } or { wait }, not ${JSON.stringify(step)}`);
+        }
+        answer = { ok: true, value: null };
+        break;
+      case 'count':
+        answer = { ok: true, value: await page.locator(String(request.selector)).count() };
+        break;
+      case 'text': {
+        const found = page.locator(String(request.selector)).first();
+        answer = { ok: true, value: (await found.count()) === 0 ? null : await found.innerText({ timeout: 5000 }) };
+        break;
+      }
+      case 'value': {
+        const found = page.locator(String(request.selector)).first();
+        answer = { ok: true, value: (await found.count()) === 0 ? null : await found.inputValue({ timeout: 5000 }) };
+        break;
+      }
+      case 'screenshot':
+        await page.screenshot({ path: String(request.path), timeout: 10_000 });
+        answer = { ok: true, value: null };
+        break;
+      default:
+        answer = { ok: false, error: `unknown driver action ${JSON.stringify(request.action)}` };
+    }
+  } catch (error) {
+    answer = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  const id = Number.isInteger(request?.id) ? request.id : 'invalid';
+  const file = join(driverDir, `${id}.json`);
+  writeFileSync(`${file}.tmp`, JSON.stringify(answer));
+  renameSync(`${file}.tmp`, file);
 }
 
 /** Leaves what is needed to see why a run failed; the log tails only when the suite itself never reported. */

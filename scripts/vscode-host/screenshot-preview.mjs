@@ -6,7 +6,7 @@
 // Needs scripts/vscode-host/setup.sh to have run. Writes media/screenshot-preview.png by default.
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadScriptedLlmServer, repoRoot, withWorkbench } from './screenshotWorkbench.mjs';
+import { loadScriptedLlmServer, openUserTsAlone, repoRoot, runCommand, withWorkbench } from './screenshotWorkbench.mjs';
 
 const output = resolve(process.argv[2] ?? join(repoRoot, 'media/screenshot-preview.png'));
 
@@ -41,34 +41,11 @@ async function main() {
       { runPrefix: 'vsh-shot-', settings, viewport: { width: 1500, height: 860 } },
       async (page) => {
         try {
-          await sleep(3000);
-
-          await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
-          const runCommand = async (title) => {
-            await page.keyboard.press('F1');
-            await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-            if (title.startsWith('\b')) await page.keyboard.press('Backspace');
-            await page.keyboard.type(title.replace(/^\b/, ''));
-            await sleep(400);
-            await page.keyboard.press('Enter');
-          };
-          // The chat view would take a third of the picture.
-          await runCommand('View: Close Secondary Side Bar');
-          await sleep(500);
-          // Open src/user.ts from the explorer (then closed, to leave the diff the width) and select validate() and
-          // canEdit(), as a user would.
-          await page.getByRole('treeitem', { name: 'src' }).click();
-          await page.getByRole('treeitem', { name: 'user.ts' }).click();
-          await page.waitForSelector('.monaco-editor .view-lines');
-          await sleep(1500);
-          await runCommand('View: Close Primary Side Bar');
-          await sleep(500);
-          // Quick Open's ":line" form, from the palette without its ">".
-          await runCommand('\b:15');
-          await sleep(500);
+          // From line 15, select validate() and canEdit(), as a user would.
+          await openUserTsAlone(page, 15);
           for (let i = 0; i < 12; i++) await page.keyboard.press('Shift+ArrowDown');
 
-          await runCommand('Scalpel: Edit Selection');
+          await runCommand(page, 'Scalpel: Edit Selection');
           await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("Scalpel: edit")');
           await page.keyboard.type('emails need a domain with a dot; every role but viewer may edit');
           await page.keyboard.press('Enter');

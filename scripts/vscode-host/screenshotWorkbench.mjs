@@ -45,7 +45,7 @@ async function freePort() {
 /**
  * Starts code-server on a fresh copy of playground/ with `settings`, opens it in chromium at `viewport` and runs
  * `drive(page)` once the workbench shows. Everything is torn down afterwards (the run folder is kept with
- * `keepRunDir`). Returns what `drive` returns.
+ * `keepRunDir`). `drive` gets the workspace folder too. Returns what `drive` returns.
  */
 export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir = false }, drive) {
   const runDir = mkdtempSync(`/tmp/${runPrefix}`);
@@ -117,7 +117,7 @@ export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir 
     const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://remote${repoRoot}`]]);
     await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    return await drive(page);
+    return await drive(page, { workspace });
   } finally {
     await browser?.close().catch(() => {});
     try {
@@ -127,4 +127,36 @@ export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir 
     }
     if (!keepRunDir) rmSync(runDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Runs a command from the palette as a user types it (F1, the title, Enter). A title starting with `\b` drops the
+ * palette's `>` first: `\b:15` is Quick Open's "go to line 15".
+ */
+export async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+  if (title.startsWith('\b')) await page.keyboard.press('Backspace');
+  await page.keyboard.type(title.replace(/^\b/, ''));
+  await sleep(400);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * Opens src/user.ts from the explorer, as a user would, with both side bars closed after it (the chat view would take
+ * a third of the picture, the explorer the diff's width), and puts the cursor on `line`.
+ */
+export async function openUserTsAlone(page, line) {
+  await sleep(3000);
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
+  await runCommand(page, 'View: Close Secondary Side Bar');
+  await sleep(500);
+  await page.getByRole('treeitem', { name: 'src' }).click();
+  await page.getByRole('treeitem', { name: 'user.ts' }).click();
+  await page.waitForSelector('.monaco-editor .view-lines');
+  await sleep(1500);
+  await runCommand(page, 'View: Close Primary Side Bar');
+  await sleep(500);
+  await runCommand(page, `\b:${line}`);
+  await sleep(500);
 }

@@ -10,6 +10,7 @@ import {
   editSelection,
 } from './edit/editCommands';
 import { conflictReports } from './edit/editService';
+import { moveEditFocus } from './edit/instructionInput';
 import { clearApiKey, selectModel, setApiKey } from './edit/modelCommands';
 import { ensureEngineWithNotification } from './engineProgress';
 import { describeChange } from './preview/editSessions';
@@ -66,6 +67,10 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
     (instruction, at) =>
       editElementAtCursor(ctx, edits, instruction, at),
 
+  widenEditFocus: () => () => moveEditFocus(1),
+
+  narrowEditFocus: () => () => moveEditFocus(-1),
+
   editSelection:
     (ctx, { edits }) =>
     (instruction) =>
@@ -81,7 +86,7 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
     async () => {
       const editor = activeEditorOrThrow();
       const outline = outlineDocumentOrThrow(ctx, editor.document);
-      const element = await elementAtCursorOrThrow(ctx, editor, outline, false);
+      const element = elementAtCursorOrThrow(ctx, editor, outline);
       const config = ctx.config(editor.document.uri);
       const { context: result } = edits.contextOrThrow(editor.document.uri, {
         requests: [{ outline, focus: [element.path] }],
@@ -186,6 +191,16 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
     return result;
   },
 
+  showTypeError:
+    (_ctx, { edits }) =>
+    (id, index) =>
+      edits.showTypeError(id, index),
+
+  showTypeErrors:
+    (_ctx, { edits }) =>
+    (id) =>
+      edits.showTypeErrors(id),
+
   revealChange: (ctx, services) => async (id, index) => {
     const change = changeOrThrow(ctx, services, id, index);
     await services.preview.reveal(change.editId, change.index);
@@ -260,14 +275,19 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   },
 };
 
-/** Commands that read code: the first one shows progress while the engine loads, if the preload has not done it. */
-const ENGINE_COMMANDS = new Set([
+/**
+ * Commands that read code: the first one shows progress while the engine loads, if the preload has not done it. The
+ * edit commands are not among them: they open the instruction box first and load the engine behind it.
+ */
+const ENGINE_COMMANDS = new Set(['showContext', 'copyContext', 'applyOperationsFromClipboard']);
+
+/** Commands whose first act is the instruction box: nothing may delay it (they load what they read behind it). */
+const INSTRUCTION_FIRST = new Set([
   'editElementAtCursor',
   'editSelection',
   'editFile',
-  'showContext',
-  'copyContext',
-  'applyOperationsFromClipboard',
+  'widenEditFocus',
+  'narrowEditFocus',
 ]);
 
 export function registerCommands(ctx: Ctx, services: ScalpelServices): void {
@@ -279,7 +299,7 @@ export function registerCommands(ctx: Ctx, services: ScalpelServices): void {
       vscode.commands.registerCommand(id, async (...args: unknown[]) => {
         try {
           if (needsEngine) await ensureEngineWithNotification(ctx);
-          await languagesReady(ctx);
+          if (!INSTRUCTION_FIRST.has(name)) await languagesReady(ctx);
           return await handler(...args);
         } catch (error) {
           reportError(ctx, id, error);

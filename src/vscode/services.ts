@@ -4,6 +4,7 @@ import { ContextDocumentProvider, CONTEXT_SCHEME } from './contextDocuments';
 import type { Ctx } from './ctx';
 import { EditCodeLensProvider } from './edit/editCodeLens';
 import { EditService } from './edit/editService';
+import { AppliedTypeErrors } from './preview/appliedTypeErrors';
 import { EditSessions } from './preview/editSessions';
 import { PreviewEditors } from './preview/previewEditors';
 import { PreviewTypeErrorMarks } from './preview/typeErrorMarks';
@@ -29,7 +30,8 @@ export function createServices(ctx: Ctx): ScalpelServices {
   const sessions = new EditSessions(ctx);
   const review = new ReviewView(ctx, sessions);
   const preview = new PreviewEditors(ctx, sessions, review);
-  const edits = new EditService(ctx, sessions, preview, statusBar, contextDocuments);
+  const applied = new AppliedTypeErrors();
+  const edits = new EditService(ctx, sessions, preview, statusBar, contextDocuments, applied);
   const editLenses = new EditCodeLensProvider();
   ctx.subscriptions.push(
     contextDocuments,
@@ -39,6 +41,7 @@ export function createServices(ctx: Ctx): ScalpelServices {
     review,
     preview,
     new PreviewTypeErrorMarks(ctx, sessions),
+    applied,
     editLenses,
     vscode.languages.registerCodeLensProvider(
       supportedVscodeLanguageIds().map((language) => ({

@@ -10,11 +10,13 @@ export interface ChangeLabelOptions {
   readonly file?: string;
   /** The element's new path, when the operation renamed it (`OperationResult.renamedTo`). */
   readonly renamedTo?: string;
+  /** The path the operation's was read as, when the model misspelled it (`OperationResult.readAs`). */
+  readonly readAs?: string;
 }
 
 /** `edit method[validate]`, `add import`, `edit method[validate] → method[check] (renamed)`: in a few words. */
 export function describeOperation(operation: Operation, options: ChangeLabelOptions = {}): string {
-  const path = withoutFileMarker(operation.path);
+  const path = withoutFileMarker(options.readAs ?? operation.path);
   const { file, renamedTo } = options;
   const target = file !== undefined && path.startsWith(`${file}/`) ? path.slice(file.length + 1) : path;
   const renamed = renamedTo === undefined || renamedTo === path ? '' : ` → ${newPart(path, renamedTo)} (renamed)`;

@@ -32,8 +32,11 @@ export interface Plan {
   readonly elements: readonly PlannedElement[];
   /** Files the model wants to read whole. */
   readonly wholeFiles: readonly string[];
-  /** Paths that name nothing in the files of the request, with the reason. */
-  readonly unresolved: readonly { readonly path: string; readonly reason: string }[];
+  /**
+   * Paths that name nothing in the files of the request, with the reason; `outsideRequest` is the file of a path in a
+   * file that is not part of the request (a surface says how to add it).
+   */
+  readonly unresolved: readonly { readonly path: string; readonly reason: string; readonly outsideRequest?: string }[];
   /** Everything accepted, element and file paths, in the model's order. */
   readonly accepted: readonly string[];
 }
@@ -99,7 +102,7 @@ export async function askForPlan(
 export function resolvePlan(files: readonly PlanFile[], paths: readonly string[]): Plan {
   const elements: PlannedElement[] = [];
   const wholeFiles: string[] = [];
-  const unresolved: { path: string; reason: string }[] = [];
+  const unresolved: { path: string; reason: string; outsideRequest?: string }[] = [];
   const accepted: string[] = [];
   for (const raw of paths) {
     const path = raw.replace(/^file:/i, '');
@@ -115,7 +118,7 @@ export function resolvePlan(files: readonly PlanFile[], paths: readonly string[]
     }
     const file = files.find((f) => f.path === fileName);
     if (file === undefined) {
-      unresolved.push({ path: raw, reason: `${fileName} is not part of the request` });
+      unresolved.push({ path: raw, reason: `${fileName} is not part of the request`, outsideRequest: fileName });
       continue;
     }
     if (!hasSegments || !file.outlinable) {

@@ -224,7 +224,8 @@ export function summarizeMetrics(all: readonly MetricsRecord[]): MetricsSummary 
 
 function row(g: MetricsGroup): string {
   const f = (d: Distribution): string => `${Math.round(d.mean)}/${Math.round(d.p95)}/${d.max}`;
-  return `${g.key.padEnd(22)} ${String(g.requests).padStart(6)}  ${f(g.inputTokens).padStart(18)}  ${instructionsCell(g).padStart(18)}  ${f(g.outputTokens).padStart(18)}  ${f(g.wholeFileInputTokens).padStart(18)}  ${(g.inputSavings * 100).toFixed(0).padStart(5)}%`;
+  // What was saved comes first, the detail after: a narrow editor column shows the columns people read first.
+  return `${g.key.padEnd(22)} ${String(g.requests).padStart(6)}  ${`${(g.inputSavings * 100).toFixed(0)}%`.padStart(6)}  ${f(g.inputTokens).padStart(18)}  ${f(g.wholeFileInputTokens).padStart(18)}  ${f(g.outputTokens).padStart(18)}  ${instructionsCell(g).padStart(18)}`;
 }
 
 /**
@@ -242,7 +243,7 @@ export function formatMetricsSummary(summary: MetricsSummary): string {
   if (summary.requests === 0 && summary.tools.length === 0) return 'No requests recorded yet.\n';
   const tools = formatToolGroups(summary.tools);
   if (summary.requests === 0) return `No model requests recorded yet.\n\n${tools}`;
-  const header = `${'group'.padEnd(22)} ${'reqs'.padStart(6)}  ${'input mean/p95/max'.padStart(18)}  ${'instructions + code'.padStart(18)}  ${'output mean/p95/max'.padStart(18)}  ${'whole-file input'.padStart(18)}  saved`;
+  const header = `${'group'.padEnd(22)} ${'reqs'.padStart(6)}  ${'saved'.padStart(6)}  ${'input mean/p95/max'.padStart(18)}  ${'whole-file input'.padStart(18)}  ${'output mean/p95/max'.padStart(18)}  ${'instructions + code'.padStart(18)}`;
   return [
     header,
     row(summary.all),

@@ -399,10 +399,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         content: codingUserMessage(`${context.text}${focusLine}`, request.instruction, request.userChanges),
       },
     ];
-    progress(
-      'code',
-      `asking ${provider.model} (${context.tokens} context tokens instead of ${context.wholeFileTokens} for whole files)`,
-    );
+    progress('code', `asking ${provider.model} (${contextTokensText(context.tokens, context.wholeFileTokens)})`);
     let answer = await call('code', messages, wholeFileRequestTokens);
     /** The files the batch may change: the request's, and those the model brought in with NEED after a type error. */
     const requestFiles = new Set(request.files.map((f) => f.path));
@@ -522,7 +519,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       }
       progress(
         'repair',
-        `sending ${countFailures(apply, parseErrors, problems)} failure(s) back to the model (repair ${round + 1} of ${repairRounds})`,
+        `repair round ${round + 1} of ${repairRounds}: ${firstFailureOf(apply, parseErrors, problems, operations.length)}` +
+          (countFailures(apply, parseErrors, problems) > 1
+            ? ` (and ${countFailures(apply, parseErrors, problems) - 1} more)`
+            : ''),
       );
       if (operations.length === 0 && parseErrors.length === 0) {
         await followUp(noOperationsMessage(answer.text), withShownInRepair(shownByNeeds, problems));
@@ -629,6 +629,42 @@ function failuresOf(apply: ApplyResult, problems: readonly VerificationProblem[]
       failures.set(problem.operationIndex, problem.message);
   return failures;
 }
+
+/** The context's size against the whole files, in words that hold when the context is the larger (labels added). */
+function contextTokensText(tokens: number, wholeFileTokens: number): string {
+  return tokens < wholeFileTokens
+    ? `${tokens} context tokens instead of ${wholeFileTokens} for whole files`
+    : `${tokens} context tokens: the whole files (${wholeFileTokens}) with Scalpel's element labels`;
+}
+
+/** The first thing a repair round sends back, on one line: what the progress of the round names. */
+function firstFailureOf(
+  apply: ApplyResult,
+  parseErrors: readonly ParseError[],
+  problems: readonly VerificationProblem[],
+  operationCount: number,
+): string {
+  if (operationCount === 0 && parseErrors.length === 0) return 'the answer held no operations';
+  const failed = apply.results.find((r) => r.status === 'failed');
+  const typeError = problems.flatMap((p) => p.typeErrors ?? [])[0];
+  const problem = problems[0];
+  const parseError = parseErrors[0];
+  const text =
+    failed !== undefined
+      ? `${failed.operation.type} ${failed.operation.path}: ${failed.message ?? 'failed'}`
+      : typeError !== undefined
+        ? `${typeError.file}:${typeError.line}: TS${typeError.code} ${typeError.message}`
+        : problem !== undefined
+          ? `${problem.path}: ${problem.message}`
+          : parseError !== undefined
+            ? `unreadable line ${parseError.line}: ${parseError.message}`
+            : 'the answer did not verify';
+  const line = text.split('\n')[0] ?? text;
+  return line.length > FIRST_FAILURE_MAX ? `${line.slice(0, FIRST_FAILURE_MAX - 1)}…` : line;
+}
+
+/** A progress line is read at a glance. */
+const FIRST_FAILURE_MAX = 160;
 
 function countFailures(
   apply: ApplyResult,

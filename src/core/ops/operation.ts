@@ -145,4 +145,9 @@ export interface OperationResult {
   readonly suggestions?: readonly string[];
   /** The element's new path, when a REPLACE_ELEMENT or PATCH_ELEMENT renamed it. */
   readonly renamedTo?: string;
+  /**
+   * The path as it was read, when the operation's own was resolved tolerantly (a name in the wrong case, a missing
+   * container): what the user is shown instead of the model's spelling.
+   */
+  readonly readAs?: string;
 }

@@ -32,11 +32,11 @@ export async function handleChanges(turn: ChatTurn): Promise<vscode.ChatResult> 
       budget: CHANGES_ANSWER_TOKENS,
       moreHint: 'ask /changes for fewer files',
     });
+    // The rendered block heads each file with its summary: said once, not again as a list above it.
     stream.markdown(
       `**Your changes since the model last saw ${changed.length === 1 ? 'the file' : 'the files'}:**\n\n`,
     );
-    for (const file of changed) stream.markdown(`- ${file.summary}\n`);
-    stream.markdown(`\n${codeBlock(rendered.text, 'diff')}\n`);
+    stream.markdown(`${codeBlock(rendered.text, 'diff')}\n`);
     stream.markdown('The next `/edit` in this chat sends these changes to the model.\n');
   }
   return chatResult({ command: 'changes', instruction, outcome: changed.length > 0 ? 'ok' : 'nothing' });

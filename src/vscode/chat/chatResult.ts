@@ -2,14 +2,14 @@ import type * as vscode from 'vscode';
 import type { Advice } from '../../core/edit/advice';
 import type { KnownFocus } from './chatFocus';
 
-export type ScalpelChatCommand = 'edit' | 'context' | 'plan' | 'changes';
+export type ScalpelChatCommand = 'edit' | 'context' | 'plan' | 'changes' | 'apply';
 
 /** What a `@scalpel` answer remembers for follow-ups and later turns (JSON: the chat stores it with the history). */
 export interface ScalpelChatMetadata {
   readonly command: ScalpelChatCommand;
   readonly instruction: string;
   readonly outcome: 'ok' | 'failed' | 'cancelled' | 'nothing' | 'usage' | 'declined';
-  /** The pending edit an /edit prepared. */
+  /** The pending edit an /edit prepared (or /apply wrote). */
   readonly editId?: string;
   /**
    * What the request was about, for a follow-up that switches command: the focus it used, or for /plan the

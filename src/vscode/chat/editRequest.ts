@@ -2,9 +2,10 @@ import * as vscode from 'vscode';
 import type { ServiceEditResult } from '../../core/edit/editService';
 import type { Ctx } from '../ctx';
 import { adviceCommands } from '../edit/advicePresentation';
+import { applyQuery } from './applyRequest';
 import { changedElements } from './changeSummary';
 import { CHAT_CONVERSATION } from './chatConversation';
-import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, type ChatFocus } from './chatFocus';
+import { focusedRequestOf, focusOfRequestOrThrow, knownFocusOf, settingsScopeOf, type ChatFocus } from './chatFocus';
 import { chatResult, focusFromHistory, type ScalpelChatMetadata } from './chatResult';
 import type { ChatDocuments } from './chatDocuments';
 import { codeBlock, firstLines, formatCount, inlineCode, plural, tokensAgainstWhole } from './chatText';
@@ -36,7 +37,7 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     command: 'chat.edit',
     model: request.model,
     signal: abortSignalOf(token),
-    onProgress: progressOf(stream),
+    ...progressOf(stream, ctx.config(settingsScopeOf(focus)).verify === 'types'),
     conversation: services.edits.conversation(CHAT_CONVERSATION),
   });
   const metadata = {
@@ -84,12 +85,17 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
     `chat edit ${pending.id}: ${result.outcome.apply.changes.map((c) => c.path).join(', ')} (${result.usage.inputTokens} in, ${result.usage.outputTokens} out)`,
   );
   reportChanges(ctx, stream, result, focus);
-  reportTypeErrors(ctx, stream, result);
+  const typeErrors = reportTypeErrors(ctx, stream, result);
   reportNotes(stream, result.outcome.notes);
   reportTokens(stream, result);
+  // Apply sends `/apply`: the answer to it says what was written (this answer cannot change once shown).
   actionLinks(stream, [
     { command: 'scalpel.previewEdit', title: 'Preview', arguments: [pending.id] },
-    { command: 'scalpel.acceptEdit', title: 'Apply', arguments: [pending.id] },
+    {
+      command: 'workbench.action.chat.open',
+      title: typeErrors === 0 ? 'Apply' : `Apply Anyway (${plural(typeErrors, 'new type error')})`,
+      arguments: [{ query: applyQuery(pending.id), isPartialQuery: false }],
+    },
     { command: 'scalpel.rejectEdit', title: 'Discard', arguments: [pending.id] },
   ]);
   return chatResult({ ...metadata, outcome: 'ok', editId: pending.id });
@@ -111,16 +117,20 @@ function reportChanges(ctx: Ctx, stream: vscode.ChatResponseStream, result: Serv
   }
 }
 
-/** New type errors the repair rounds left: listed before the user applies, never hidden behind the Apply link. */
-function reportTypeErrors(ctx: Ctx, stream: vscode.ChatResponseStream, result: ServiceEditResult): void {
+/**
+ * New type errors the repair rounds left: listed before the user applies, never hidden behind the Apply link (which
+ * asks once more, with the count). Returns how many.
+ */
+function reportTypeErrors(ctx: Ctx, stream: vscode.ChatResponseStream, result: ServiceEditResult): number {
   const engine = ctx.engine();
   const errors = engine.remainingTypeErrors(result.outcome.verification);
-  if (errors.length === 0) return;
+  if (errors.length === 0) return 0;
   const checks = engine.typeCheckLines(result.outcome.verification).join('; ');
   stream.markdown(
-    `\n**Type check:** this edit adds ${engine.errorCountPhrase(errors)} the model did not fix. Apply takes it anyway; the preview marks them.${checks === '' ? '' : ` (${checks})`}\n\n`,
+    `\n**Type check:** this edit adds ${engine.errorCountPhrase(errors)} the model did not fix. Apply asks before it writes them; the preview marks them.${checks === '' ? '' : ` (${checks})`}\n\n`,
   );
   stream.markdown(`${codeBlock(ctx.engine().describeTypeErrors(errors))}\n`);
+  return errors.length;
 }
 
 /** What the model wrote beside its operations: a user who reads only "ready" would miss it. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { adviceCommands } from '../edit/advicePresentation';
-import { focusOfRequestOrThrow, type KnownFocus } from './chatFocus';
+import { focusOfRequestOrThrow, settingsScopeOf, type KnownFocus } from './chatFocus';
 import { chatResult, focusFromHistory } from './chatResult';
 import { formatCount, inlineCode, plural, savingOf } from './chatText';
 import { abortSignalOf, actionLinks, type ChatTurn, describeFocus, linkElement, progressOf } from './requestSupport';
@@ -27,7 +27,7 @@ export async function handlePlan(turn: ChatTurn): Promise<vscode.ChatResult> {
     command: 'chat.plan',
     model: request.model,
     signal: abortSignalOf(token),
-    onProgress: progressOf(stream),
+    ...progressOf(stream, ctx.config(settingsScopeOf(focus)).verify === 'types'),
   });
   if (result.cancelled || token.isCancellationRequested) {
     stream.markdown('Cancelled.');
@@ -75,6 +75,18 @@ export async function handlePlan(turn: ChatTurn): Promise<vscode.ChatResult> {
   if (plan.unresolved.length > 0) {
     stream.markdown(`\nIgnored: ${plan.unresolved.map((u) => `${inlineCode(u.path)} (${u.reason})`).join('; ')}.\n`);
   }
+  const outside = [
+    ...new Set([
+      ...plan.unresolved.flatMap((u) => (u.outsideRequest === undefined ? [] : [u.outsideRequest])),
+      ...(await filesNamedIn(instruction, focus.root)),
+    ]),
+  ].filter((path) => !focus.files.some((f) => f.path === path));
+  if (outside.length > 0) {
+    const them = outside.length === 1 ? 'it' : 'them';
+    stream.markdown(
+      `\n${outside.map(inlineCode).join(', ')} ${outside.length === 1 ? 'is' : 'are'} not part of this request, so the model planned without ${them}: add ${them} with ${outside.map((p) => inlineCode(`#file:${p}`)).join(' ')} and ask again.\n`,
+    );
+  }
   stream.markdown(
     `\nThe plan cost ${formatCount(result.usage.inputTokens)} tokens in, ${formatCount(result.usage.outputTokens)} out (${result.model}): the model saw the outline, no bodies` +
       (savingOf(result.usage.inputTokens, result.wholeFileTokens) === undefined
@@ -99,4 +111,27 @@ export async function handlePlan(turn: ChatTurn): Promise<vscode.ChatResult> {
     outcome: 'ok',
     ...(known.files.length === 0 ? {} : { focus: known }),
   });
+}
+
+/** How many paths of an instruction are looked up: a pasted log must not cost a lookup per word. */
+const MAX_NAMED_PATHS = 10;
+
+/**
+ * The workspace files an instruction names by their relative path (`src/persist.ts`), those that exist: a file named
+ * in words is not part of the request, and the answer says how to add it (issue 29). `#file:` references are
+ * attached already and skipped.
+ */
+async function filesNamedIn(instruction: string, root: vscode.Uri): Promise<string[]> {
+  const named = [...new Set(instruction.match(/(?<![\w#:/.-])[\w.-]+(?:\/[\w.-]+)*\.[A-Za-z]\w*\b/g) ?? [])];
+  const found: string[] = [];
+  for (const path of named.slice(0, MAX_NAMED_PATHS)) {
+    if (path.split('/').includes('..')) continue;
+    try {
+      const stat = await vscode.workspace.fs.stat(vscode.Uri.joinPath(root, path));
+      if (stat.type === vscode.FileType.File) found.push(path);
+    } catch {
+      // Not a file of the workspace: a word with a dot in it.
+    }
+  }
+  return found;
 }

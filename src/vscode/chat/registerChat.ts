@@ -7,6 +7,7 @@ import { UserFacingError } from '../userError';
 import { chatResult, metadataOf, type ScalpelChatCommand, type ScalpelChatMetadata } from './chatResult';
 import { CHAT_DOCUMENT_SCHEME, ChatDocuments } from './chatDocuments';
 import { ChatTranscripts } from './chatTranscripts';
+import { handleApply } from './applyRequest';
 import { handleChanges } from './changesRequest';
 import { CHAT_CONVERSATION } from './chatConversation';
 import { handleContext } from './contextRequest';
@@ -23,7 +24,7 @@ export const CHAT_PARTICIPANT_ID = 'scalpel.chat';
  */
 export const LAST_RESPONSE_TEST_COMMAND = 'scalpel.chat.lastResponse';
 
-/** `@scalpel` in the Chat view: `/edit` (also a prompt without a command), `/context` and `/plan`. */
+/** `@scalpel` in the Chat view: `/edit` (also a prompt without a command), `/context`, `/plan`, `/changes`, `/apply`. */
 export function registerChat(ctx: Ctx, services: ScalpelServices): void {
   const testing = ctx.extensionContext.extensionMode === vscode.ExtensionMode.Test;
   const transcripts = new ChatTranscripts(testing);
@@ -76,7 +77,10 @@ async function answer(
   token: vscode.CancellationToken,
 ): Promise<vscode.ChatResult> {
   const command: ScalpelChatCommand =
-    request.command === 'context' || request.command === 'plan' || request.command === 'changes'
+    request.command === 'context' ||
+    request.command === 'plan' ||
+    request.command === 'changes' ||
+    request.command === 'apply'
       ? request.command
       : 'edit';
   // A chat without history is a new session: the baselines of the last one end with it.
@@ -92,6 +96,8 @@ async function answer(
         return await handlePlan(turn);
       case 'changes':
         return await handleChanges(turn);
+      case 'apply':
+        return await handleApply(turn);
       case 'edit':
         return await handleEdit(turn);
     }
@@ -132,6 +138,7 @@ function followupsFor(metadata: ScalpelChatMetadata): vscode.ChatFollowup[] {
     case 'context':
       return [{ prompt: instruction, command: 'edit', label: 'Make this edit' }];
     case 'changes':
+    case 'apply':
       return [];
   }
 }

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import type { ScalpelServices } from '../services';
 import type { ChatDocuments } from './chatDocuments';
+import type { EditProgress } from '../../core/llm/pipeline';
+import { ProgressLine } from '../edit/progressLine';
 import type { ChatFocus } from './chatFocus';
 import { workspacePathOrThrow } from './chatFocus';
 import { inlineCode } from './chatText';
@@ -19,9 +21,33 @@ export interface ChatTurn {
   readonly instruction: string;
 }
 
-/** Progress from the core (`asking the model ...`) as the chat shows it. */
-export function progressOf(stream: vscode.ChatResponseStream): (event: { readonly message: string }) => void {
-  return (event) => stream.progress(`${event.message.charAt(0).toUpperCase()}${event.message.slice(1)}`);
+/**
+ * Progress from the core as the chat shows it: each phase named once (a chat progress line cannot change), and once
+ * when the model's answer starts to stream in.
+ */
+export function progressOf(
+  stream: vscode.ChatResponseStream,
+  checksTypes: boolean,
+): { readonly onProgress: (event: EditProgress) => void; readonly onText: (delta: string) => void } {
+  const line = new ProgressLine({ model: 'the model', startedAt: Date.now(), countTokens: () => 0, checksTypes }, '');
+  const say = (): void => {
+    const text = line.describe({ withTokens: false });
+    stream.progress(`${text.charAt(0).toUpperCase()}${text.slice(1)}`);
+  };
+  let receiving = false;
+  return {
+    onProgress: (event) => {
+      line.event(event);
+      receiving = false;
+      say();
+    },
+    onText: (delta) => {
+      line.text(delta);
+      if (receiving) return;
+      receiving = true;
+      say();
+    },
+  };
 }
 
 /** An AbortSignal that fires when the user stops the chat request. */

@@ -31,8 +31,8 @@ function buttonOf(action: AdviceAction): string | undefined {
       // The palette plans on its own ("Edit File"); there is no separate plan step to offer.
       return undefined;
     case 'applyAnyway':
-      // VS Code edits run with remaining type errors allowed (shown in the preview), so no edit fails for them yet.
-      // TODO(#24): an "Apply Anyway (N errors)" button previewing the failed result's outcome.apply.changes then.
+      // VS Code edits run with remaining type errors allowed, so no edit fails for them: the preview marks them, the
+      // Review panel lists them, and Accept (or the chat's "Apply Anyway (N new type errors)") asks once with the count.
       return undefined;
   }
 }

@@ -21,26 +21,45 @@ export class StaleChangeError extends Error {
   }
 }
 
-/** The question asked before a protected file is written: VS Code's own chat edits ask the same way. */
+/** The buttons of the question asked before a protected file is written. */
+export const KEEP_UNCHANGED = "Don't Write";
+export const ALLOW_WRITE = 'Allow';
+
+/**
+ * The question asked before a protected file is written (VS Code's own chat edits ask the same way), the same on every
+ * surface (palette, chat Apply, agent tools, Apply from Clipboard). The safe answer is the default button: a modal's
+ * first button is the one Enter presses.
+ */
 export async function confirmProtectedWrite(path: string, reason: string): Promise<boolean> {
-  const allow = 'Allow';
   const answer = await vscode.window.showWarningMessage(
     `Scalpel wants to write ${path}, a protected file: ${reason}.`,
     {
       modal: true,
-      detail:
-        'Allow it for this edit only, or add a glob to the scalpel.allowWrite user setting. Cancel writes none of the edit.',
+      detail: `${ALLOW_WRITE} writes it for this edit only; a glob in the scalpel.allowWrite user setting allows it from now on, and a file you name yourself (the file you edit, a # reference in the chat) is never asked about. ${KEEP_UNCHANGED} writes none of the edit.`,
     },
-    allow,
+    KEEP_UNCHANGED,
+    ALLOW_WRITE,
   );
-  return answer === allow;
+  return answer === ALLOW_WRITE;
+}
+
+/** What a refused protected write says, with how to allow it, in the user's terms. */
+export function protectedWriteRefusal(message: string): UserFacingError {
+  return new UserFacingError(
+    `Scalpel: ${message}. To write it, answer ${ALLOW_WRITE} when asked, add a glob for it to the scalpel.allowWrite user setting, or name the file yourself (edit it from its editor, or attach it with # in the chat).`,
+    ['Open Settings'],
+  );
 }
 
 /** What the gate needs from the engine (the caller's `ctx.engine()`: the extension layer loads no core values itself). */
 export type WriteGateEngine = Pick<ScalpelEngine, 'checkWriteTargets' | 'gitignoreRuleOnDisk' | 'gateFailureMessage'>;
 
-/** The workspace-relative path of the active editor's file under `root`: a file the user named by opening it. */
-function activeFile(root: vscode.Uri): string | undefined {
+/**
+ * The workspace-relative path of the active editor's file under `root`: a file the user names by running a command
+ * from its editor. Read when the request starts (a command, Apply from Clipboard), never when it is written: by then
+ * the user may be looking at another file.
+ */
+export function activeFileUnder(root: vscode.Uri): string | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   if (uri === undefined || uri.scheme !== 'file') return undefined;
   const prefix = root.path.endsWith('/') ? root.path : `${root.path}/`;
@@ -48,14 +67,10 @@ function activeFile(root: vscode.Uri): string | undefined {
 }
 
 /**
- * Runs the write gate over a batch: refusals throw, protected files are confirmed one by one (a "no" throws), and
- * the rest pass. `userNamed`: files the user named for this edit (chat references, the file edited); the active
- * editor's file counts too.
- */
-/**
  * The write gate's options for a batch in VS Code: `scalpel.allowWrite`, the exclusions (`scalpel.exclude`,
- * `files.exclude`, .gitignore), whether the root is a workspace folder, and the active editor's file as named. The
- * pre-write gate the edit service runs (EditService) and the last-moment check below read the same.
+ * `files.exclude`, .gitignore), whether the root is a workspace folder, and the files the user named for the request
+ * (taken when it started). The pre-write gate the edit service runs (EditService) and the last-moment check below read
+ * the same.
  */
 export async function writeGateOptionsOf(
   engine: WriteGateEngine,
@@ -71,8 +86,6 @@ export async function writeGateOptionsOf(
     if (exclusion !== undefined) exclusions.set(path, exclusion.rule);
   }
   const named = new Set(userNamed);
-  const active = activeFile(root);
-  if (active !== undefined) named.add(active);
   return {
     root: root.fsPath,
     allow: config.allowWrite,
@@ -82,6 +95,10 @@ export async function writeGateOptionsOf(
   };
 }
 
+/**
+ * Runs the write gate over a batch: refusals throw, protected files the user did not name are confirmed one by one
+ * (a "no" throws, saying how to allow them), and the rest pass.
+ */
 export async function gateChanges(
   engine: WriteGateEngine,
   root: vscode.Uri,
@@ -99,7 +116,7 @@ export async function gateChanges(
   for (const verdict of verdicts) {
     if (verdict.verdict !== 'ask') continue;
     if (!(await confirmProtectedWrite(verdict.path, verdict.reason))) {
-      throw new UserFacingError(
+      throw protectedWriteRefusal(
         engine.gateFailureMessage({ path: verdict.path, decision: 'ask', reason: verdict.reason }),
       );
     }

@@ -1,9 +1,12 @@
 import * as vscode from 'vscode';
 import type { ElementNode } from '../../core/elements/element';
-import { activeEditorOrThrow, elementAtCursorOrThrow, outlineDocumentOrThrow } from '../activeElement';
+import { activeEditorOrThrow, outlineDocumentOrThrow } from '../activeElement';
 import type { Ctx } from '../ctx';
 import { UserFacingError } from '../userError';
+import { languagesReady } from '../languagesReady';
+import { activeFileUnder } from './applyChanges';
 import type { EditCommandResult, EditService } from './editService';
+import { askInstruction, type FocusChoice, type InstructionAnswer, typedAheadOf } from './instructionInput';
 import { locate } from './workspaceSnapshot';
 
 /**
@@ -26,21 +29,38 @@ function isEditTarget(value: unknown): value is EditTarget {
   );
 }
 
-async function instructionOrAsk(given: unknown, what: string): Promise<string> {
-  if (typeof given === 'string' && given.trim() !== '') return given.trim();
-  const typed = await vscode.window.showInputBox({
-    title: `Scalpel: edit ${what}`,
-    prompt: 'What should change?',
-    placeHolder: 'e.g. also reject e-mail addresses without a dot in the domain',
-    ignoreFocusOut: true,
-    validateInput: (value) => (value.trim() === '' ? 'Describe the change you want' : undefined),
-  });
-  if (typed === undefined) throw new vscode.CancellationError();
-  return typed.trim();
+/** The engine and the parser of the document's language, loaded after the instruction box is on screen. */
+async function readyToRead(ctx: Ctx, document: vscode.TextDocument): Promise<void> {
+  if (!ctx.isEngineLoaded()) {
+    // The load holds the extension host for a moment: the box's own message goes out to the window first.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    ctx.engine();
+  }
+  await languagesReady(ctx, [document.uri.path]);
 }
 
 function relativeName(element: ElementNode, file: string): string {
   return element.path.startsWith(`${file}/`) ? element.path.slice(file.length + 1) : element.path;
+}
+
+/**
+ * The instruction and the focus of an edit command: given as an argument (tests, other surfaces), or asked with the
+ * instruction box first, which opens before the focus is worked out so that typing at once lands in it.
+ */
+async function instructionAndFocus(
+  given: unknown,
+  editor: vscode.TextEditor,
+  pending: string,
+  choices: () => Promise<readonly FocusChoice[]>,
+): Promise<InstructionAnswer> {
+  if (typeof given === 'string' && given.trim() !== '') {
+    const [first] = await choices();
+    if (first === undefined) throw new UserFacingError('Scalpel found nothing to edit there.');
+    return { instruction: given.trim(), focus: first.focus };
+  }
+  // Taken before anything is awaited: keys typed before the box shows land in the editor as it is now.
+  const typedAhead = typedAheadOf(editor);
+  return askInstruction({ pending, choices: choices(), typedAhead });
 }
 
 export async function editElementAtCursor(
@@ -50,64 +70,80 @@ export async function editElementAtCursor(
   at: unknown,
 ): Promise<EditCommandResult> {
   let editor = activeEditorOrThrow();
-  if (isEditTarget(at)) {
+  if (isEditTarget(at) && editor.document.uri.toString() !== at.uri.toString()) {
     editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(at.uri));
-    editor.selection = new vscode.Selection(at.position, at.position);
   }
-  const { root, path } = locate(editor.document);
-  await edits.refuseExcluded(root, [path], 'send');
-  const outline = outlineDocumentOrThrow(ctx, editor.document);
-  // Asked for programmatically or from a CodeLens, the innermost element is meant; from the palette or a key, the
-  // user gets to pick among its containers.
-  const element = await elementAtCursorOrThrow(
-    ctx,
-    editor,
-    outline,
-    typeof instruction !== 'string' && !isEditTarget(at),
-  );
-  const text = await instructionOrAsk(instruction, relativeName(element, outline.file));
+  const { document } = editor;
+  // Read now: the user may click elsewhere while the box is open.
+  const cursor = isEditTarget(at) ? at.position : editor.selection.active;
+  const answer = await instructionAndFocus(instruction, editor, 'the element at the cursor', async () => {
+    await readyToRead(ctx, document);
+    const { root, path } = locate(document);
+    await edits.refuseExcluded(root, [path], 'send');
+    const outline = outlineDocumentOrThrow(ctx, document);
+    const chain = ctx
+      .engine()
+      .elementsAtOffset(outline, document.offsetAt(cursor))
+      .filter((e) => e.kind !== 'import');
+    // Outside every element the file is the focus: the instruction typed is not thrown away.
+    if (chain.length === 0) return [{ label: `${outline.file} (the cursor is outside any element)`, focus: [] }];
+    return [...chain].reverse().map((element) => ({
+      label: relativeName(element, outline.file),
+      focus: [element.path],
+    }));
+  });
   return edits.requestEdit({
-    document: editor.document,
-    instruction: text,
-    focus: [element.path],
+    document,
+    instruction: answer.instruction,
+    focus: answer.focus,
     command: 'vscode.editElement',
   });
 }
 
 export async function editSelection(ctx: Ctx, edits: EditService, instruction: unknown): Promise<EditCommandResult> {
   const editor = activeEditorOrThrow();
-  const { root, path } = locate(editor.document);
-  await edits.refuseExcluded(root, [path], 'send');
-  const outline = outlineDocumentOrThrow(ctx, editor.document);
-  const document = editor.document;
-  const ranges = editor.selections.map((s) => [document.offsetAt(s.start), document.offsetAt(s.end)] as const);
-  const focus: string[] = [];
-  for (const [start, end] of ranges) {
-    for (const element of ctx.engine().elementsInRange(outline, start, end)) {
-      if (!focus.includes(element.path)) focus.push(element.path);
+  const { document } = editor;
+  const selections = [...editor.selections];
+  const answer = await instructionAndFocus(instruction, editor, 'the selection', async () => {
+    await readyToRead(ctx, document);
+    const { root, path } = locate(document);
+    await edits.refuseExcluded(root, [path], 'send');
+    const outline = outlineDocumentOrThrow(ctx, document);
+    const focus: string[] = [];
+    for (const selection of selections) {
+      const [start, end] = [document.offsetAt(selection.start), document.offsetAt(selection.end)];
+      for (const element of ctx.engine().elementsInRange(outline, start, end)) {
+        if (!focus.includes(element.path)) focus.push(element.path);
+      }
     }
-  }
-  if (focus.length === 0) {
-    throw new UserFacingError(
-      `The selection touches no element of ${outline.file}. Select code inside a declaration, or use "Scalpel: Edit File".`,
-    );
-  }
-  const names = focus.map((p) => (p.startsWith(`${outline.file}/`) ? p.slice(outline.file.length + 1) : p));
-  const text = await instructionOrAsk(
-    instruction,
-    names.length === 1 ? (names[0] ?? 'the selection') : `${names.length} elements`,
-  );
-  return edits.requestEdit({ document, instruction: text, focus, command: 'vscode.editSelection' });
+    if (focus.length === 0) {
+      throw new UserFacingError(
+        `The selection touches no element of ${outline.file}. Select code inside a declaration, or use "Scalpel: Edit File".`,
+      );
+    }
+    const names = focus.map((p) => (p.startsWith(`${outline.file}/`) ? p.slice(outline.file.length + 1) : p));
+    return [{ label: names.length === 1 ? (names[0] ?? path) : `${names.length} elements`, focus }];
+  });
+  return edits.requestEdit({
+    document,
+    instruction: answer.instruction,
+    focus: answer.focus,
+    command: 'vscode.editSelection',
+  });
 }
 
 export async function editFile(ctx: Ctx, edits: EditService, instruction: unknown): Promise<EditCommandResult> {
   const editor = activeEditorOrThrow();
-  const { root, path } = locate(editor.document);
-  await edits.refuseExcluded(root, [path], 'send');
-  // Only to say early that the file is not one Scalpel reads; the pipeline outlines it again from the snapshot.
-  outlineDocumentOrThrow(ctx, editor.document);
-  const text = await instructionOrAsk(instruction, path);
-  return edits.requestEdit({ document: editor.document, instruction: text, focus: [], command: 'vscode.editFile' });
+  const { document } = editor;
+  const answer = await instructionAndFocus(instruction, editor, 'the file', async () => {
+    await readyToRead(ctx, document);
+    const { root, path } = locate(document);
+    await edits.refuseExcluded(root, [path], 'send');
+    // Only to say early that the file is not one Scalpel reads; the pipeline outlines it again from the snapshot.
+    outlineDocumentOrThrow(ctx, document);
+    return [{ label: path, focus: [] }];
+  });
+  return edits.requestEdit({ document, instruction: answer.instruction, focus: [], command: 'vscode.editFile' });
 }
 
 export interface CopiedContext {
@@ -198,6 +234,8 @@ export async function applyOperationsFromText(
   if (folder === undefined)
     throw new UserFacingError('Open a folder first: operations name files relative to the workspace folder.');
   const root = folder.uri;
+  // The file the user ran the command from is one they named, as on the palette; read now, not when it is written.
+  const named = activeFileUnder(root);
   const engine = ctx.engine();
   const parsed = engine.parseOperations(text);
   const declined = parsed.operations.length === 0 ? engine.answerDecline(text) : undefined;
@@ -275,5 +313,6 @@ export async function applyOperationsFromText(
     results: result.results,
     changes: result.changes,
     ...edits.typeErrorsOf(verification.steps),
+    ...(named === undefined ? {} : { userNamed: [named] }),
   });
 }

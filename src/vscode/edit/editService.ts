@@ -24,7 +24,11 @@ import { workspaceExcludes } from '../tools/toolWorkspace';
 import { showNotice } from '../notices';
 import type { PendingEdit, RetrySpec } from '../pendingEdits';
 import type { AcceptResult, EditSession, EditSessions, RejectResult } from '../preview/editSessions';
+import type { AppliedTypeErrors } from '../preview/appliedTypeErrors';
 import type { PreviewEditors } from '../preview/previewEditors';
+import { proposedUri } from '../preview/proposedUris';
+import { typeErrorsOfSession } from '../preview/reviewSummary';
+import { errorsToConfirm } from '../preview/typeErrorReview';
 import { chooseProvider } from '../providerChoice';
 import { ensureModelOrSetUp } from '../setup/modelSetup';
 import { recordMetrics } from '../stats';
@@ -33,6 +37,7 @@ import { UserFacingError } from '../userError';
 import { writeGateOptionsOf } from './applyChanges';
 import { adviceButtons } from './advicePresentation';
 import { runUserAction } from '../userActions';
+import { ProgressLine } from './progressLine';
 import { liveSnapshot, locate, WorkspaceSnapshot } from './workspaceSnapshot';
 
 /**
@@ -92,6 +97,8 @@ export interface SurfaceEdit {
   readonly provider?: ChatProvider;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: EditProgress) => void;
+  /** The model's answers as they stream in (the progress counts their tokens). */
+  readonly onText?: (delta: string) => void;
   readonly conversation?: EditConversation;
 }
 
@@ -154,6 +161,7 @@ export class EditService {
     private readonly preview: PreviewEditors,
     private readonly statusBar: ScalpelStatusBar,
     private readonly documents: ContextDocumentProvider,
+    private readonly applied: AppliedTypeErrors,
   ) {
     ctx.subscriptions.push(
       sessions.onDidConflict(({ session, conflicts }) => this.announceConflicts(session, conflicts)),
@@ -251,6 +259,7 @@ export class EditService {
       ...(input.full === true ? { full: true } : {}),
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       ...(input.onProgress === undefined ? {} : { onProgress: input.onProgress }),
+      ...(input.onText === undefined ? {} : { onText: input.onText }),
       ...(input.conversation === undefined ? {} : { conversation: input.conversation }),
     });
     const { usage } = result;
@@ -402,15 +411,42 @@ export class EditService {
     const controller = new AbortController();
     this.running = controller;
     void vscode.commands.executeCommand('setContext', EDIT_RUNNING_KEY, true);
+    const startedAt = Date.now();
     let result: ServiceEditResult;
     try {
-      const provider = await chooseProvider(this.ctx);
-      this.statusBar.working(provider.model);
       result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Scalpel (${provider.model})`, cancellable: true },
+        // The notification is up before anything slow (the model choice, the engine), with a message from the start.
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: `Scalpel: ${shortened(spec.instruction)}`,
+          cancellable: true,
+        },
         async (progress, token) => {
           const cancelled = token.onCancellationRequested(() => controller.abort());
+          const engineLoaded = this.ctx.isEngineLoaded();
+          progress.report({ message: engineLoaded ? `reading ${path}` : 'loading its TypeScript engine (first use)' });
+          // The engine's load holds the extension host: the message goes out to the window first.
+          if (!engineLoaded) await new Promise((resolve) => setTimeout(resolve, 50));
+          let ticker: ReturnType<typeof setInterval> | undefined;
           try {
+            const provider = await chooseProvider(this.ctx);
+            this.statusBar.working(provider.model);
+            const config = this.ctx.config(spec.document.uri);
+            const counter = this.ctx.engine().createTokenCounter(config.tokenEncoding);
+            const line = new ProgressLine(
+              {
+                model: provider.model,
+                startedAt,
+                countTokens: (text) => counter.count(text),
+                checksTypes: config.verify === 'types',
+              },
+              `reading ${path}`,
+            );
+            const show = (): void => progress.report({ message: line.render(Date.now()) });
+            show();
+            // The seconds move even while nothing else does (a model that takes its time).
+            ticker = setInterval(show, 1000);
+            let shownTokensAt = 0;
             return await this.run({
               root,
               instruction: spec.instruction,
@@ -419,10 +455,21 @@ export class EditService {
               command: spec.command,
               provider,
               signal: controller.signal,
-              onProgress: (event) => progress.report({ message: event.message }),
+              onProgress: (event) => {
+                line.event(event);
+                show();
+              },
+              onText: (delta) => {
+                line.text(delta);
+                // Counting the answer so far is linear in its length: a few times a second is enough.
+                if (Date.now() - shownTokensAt < 250) return;
+                shownTokensAt = Date.now();
+                show();
+              },
               conversation: this.conversation('palette'),
             });
           } finally {
+            if (ticker !== undefined) clearInterval(ticker);
             cancelled.dispose();
           }
         },
@@ -434,6 +481,7 @@ export class EditService {
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', EDIT_RUNNING_KEY, false);
     }
+    this.ctx.log.info(`${spec.command}: ${Date.now() - startedAt} ms from the instruction to the result`);
     const usage = lastUsageOf(result.provider.model, result.usage);
     this.statusBar.done(usage);
     const common = {
@@ -596,10 +644,8 @@ export class EditService {
       config.preview === 'never' ||
       (config.preview === 'skipSmall' && batch.operations.length <= config.previewSmallBatchOperations);
     if (direct) {
-      const result = await this.accept(pending.id);
-      void vscode.window.showInformationMessage(
-        `Scalpel applied ${result.applied.length} change${result.applied.length === 1 ? '' : 's'} to ${result.files.join(', ')} (unsaved; Undo reverts it).`,
-      );
+      // No preview to decide in: the summary after the write says what was written and what it brought.
+      const result = await this.accept(pending.id, undefined, { confirmErrors: false });
       return {
         status: 'applied',
         editId: pending.id,
@@ -610,7 +656,7 @@ export class EditService {
       };
     }
     for (const line of pending.typeChecks ?? []) this.ctx.log.info(line);
-    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors, 'proposes', pending.typeChecks);
+    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors, pending.typeChecks);
     await this.preview.open(pending.id);
     return {
       status: 'preview',
@@ -622,41 +668,126 @@ export class EditService {
     };
   }
 
-  async accept(editId: string, indices?: readonly number[]): Promise<AcceptResult> {
-    const typeErrors = this.ctx.pendingEdits.get(editId)?.typeErrors;
+  /**
+   * Accepts changes of a pending edit. When they bring new type errors the user was not asked about yet, Accept asks
+   * once (issue 29): "Accept with N new type errors?", Show Errors being the default; a "no" accepts nothing.
+   * `confirmErrors: false`: the caller decided already (a direct write under `scalpel.preview: never`).
+   */
+  async accept(
+    editId: string,
+    indices?: readonly number[],
+    { confirmErrors = true }: { readonly confirmErrors?: boolean } = {},
+  ): Promise<AcceptResult> {
+    const session = this.sessions.sessionOrThrow(editId);
+    const edit = session.edit;
+    if (confirmErrors) await this.confirmTypeErrors(session, indices);
     const result = await this.sessions.accept(editId, indices);
-    this.reportWritten(editId, result, typeErrors);
+    this.reportWritten(edit, result);
     return result;
   }
 
   /** Rejecting the last undecided change writes the accepted ones: their conflicts are reported the same way. */
   async reject(editId: string, indices?: readonly number[]): Promise<RejectResult> {
-    const typeErrors = this.ctx.pendingEdits.get(editId)?.typeErrors;
+    const edit = this.sessions.sessionOrThrow(editId).edit;
     const result = await this.sessions.reject(editId, indices);
-    this.reportWritten(editId, result, typeErrors);
+    this.reportWritten(edit, result);
     return result;
   }
 
-  private reportWritten(
-    editId: string,
-    result: AcceptResult | RejectResult,
-    typeErrors: readonly NewTypeError[] | undefined,
-  ): void {
-    if (typeErrors !== undefined && result.applied.length > 0) this.warnTypeErrors(typeErrors, 'applied');
+  /** Per pending edit, the type errors the user already said yes to. */
+  private readonly confirmedErrors = new Map<string, Set<number>>();
+
+  private async confirmTypeErrors(session: EditSession, indices: readonly number[] | undefined): Promise<void> {
+    if ((session.edit.typeErrors ?? []).length === 0) return;
+    const editId = session.edit.id;
+    const wanted = (indices ?? [...session.included]).filter((i) => session.included.has(i));
+    if (wanted.length === 0) return;
+    const confirmed = this.confirmedErrors.get(editId) ?? new Set<number>();
+    const { inChanges, elsewhere } = errorsToConfirm(typeErrorsOfSession(this.sessions, session), wanted, confirmed);
+    const all = [...inChanges, ...elsewhere];
+    const [first] = all;
+    if (first === undefined) return;
+    const count = all.length;
+    const parts = [
+      inChanges.length > 0 ? `${inChanges.length} in the change${wanted.length === 1 ? '' : 's'} you accept` : '',
+      elsewhere.length > 0 ? `${elsewhere.length} in code the edit does not change (its callers)` : '',
+    ].filter((p) => p !== '');
+    const answer = await vscode.window.showWarningMessage(
+      `Accept with ${count} new type error${count === 1 ? '' : 's'}?`,
+      {
+        modal: true,
+        detail:
+          `The model did not fix ${count === 1 ? 'it' : 'them'}: ${parts.join(', ')}. First: ${first.where} ${first.code} ${first.message}
+
+` +
+          'They are listed in the Scalpel Review panel and the Problems view. After Accept they stay in the Problems view until fixed; Undo reverts the edit.',
+      },
+      SHOW_ERRORS,
+      ACCEPT_ANYWAY,
+    );
+    if (answer === ACCEPT_ANYWAY) {
+      for (const error of all) confirmed.add(error.index);
+      this.confirmedErrors.set(editId, confirmed);
+      return;
+    }
+    if (answer === SHOW_ERRORS) await this.showTypeErrors(editId);
+    throw new vscode.CancellationError();
+  }
+
+  /** The review panel (which lists them per change) and the Problems view (where they are marked). */
+  async showTypeErrors(editId?: unknown): Promise<void> {
+    if (typeof editId === 'string' && this.sessions.find(editId) !== undefined) await this.preview.open(editId);
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
+  }
+
+  /** One new type error of a pending edit, where it is: on the proposed side for a changed file, else in the file. */
+  async showTypeError(editId: unknown, index: unknown): Promise<vscode.TextEditor | undefined> {
+    if (typeof editId !== 'string' || typeof index !== 'number') return undefined;
+    const session = this.sessions.sessionOrThrow(editId);
+    const error = session.edit.typeErrors?.[index];
+    if (error === undefined) return undefined;
+    const changed = session.edit.changes.some((c) => c.path === error.file);
+    const uri = changed
+      ? proposedUri(editId, error.file)
+      : vscode.Uri.joinPath(session.edit.root, ...error.file.split('/'));
+    if (changed) await this.preview.open(editId);
+    const document = await vscode.workspace.openTextDocument(uri);
+    const line = Math.min(Math.max(error.line - 1, 0), Math.max(document.lineCount - 1, 0));
+    const position = new vscode.Position(line, Math.max(error.column - 1, 0));
+    return vscode.window.showTextDocument(document, {
+      selection: new vscode.Range(position, position),
+      preview: true,
+    });
+  }
+
+  /**
+   * What the user is told once an edit is decided (issue 29): what was written where, what was rejected or left out,
+   * and the new type errors it brought, listed in the Problems view where the notification points.
+   */
+  private reportWritten(edit: PendingEdit, result: AcceptResult | RejectResult): void {
+    const errors = result.applied.length > 0 ? (edit.typeErrors ?? []) : [];
+    if (errors.length > 0) this.applied.mark(edit.root, edit.title, errors, edit.changes);
     if (result.conflicts.length > 0)
       this.warnConflicts(
         result.conflicts,
         result.applied.length > 0 ? 'were left out; the rest was applied' : 'were not applied',
-        editId,
+        edit.id,
       );
+    if (!result.finished) return;
+    this.confirmedErrors.delete(edit.id);
+    const message = outcomeSummary(edit, result, errors.length);
+    this.ctx.log.info(`${edit.id}: ${message}`);
+    void showNotice(
+      errors.length > 0 ? 'warning' : 'information',
+      message,
+      ...(errors.length > 0 ? [SHOW_PROBLEMS] : []),
+    ).then((action) => {
+      if (action === SHOW_PROBLEMS) void vscode.commands.executeCommand('workbench.actions.view.problems');
+    });
   }
 
-  /** What the user should know before (the preview) or after (accept) taking an edit the checker objects to. */
-  private warnTypeErrors(
-    errors: readonly NewTypeError[],
-    when: 'proposes' | 'applied',
-    checks: readonly string[] = [],
-  ): void {
+  /** What the user should know when the preview of an edit the checker objects to opens. */
+  private warnTypeErrors(errors: readonly NewTypeError[], checks: readonly string[] = []): void {
     const engine = this.ctx.engine();
     const count = engine.errorCountPhrase(errors);
     const [first] = errors;
@@ -666,10 +797,7 @@ export class EditService {
         : ` First: ${first.elementPath ?? first.file}: ${engine.errorCodeLabel(first.code)} ${first.message.split('\n')[0] ?? ''}`;
     // Which checker found them (`types checked with pyright 1.1.414 (bundled with Scalpel)`), capitalised as a sentence.
     const checked = checks.map((line) => ` ${line.charAt(0).toUpperCase()}${line.slice(1)}.`).join('');
-    const message =
-      when === 'proposes'
-        ? `Scalpel: this edit adds ${count} the model did not fix; they are marked in the preview. Accept applies it anyway.${where}${checked}`
-        : `Scalpel: the applied edit adds ${count} (see the Problems view; Undo reverts it).${where}`;
+    const message = `Scalpel: this edit adds ${count} the model did not fix; they are listed in the Review panel and marked in the preview.${where}${checked}`;
     this.ctx.log.warn(message);
     void vscode.window.showWarningMessage(message);
   }
@@ -683,6 +811,47 @@ export class EditService {
 }
 
 const RETRY = 'Retry';
+const SHOW_ERRORS = 'Show Errors';
+const ACCEPT_ANYWAY = 'Accept Anyway';
+const SHOW_PROBLEMS = 'Show in Problems';
+
+/** "Scalpel wrote 2 changes in src/persist.ts; 1 rejected. It adds 3 new TypeScript errors: ..." */
+export function outcomeSummary(
+  edit: Pick<PendingEdit, 'title' | 'operations'>,
+  result: AcceptResult | RejectResult,
+  typeErrors: number,
+): string {
+  const written = result.applied.length;
+  const leftOut = result.conflicts.length;
+  const rejected = Math.max(0, edit.operations.length - written - leftOut);
+  if (written === 0) {
+    return `Scalpel: nothing of "${edit.title}" was written (${[
+      rejected > 0 ? `${rejected} rejected` : '',
+      leftOut > 0 ? `${leftOut} left out: you changed ${leftOut === 1 ? 'it' : 'them'} meanwhile` : '',
+    ]
+      .filter((p) => p !== '')
+      .join(', ')}).`;
+  }
+  const files = result.files.length <= 3 ? result.files.join(', ') : `${result.files.length} files`;
+  return (
+    `Scalpel wrote ${written} change${written === 1 ? '' : 's'} in ${files}` +
+    (rejected > 0 ? `; ${rejected} rejected` : '') +
+    (leftOut > 0 ? `; ${leftOut} left out (you changed ${leftOut === 1 ? 'it' : 'them'} meanwhile)` : '') +
+    ' (unsaved; one Undo reverts it).' +
+    (typeErrors > 0
+      ? ` It adds ${typeErrors} new TypeScript error${typeErrors === 1 ? '' : 's'}, listed in the Problems view.`
+      : '')
+  );
+}
+
+/** An instruction as a notification's title: its first line, cut at a word near 60 characters. */
+function shortened(instruction: string): string {
+  const line = instruction.split('\n')[0]?.trim() ?? '';
+  if (line.length <= 60) return line;
+  const cut = line.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 30 ? cut.slice(0, space) : cut).trimEnd()}…`;
+}
 
 /** A failed edit in one notification line: what happened, then what to do. */
 export function failureMessage(result: Pick<ServiceEditResult, 'failure' | 'advice'>): string {

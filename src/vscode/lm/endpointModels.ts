@@ -1,4 +1,4 @@
-import { DEFAULT_MODELS, OLLAMA_BASE_URL } from '../../core/llm/providerDefaults';
+import { DEFAULT_MODELS, OLLAMA_BASE_URL, OPENAI_BASE_URL } from '../../core/llm/providerDefaults';
 import type { ScalpelConfig } from '../config';
 import { endpointProviderOf, type EndpointProvider } from '../modelAccess';
 
@@ -16,6 +16,7 @@ export interface EndpointModel {
 /** The engine's defaults, from the one module that states them and imports no SDK. */
 export const ENDPOINT_DEFAULT_MODELS: Readonly<Record<EndpointProvider, string>> = DEFAULT_MODELS;
 export const OLLAMA_DEFAULT_BASE_URL = OLLAMA_BASE_URL;
+export const OPENAI_DEFAULT_BASE_URL = OPENAI_BASE_URL;
 
 const KIND_LABELS: Readonly<Record<EndpointProvider, string>> = {
   openai: 'OpenAI',

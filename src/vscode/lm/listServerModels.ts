@@ -1,14 +1,21 @@
 /**
- * Asks an OpenAI-compatible server (a local Ollama) which models it offers, with a plain fetch: the model picker
- * asks during activation, when the engine and its SDKs must not load. A server that does not answer quickly is
- * treated as absent.
+ * Asks an OpenAI-compatible server (a local Ollama, an endpoint being set up) which models it offers (`GET /models`,
+ * with the key when there is one), with a plain fetch: the model picker asks during activation, when the engine and
+ * its SDKs must not load. A server that does not answer quickly is treated as absent.
  */
-export async function listServerModels(baseUrl: string, timeoutMs: number): Promise<string[] | undefined> {
+export async function listServerModels(
+  baseUrl: string,
+  timeoutMs: number,
+  apiKey?: string,
+): Promise<string[] | undefined> {
   const url = `${baseUrl.replace(/\/+$/, '')}/models`;
   try {
     const response = await fetch(url, {
       signal: AbortSignal.timeout(timeoutMs),
-      headers: { accept: 'application/json' },
+      headers: {
+        accept: 'application/json',
+        ...(apiKey === undefined || apiKey === '' ? {} : { authorization: `Bearer ${apiKey}` }),
+      },
     });
     if (!response.ok) return undefined;
     const body = (await response.json()) as unknown;

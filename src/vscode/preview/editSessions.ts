@@ -355,9 +355,11 @@ export function mapOffset(change: FileChange, offset: number): number {
 export function describeChange(session: EditSession, index: number, file?: string): string {
   const operation = session.edit.operations[index];
   if (operation === undefined) return `change ${index + 1}`;
-  const renamedTo = session.edit.results.find((r) => r.index === index && r.status === 'ok')?.renamedTo;
+  const result = session.edit.results.find((r) => r.index === index && r.status === 'ok');
+  // The element as it was found, not the model's spelling of its path (issue 29).
   return describeOperation(operation, {
     ...(file === undefined ? {} : { file }),
-    ...(renamedTo === undefined ? {} : { renamedTo }),
+    ...(result?.renamedTo === undefined ? {} : { renamedTo: result.renamedTo }),
+    ...(result?.readAs === undefined ? {} : { readAs: result.readAs }),
   });
 }

@@ -1,5 +1,11 @@
 import type { EditSession, EditSessions } from './editSessions';
 import { describeChange } from './editSessions';
+import {
+  attributeTypeErrors,
+  changeTargetOf,
+  type ReviewTypeError,
+  type TypeErrorAttribution,
+} from './typeErrorReview';
 
 /**
  * What the review panel lists for each pending edit: its changed elements, each with its state and the actions that
@@ -24,6 +30,8 @@ export interface ReviewItem {
   /** Why it conflicts: the user changed the element meanwhile. */
   readonly reason?: string;
   readonly actions: readonly ReviewAction[];
+  /** New type errors inside what this change changes (the check ran on the whole batch). */
+  readonly typeErrors: readonly ReviewTypeError[];
 }
 
 export interface ReviewEdit {
@@ -34,6 +42,20 @@ export interface ReviewEdit {
   readonly notes: readonly string[];
   readonly items: readonly ReviewItem[];
   readonly actions: readonly ReviewAction[];
+  /**
+   * New type errors of the changes still in the edit, and those no single change can be named for (callers), which
+   * stay as long as any change does.
+   */
+  readonly typeErrors: { readonly total: number; readonly elsewhere: readonly ReviewTypeError[] };
+}
+
+/** Which change brings which of the edit's new type errors. */
+export function typeErrorsOfSession(sessions: EditSessions, session: EditSession): TypeErrorAttribution {
+  const files = sessions.filesOf(session);
+  return attributeTypeErrors(
+    session.edit.typeErrors ?? [],
+    session.edit.operations.map((operation, index) => changeTargetOf(index, operation, files)),
+  );
 }
 
 export function reviewOf(sessions: EditSessions, session: EditSession, canRetry: boolean): ReviewEdit {
@@ -45,6 +67,7 @@ export function reviewOf(sessions: EditSessions, session: EditSession, canRetry:
     return sessions.filesOf(session).find((f) => path === f || path.startsWith(`${f}/`)) ?? path;
   };
   const items: ReviewItem[] = [];
+  const attribution = typeErrorsOfSession(sessions, session);
   const indices = [...session.accepted, ...session.included].sort((a, b) => a - b);
   for (const index of indices) {
     const file = fileOf(index);
@@ -81,7 +104,8 @@ export function reviewOf(sessions: EditSessions, session: EditSession, canRetry:
         arguments: [editId, index],
         tooltip: `Leave ${label} out of the edit`,
       });
-    items.push({ index, label, file, state, ...(reason === undefined ? {} : { reason }), actions });
+    const typeErrors = attribution.byChange.get(index) ?? [];
+    items.push({ index, label, file, state, ...(reason === undefined ? {} : { reason }), actions, typeErrors });
   }
   const undecided = items.filter((i) => i.state !== 'accepted').length;
   const accepted = items.length - undecided;
@@ -112,5 +136,15 @@ export function reviewOf(sessions: EditSessions, session: EditSession, canRetry:
     },
   ];
   const notes = (session.edit.notes ?? []).filter((n) => n.trim() !== '');
-  return { editId, title: session.edit.title, files: sessions.filesOf(session), notes, items, actions };
+  const elsewhere = items.length === 0 ? [] : attribution.elsewhere;
+  const total = items.reduce((sum, item) => sum + item.typeErrors.length, 0) + elsewhere.length;
+  return {
+    editId,
+    title: session.edit.title,
+    files: sessions.filesOf(session),
+    notes,
+    items,
+    actions,
+    typeErrors: { total, elsewhere },
+  };
 }

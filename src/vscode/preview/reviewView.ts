@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import type { EditSessions } from './editSessions';
 import { reviewOf, type ReviewAction, type ReviewEdit } from './reviewSummary';
+import type { ReviewTypeError } from './typeErrorReview';
 
 /**
  * The review panel: every pending edit with its changed elements, each with labelled Show / Accept / Reject (Retry
@@ -22,6 +23,8 @@ const LINK_COMMANDS = [
   'scalpel.rejectChange',
   'scalpel.revealChange',
   'scalpel.retryEdit',
+  'scalpel.showTypeError',
+  'scalpel.showTypeErrors',
 ];
 
 export class ReviewView implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -78,12 +81,23 @@ export class ReviewView implements vscode.WebviewViewProvider, vscode.Disposable
       return;
     }
     this.view.webview.html = this.html;
-    this.view.description = this.sessions.all().length === 0 ? '' : `${this.sessions.all().length} pending`;
+    this.view.description = viewDescription(this.summary());
   }
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** The panel's title bar: how many edits wait, and how many new type errors they bring. */
+export function viewDescription(edits: readonly ReviewEdit[]): string {
+  if (edits.length === 0) return '';
+  const errors = edits.reduce((sum, edit) => sum + edit.typeErrors.total, 0);
+  return `${edits.length} pending${errors === 0 ? '' : ` · ${plural(errors, 'new type error')}`}`;
+}
+
+function plural(count: number, one: string): string {
+  return `${count} ${count === 1 ? one : `${one}s`}`;
 }
 
 export function renderReview(edits: readonly ReviewEdit[], cspSource: string): string {
@@ -99,17 +113,25 @@ export function renderReview(edits: readonly ReviewEdit[], cspSource: string): s
 <style>
   body { font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); color: var(--vscode-foreground); padding: 4px 12px; }
   h2 { font-size: 1.05em; margin: 8px 0 4px; }
-  .files, .hint, .empty { color: var(--vscode-descriptionForeground); }
+  .files, .hint, .empty, .state { color: var(--vscode-descriptionForeground); }
   .notes { border-left: 3px solid var(--vscode-textBlockQuote-border); padding-left: 8px; margin: 4px 0; }
-  table { border-collapse: collapse; margin: 4px 0; }
-  td { padding: 3px 12px 3px 0; vertical-align: middle; }
+  .item { padding: 4px 0; border-bottom: 1px solid var(--vscode-widget-border, transparent); }
+  .head { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 10px; row-gap: 2px; }
+  .head code { overflow-wrap: anywhere; }
+  .actions { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 3px; }
   .state-accepted { color: var(--vscode-testing-iconPassed); }
   .state-conflict { color: var(--vscode-editorWarning-foreground); }
-  a.button { display: inline-block; padding: 2px 10px; margin-right: 4px; border-radius: 2px; text-decoration: none;
+  .count-errors { color: var(--vscode-errorForeground); white-space: nowrap; }
+  details.errors { margin: 3px 0 0; }
+  details.errors summary { cursor: pointer; }
+  details.errors ul { margin: 2px 0 0; padding-left: 18px; }
+  details.errors li { margin: 1px 0; }
+  a.button { display: inline-block; padding: 2px 10px; border-radius: 2px; text-decoration: none; white-space: nowrap;
     color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
   a.button.primary { color: var(--vscode-button-foreground); background: var(--vscode-button-background); }
   a.button:hover { opacity: 0.9; }
-  .batch { margin: 6px 0 2px; }
+  a.location { white-space: nowrap; }
+  .batch { display: flex; flex-wrap: wrap; gap: 4px; margin: 8px 0 2px; }
 </style>
 </head>
 <body>
@@ -119,7 +141,7 @@ ${body}
 }
 
 function renderEdit(edit: ReviewEdit): string {
-  const rows = edit.items
+  const items = edit.items
     .map((item) => {
       const state =
         item.state === 'accepted'
@@ -127,21 +149,38 @@ function renderEdit(edit: ReviewEdit): string {
           : item.state === 'conflict'
             ? `conflict: ${item.reason ?? ''}; your text is kept`
             : 'proposed';
-      return `<tr data-index="${item.index}"><td><code>${escapeHtml(item.label)}</code></td><td class="files">${escapeHtml(item.file)}</td><td class="state-${item.state}">${escapeHtml(state)}</td><td>${item.actions.map((a) => link(a, a.label === 'Accept')).join('')}</td></tr>`;
+      return `<div class="item" data-index="${item.index}">
+<div class="head"><code>${escapeHtml(item.label)}</code><span class="files">${escapeHtml(item.file)}</span><span class="state state-${item.state}">${escapeHtml(state)}</span></div>
+${renderErrors(edit.editId, item.typeErrors, 'in this change')}
+<div class="actions">${item.actions.map((a) => link(a, a.label === 'Accept')).join('')}</div>
+</div>`;
     })
     .join('\n');
   const notes = edit.notes.map((n) => `<div class="notes">${escapeHtml(n)}</div>`).join('\n');
   const count = edit.items.length;
+  const errors = edit.typeErrors.total;
   return `<section data-edit="${escapeHtml(edit.editId)}">
-<h2>${escapeHtml(edit.title)}: ${count} change${count === 1 ? '' : 's'}</h2>
+<h2>${escapeHtml(edit.title)}: ${count} change${count === 1 ? '' : 's'}${errors === 0 ? '' : ` · <span class="count-errors">${escapeHtml(plural(errors, 'new type error'))}</span>`}</h2>
 <div class="files">${edit.files.map(escapeHtml).join(', ')}</div>
 ${notes}
-<table>
-${rows}
-</table>
+${items}
+${renderErrors(edit.editId, edit.typeErrors.elsewhere, 'in code the changes do not touch (callers)')}
 <div class="batch">${edit.actions.map((a, i) => link(a, i === 0)).join('')}</div>
-<div class="hint">Accepted changes are written together when the last change is decided: one Undo reverts the batch.</div>
+<div class="hint">Accepted changes are written together when the last change is decided: one Undo reverts the batch.${errors === 0 ? '' : ' The type check ran on the whole batch.'}</div>
 </section>`;
+}
+
+/** The new type errors of a change (or of the batch), folded under their count and first message; each a link. */
+function renderErrors(editId: string, errors: readonly ReviewTypeError[], where: string): string {
+  const [first] = errors;
+  if (first === undefined) return '';
+  const items = errors
+    .map((error) => {
+      const href = `command:scalpel.showTypeError?${encodeURIComponent(JSON.stringify([editId, error.index]))}`;
+      return `<li><a class="location" href="${escapeHtml(href)}" title="Show it in ${escapeHtml(error.file)}">${escapeHtml(error.where)}</a> ${escapeHtml(error.code)} ${escapeHtml(error.message)}</li>`;
+    })
+    .join('');
+  return `<details class="errors"><summary><span class="count-errors">${escapeHtml(plural(errors.length, 'new type error'))}</span> ${escapeHtml(where)}: ${escapeHtml(first.code)} ${escapeHtml(first.message)}</summary><ul>${items}</ul></details>`;
 }
 
 function link(action: ReviewAction, primary: boolean): string {

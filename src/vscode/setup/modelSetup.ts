@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import { confirmKeyStored, selectModel, setApiKey } from '../edit/modelCommands';
-import { ENDPOINT_DEFAULT_MODELS, OLLAMA_DEFAULT_BASE_URL } from '../lm/endpointModels';
+import { ENDPOINT_DEFAULT_MODELS, OLLAMA_DEFAULT_BASE_URL, OPENAI_DEFAULT_BASE_URL } from '../lm/endpointModels';
 import { listServerModels } from '../lm/listServerModels';
 import { type EndpointProvider, readApiKey, selectVsCodeModels, storeApiKey } from '../modelAccess';
 import { UserFacingError } from '../userError';
+import { markModelReadiness } from './modelReadyContext';
 import { type Readiness, readinessOf } from './readiness';
 
 /**
@@ -93,6 +94,7 @@ export async function setUpModel(ctx: Ctx, given: unknown): Promise<SetupResult 
     ? await applyChoice(ctx, given)
     : await interactiveSetup(ctx, 'Choose the language model Scalpel sends your edits to.');
   if (result === undefined) return undefined;
+  await markModelReadiness(ctx);
   const waiting = pending;
   pending = undefined;
   if (waiting === undefined) {
@@ -196,6 +198,9 @@ async function interactiveSetup(ctx: Ctx, reason: string): Promise<SetupResult |
   return picked?.run?.();
 }
 
+/** How long setup waits for an endpoint's model list before asking for the name instead. */
+const MODEL_LIST_TIMEOUT_MS = 5_000;
+
 async function endpointSetup(ctx: Ctx, provider: 'openai' | 'anthropic'): Promise<SetupResult | undefined> {
   const title = provider === 'openai' ? 'Scalpel: OpenAI or an OpenAI-compatible server' : 'Scalpel: Anthropic';
   let baseUrl = '';
@@ -211,15 +216,7 @@ async function endpointSetup(ctx: Ctx, provider: 'openai' | 'anthropic'): Promis
     if (typed === undefined) return undefined;
     baseUrl = typed.trim();
   }
-  const model = await vscode.window.showInputBox({
-    title,
-    prompt: 'Model name',
-    value: ENDPOINT_DEFAULT_MODELS[provider],
-    ignoreFocusOut: true,
-    validateInput: (value) => (value.trim() === '' ? 'Name the model' : undefined),
-  });
-  if (model === undefined) return undefined;
-  // A hosted service needs a key; a server on a base URL of the user's may take none.
+  // The key before the model: the server's model list may need it.
   const keyRequired = baseUrl === '';
   const key = await vscode.window.showInputBox({
     title,
@@ -231,14 +228,69 @@ async function endpointSetup(ctx: Ctx, provider: 'openai' | 'anthropic'): Promis
     validateInput: (value) => (keyRequired && value.trim() === '' ? 'Paste the key' : undefined),
   });
   if (key === undefined) return undefined;
+  const model = await pickEndpointModel(title, provider, baseUrl, key.trim());
+  if (model === undefined) return undefined;
   const result = await applyChoice(ctx, {
     provider,
-    model: model.trim(),
+    model,
     baseUrl,
     ...(key.trim() === '' ? {} : { key }),
   });
   if (key.trim() !== '') confirmKeyStored(provider, result.model);
   return result;
+}
+
+/**
+ * The model, picked from what the server lists (`GET /models`) when it answers, else typed. Scalpel's default name is
+ * offered only for the provider's own service: a server of the user's has its own names (issue 29).
+ */
+async function pickEndpointModel(
+  title: string,
+  provider: 'openai' | 'anthropic',
+  baseUrl: string,
+  key: string,
+): Promise<string | undefined> {
+  const listed =
+    provider === 'openai'
+      ? await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: `Scalpel: asking ${baseUrl || 'OpenAI'} for its models`,
+          },
+          () => listServerModels(baseUrl === '' ? OPENAI_DEFAULT_BASE_URL : baseUrl, MODEL_LIST_TIMEOUT_MS, key),
+        )
+      : undefined;
+  const defaultModel = baseUrl === '' ? ENDPOINT_DEFAULT_MODELS[provider] : '';
+  if (listed !== undefined && listed.length > 0) {
+    const typeAnother = { label: '$(edit) Type another model name…', model: undefined };
+    const items = [
+      ...[...listed]
+        .sort((a, b) => Number(b === defaultModel) - Number(a === defaultModel) || a.localeCompare(b))
+        .map((model) => ({ label: model, model: model as string | undefined })),
+      typeAnother,
+    ];
+    const picked = await vscode.window.showQuickPick(items, {
+      title,
+      placeHolder: `The models ${baseUrl || 'OpenAI'} offers (${listed.length})`,
+      ignoreFocusOut: true,
+    });
+    if (picked === undefined) return undefined;
+    if (picked.model !== undefined) return picked.model;
+  }
+  const typed = await vscode.window.showInputBox({
+    title,
+    prompt:
+      listed === undefined && provider === 'openai'
+        ? `Model name (${baseUrl || 'OpenAI'} did not list its models at /models)`
+        : listed?.length === 0
+          ? `Model name (${baseUrl || 'OpenAI'} lists no models at /models)`
+          : 'Model name',
+    value: defaultModel,
+    ...(baseUrl === '' ? {} : { placeHolder: 'the name the server knows the model by, e.g. llama-3.1-8b-instruct' }),
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() === '' ? 'Name the model' : undefined),
+  });
+  return typed?.trim();
 }
 
 async function ollamaSetup(ctx: Ctx): Promise<SetupResult | undefined> {

@@ -23,6 +23,7 @@ export type Readiness =
       readonly ready: false;
       readonly missing: 'model' | 'vscode-model' | 'key';
       readonly kind?: EndpointProvider;
+      /** One line, short enough for the setup picker's placeholder (a quick pick cuts it at about 75 characters). */
       readonly reason: string;
     };
 
@@ -51,7 +52,7 @@ export async function readinessOf(facts: ReadinessFacts): Promise<Readiness> {
         : {
             ready: false,
             missing: 'vscode-model',
-            reason: 'The settings ask for a VS Code language model, and no extension offers one (GitHub Copilot does).',
+            reason: 'No VS Code model: the settings ask for one and no extension offers any.',
           };
     case 'auto':
       if (facts.baseUrl !== '') return { ready: true, via: 'endpoint' };
@@ -60,8 +61,7 @@ export async function readinessOf(facts: ReadinessFacts): Promise<Readiness> {
       return {
         ready: false,
         missing: 'model',
-        reason:
-          'Scalpel has no language model yet: no VS Code model (such as GitHub Copilot), no endpoint set up, and no Ollama running on this machine.',
+        reason: 'No language model yet: no VS Code model, no endpoint, no Ollama running.',
       };
   }
 }

@@ -121,7 +121,7 @@ describe('first run: fresh profile, no Copilot, nothing set up', () => {
     const result = await running;
 
     assert.equal(result.status, 'failed');
-    assert.match(result.message ?? '', /no language model yet/);
+    assert.match(result.message ?? '', /no language model yet/i);
     assert.match(result.message ?? '', /"reject names longer than 64 characters" is kept/);
     assert.doesNotMatch(
       result.message ?? '',

@@ -140,7 +140,8 @@ describe('@scalpel chat participant', () => {
       actions(answer).map((b) => [b.title, b.command, b.arguments]),
       [
         ['Preview', 'scalpel.previewEdit', [editId]],
-        ['Apply', 'scalpel.acceptEdit', [editId]],
+        // Apply sends `@scalpel /apply <edit>`, whose answer says what was written (chatApply.test.ts).
+        ['Apply', 'workbench.action.chat.open', [{ query: `@scalpel /apply ${editId}`, isPartialQuery: false }]],
         ['Discard', 'scalpel.rejectEdit', [editId]],
       ],
     );
@@ -578,5 +579,24 @@ ${note}
     const editId = edit.result?.metadata?.editId;
     assert.ok(editId);
     prepared.push(editId);
+  });
+
+  it('/plan says how to add a file that is not part of the request, named by the model or in the instruction', async () => {
+    // Issue 29: the plan used to drop such a file with no word on how to bring it in.
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    server.enqueue(
+      scripted.answer('NEED src/user.ts/class[User]/method[validate]\nNEED src/config.ts/const[config]\n'),
+    );
+    const plan = await ask('@scalpel /plan check names against the limit in config, and list them in src/index.ts');
+
+    const text = markdownOf(plan);
+    assert.deepEqual(
+      anchors(plan).map((a) => a.title),
+      ['src/user.ts/class[User]/method[validate]'],
+    );
+    assert.match(
+      text,
+      /`src\/config\.ts`, `src\/index\.ts` are not part of this request, so the model planned without them: add them with `#file:src\/config\.ts` `#file:src\/index\.ts` and ask again\./,
+    );
   });
 });

@@ -200,6 +200,32 @@ describe('review: acting on a preview', () => {
     assert.ok(sentUserText(model.server).includes('Task: viewers cannot edit'));
   });
 
+  it('a row names the element as it was found, not as the model misspelled its path', async () => {
+    // Issue 29: the row echoed the model's spelling ("class[user]/method[CanEdit]").
+    model.server.enqueue(
+      scripted.answer(fenced('REPLACE_ELEMENT src/user.ts/class[user]/method[CanEdit]', NEW_CAN_EDIT)),
+    );
+    const { result } = await editAtCursor(
+      "return this.role === 'admin' || this.role === 'editor'",
+      'viewers cannot edit',
+    );
+    assert.equal(result.status, 'preview', result.message);
+    const html = await waitFor(
+      () =>
+        api()
+          .review.renderedHtml()
+          ?.includes(result.editId ?? '-') === true && api().review.renderedHtml(),
+      { description: 'the review panel to show the edit' },
+    );
+    const [edit] = api().review.summary();
+    assert.deepEqual(
+      edit?.items.map((i) => i.label),
+      ['replace class[User]/method[canEdit]'],
+    );
+    assert.ok(!html.includes('CanEdit'), 'the misspelling is nowhere in the panel');
+    await vscode.commands.executeCommand('scalpel.rejectEdit', result.editId);
+  });
+
   it('a second Apply of an applied edit says so, without an internal id', async () => {
     model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT)));
     const { result } = await editAtCursor(

@@ -72,7 +72,7 @@ void describe('scalpel edit / apply / stats end to end', () => {
     const table = await scalpel(root, { SCALPEL_METRICS_FILE: metrics }, ['stats']);
     const instructions = Math.round(summary.all.instructionTokens.mean);
     assert.match(table.stdout, /instructions \+ code/);
-    assert.match(table.stdout, new RegExp(`^all .* ${instructions} \\+ \\d+ `, 'm'));
+    assert.match(table.stdout, new RegExp(`^all .* ${instructions} \\+ \\d+$`, 'm'));
     assert.deepEqual(
       summary.byCommand.map((g) => g.key),
       ['cli.edit'],

@@ -37,6 +37,14 @@ void describe('describeOperation', () => {
     );
   });
 
+  void test('a path the model misspelled is named as it was read (the Review row, issue 29)', () => {
+    const op = patch(`${FILE}/class[userservice]/method[Validate]`);
+    assert.equal(
+      describeOperation(op, { file: FILE, readAs: `${FILE}/class[UserService]/method[validate]` }),
+      'edit class[UserService]/method[validate]',
+    );
+  });
+
   void test('no rename note when the path stayed the same', () => {
     const op = patch(`${FILE}/function[parse]`);
     assert.equal(describeOperation(op, { file: FILE, renamedTo: `${FILE}/function[parse]` }), 'edit function[parse]');

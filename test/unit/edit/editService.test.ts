@@ -286,6 +286,11 @@ void describe('the edit service', () => {
       [`${FILE}/function[nope]`, 'src/other.ts'],
     );
     assert.match(result.plan?.unresolved[1]?.reason ?? '', /not part of the request/);
+    // The file outside the request is named apart, for the surface to say how to add it; a missing element is not.
+    assert.deepEqual(
+      result.plan?.unresolved.map((u) => u.outsideRequest),
+      [undefined, 'src/other.ts'],
+    );
     assert.deepEqual(
       recorded.map((r) => [r.command, r.phase]),
       [['test.plan', 'plan']],

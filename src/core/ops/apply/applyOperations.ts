@@ -151,6 +151,7 @@ export function applyOperations(
   const failures = new Map<number, OpFailure>();
   const notes = new Map<number, string>();
   const renames = new Map<number, string>();
+  const readAs = new Map<number, string>();
   const skippedBecause = new Map<number, string>();
   const files = new Map<string, FileWork>();
   const createdBy = new Map<string, number>();
@@ -320,6 +321,7 @@ export function applyOperations(
           failures,
           notes,
           renames,
+          readAs,
           skippedBecause,
         );
         if (change !== undefined) changes.push(change);
@@ -363,12 +365,14 @@ export function applyOperations(
     }
     const note = notes.get(index);
     const renamedTo = renames.get(index);
+    const readPath = readAs.get(index);
     return {
       index,
       operation,
       status: 'ok',
       ...(note === undefined ? {} : { message: note }),
       ...(renamedTo === undefined ? {} : { renamedTo }),
+      ...(readPath === undefined ? {} : { readAs: readPath }),
     };
   });
   const keep = ok || partial;
@@ -385,6 +389,7 @@ function applyElementOperations(
   failures: Map<number, OpFailure>,
   notes: Map<number, string>,
   renames: Map<number, string>,
+  readAs: Map<number, string>,
   skippedBecause: Map<number, string>,
 ): FileChange | undefined {
   const style = detectStyle(before);
@@ -403,6 +408,7 @@ function applyElementOperations(
     for (const [index, failure] of plan.failures) if (!failures.has(index)) failures.set(index, failure);
     for (const [index, note] of plan.notes) notes.set(index, note);
     for (const [index, path] of plan.renames) renames.set(index, path);
+    for (const [index, path] of plan.readAs) readAs.set(index, path);
     if (!partial && failures.size > 0 && round === 0) {
       // All or nothing: still verify what planned, so every operation's own problem is reported at once.
       attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, lexicon);

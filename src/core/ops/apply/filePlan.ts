@@ -42,6 +42,8 @@ export interface FilePlan {
   readonly notes: ReadonlyMap<number, string>;
   /** Operations that renamed their element → its new path. */
   readonly renames: ReadonlyMap<number, string>;
+  /** Operations whose path was resolved tolerantly → the path it was read as. */
+  readonly readAs: ReadonlyMap<number, string>;
 }
 
 export class FilePlanner {

@@ -507,6 +507,19 @@ void describe('REPLACE_ELEMENT refusals', () => {
       result.results[0]?.message ?? '',
       /was read as src\/service\.ts\/class\[UserService\]\/method\[validate\]/,
     );
+    // The path as read, for a surface to show instead of the model's spelling (issue 29).
+    assert.equal(result.results[0]?.readAs, `${SERVICE}/class[UserService]/method[validate]`);
+  });
+
+  void test('an exact path carries no path read in its place', () => {
+    const { result } = applyOk(files, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${SERVICE}/class[UserService]/method[validate]`,
+        content: 'validate(input: string): boolean {\n  return true;\n}',
+      },
+    ]);
+    assert.equal(result.results[0]?.readAs, undefined);
   });
 
   void test('the whole class sent for one method is refused', () => {

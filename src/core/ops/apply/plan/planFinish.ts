@@ -117,7 +117,14 @@ export function finish(state: PlanState, failedElsewhere: ReadonlySet<number> = 
   for (const [index, path] of state.renamedBy) {
     if (!state.failures.has(index) && !state.notes.has(index)) state.notes.set(index, `renamed to ${path}`);
   }
-  return { actions, expectations, failures: state.failures, notes: state.notes, renames: state.renamedBy };
+  return {
+    actions,
+    expectations,
+    failures: state.failures,
+    notes: state.notes,
+    renames: state.renamedBy,
+    readAs: state.readAs,
+  };
 }
 
 /**

@@ -136,6 +136,8 @@ export class PlanState {
   readonly placedImports = new Map<string, ImportPlacement>();
   /** The operation that renamed an element → the element's new path, for the operation's result. */
   readonly renamedBy = new Map<number, string>();
+  /** The operation whose path was resolved tolerantly → the path it was read as, for the operation's result. */
+  readonly readAs = new Map<number, string>();
   readonly outline: FileOutline;
   readonly editor: SourceEditor;
 
@@ -200,6 +202,7 @@ export class PlanState {
       });
       return undefined;
     }
+    if (resolved.tolerant && !this.readAs.has(index)) this.readAs.set(index, resolved.path);
     if (resolved.tolerant && !this.notes.has(index)) this.notes.set(index, `${path} was read as ${resolved.path}`);
     return { element: resolved.element, node: resolved.overload ?? resolved.element };
   }
