@@ -4,6 +4,7 @@ import { isLlmError, type LlmError } from '../llm/errors';
 import type { RequestMetrics } from '../llm/metrics';
 import {
   buildContextWithReferences,
+  contextRequestOf,
   fileViewsOf,
   runEdit,
   type EditFileRequest,
@@ -547,11 +548,7 @@ function contextOf(
   const requests =
     'requests' in request
       ? request.requests
-      : fileViewsOf({ ...request, options: { strategy: settings.strategy } }).map((v) => ({
-          outline: v.outline,
-          focus: v.focus,
-          whole: v.whole,
-        }));
+      : fileViewsOf({ ...request, options: { strategy: settings.strategy } }).map(contextRequestOf);
   try {
     const context = buildContextWithReferences(
       { counter, logger: log, ...withReferences(referencesFor(settings)) },

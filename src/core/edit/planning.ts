@@ -6,6 +6,7 @@ import type { ChatMessage } from '../llm/provider';
 import { parseFinds, parsePlan, PLANNING_SYSTEM_PROMPT, planningOutline, planningUserMessage } from '../llm/prompts';
 import { answerFinds, type SymbolFinder } from './findSymbol';
 import type { ModelCall } from './modelCall';
+import { readNeed, type NeedRequest } from './needLine';
 import { usageNotes } from './planningUsage';
 
 /**
@@ -25,6 +26,8 @@ export interface PlannedElement {
   /** The file's workspace path. */
   readonly file: string;
   readonly element: ElementNode;
+  /** What the NEED line asked beyond the path: a position to add a member at, lines, uses (needLine.ts). */
+  readonly need?: Omit<NeedRequest, 'path'>;
 }
 
 export interface Plan {
@@ -36,6 +39,8 @@ export interface Plan {
   readonly unresolved: readonly { readonly path: string; readonly reason: string }[];
   /** Everything accepted, element and file paths, in the model's order. */
   readonly accepted: readonly string[];
+  /** What the model asked with FIND while planning: it points at lines of long elements like the task's words. */
+  readonly finds?: readonly string[];
 }
 
 export interface PlanningOutlineContext {
@@ -79,20 +84,35 @@ export async function askForPlan(
     },
   ];
   const needs: string[] = [];
+  const asked: string[] = [];
   for (let round = 0; ; round++) {
     // A plan has no whole-file counterpart: a whole-file request would not plan.
     const answer = await call('plan', messages, 0);
     for (const path of parsePlan(answer.text)) if (!needs.includes(path)) needs.push(path);
     const finds = parseFinds(answer.text);
     if (finder === undefined || finds.length === 0 || round >= MAX_FIND_ROUNDS) break;
+    asked.push(...finds.filter((f) => !asked.includes(f)));
     const found = await answerFinds(finder, finds);
+    // The answer names element paths itself, so the outline is not sent again (issue 28: a 164-token answer cost
+    // 3,661 tokens with it); the NEED lines given so far are kept.
+    if (round === 0) messages[1] = { role: 'user', content: withoutOutlines(files, instruction) };
     messages.push({ role: 'assistant', content: answer.text });
     messages.push({
       role: 'user',
-      content: `${found.join('\n\n')}\n\nNow answer with the NEED lines of what you need${round + 1 < MAX_FIND_ROUNDS ? ' (or FIND again)' : ''}.`,
+      content: `${found.join('\n\n')}\n\nNow answer with the NEED lines of what you need${round + 1 < MAX_FIND_ROUNDS ? ' (or FIND again)' : ''}; the NEED lines you gave are kept.`,
     });
   }
-  return resolvePlan(files, needs);
+  const plan = resolvePlan(files, needs);
+  return asked.length === 0 ? plan : { ...plan, finds: asked };
+}
+
+/** The planning request once a FIND is answered: the task, and which files the outlines (not sent again) were of. */
+function withoutOutlines(files: readonly PlanFile[], instruction: string): string {
+  const named = files.map((f) => `${f.path} (${f.outline.lineCount} lines)`).join(', ');
+  return planningUserMessage(
+    [`The outlines of ${named} were shown in your first request; they are not repeated.`],
+    instruction,
+  );
 }
 
 /** The model's NEED paths against the files of the request. */
@@ -102,7 +122,8 @@ export function resolvePlan(files: readonly PlanFile[], paths: readonly string[]
   const unresolved: { path: string; reason: string }[] = [];
   const accepted: string[] = [];
   for (const raw of paths) {
-    const path = raw.replace(/^file:/i, '');
+    const { path: needPath, ...need } = readNeed(raw);
+    const path = needPath.replace(/^file:/i, '');
     let fileName: string;
     let hasSegments: boolean;
     try {
@@ -131,7 +152,7 @@ export function resolvePlan(files: readonly PlanFile[], paths: readonly string[]
       continue;
     }
     if (elements.some((e) => e.element.path === resolved.element.path)) continue;
-    elements.push({ file: file.path, element: resolved.element });
+    elements.push({ file: file.path, element: resolved.element, ...(Object.keys(need).length === 0 ? {} : { need }) });
     accepted.push(resolved.element.path);
   }
   return { elements, wholeFiles, unresolved, accepted };

@@ -2,6 +2,7 @@ import { loadLanguagesForPaths } from '../language/languages';
 import { applyOperations, type ApplyOptions, type ApplyResult, type SnapshotReader } from '../ops/apply';
 import type { Operation } from '../ops/operation';
 import type { NewTypeError } from '../check/typeCheck';
+import type { LineSpan } from '../context/viewPieces';
 import type { ShownRequest } from './shownRecord';
 
 /**
@@ -25,8 +26,11 @@ export interface VerificationProblem {
   readonly message: string;
   /** The operation of the batch it is blamed on, when the step knows; that operation goes back for repair. */
   readonly operationIndex?: number;
-  /** The message shows this file (or element, by canonical path) in full: the repair round counts it as seen. */
-  readonly shows?: { readonly file: string; readonly path?: string };
+  /**
+   * The message shows this file (or element, by canonical path) in full, or only `lines` of the element: the repair
+   * round counts it as seen.
+   */
+  readonly shows?: { readonly file: string; readonly path?: string; readonly lines?: readonly LineSpan[] };
   /** The type check's errors behind the message, for surfaces that mark them where they are (the preview). */
   readonly typeErrors?: readonly NewTypeError[];
 }

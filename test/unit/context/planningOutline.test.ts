@@ -78,6 +78,44 @@ void describe('planning outline', () => {
     assert.match(text, /… and \d+ more$/);
   });
 
+  void test('every test call has one layout: labels with their notes, several to a line, in a describe or not', () => {
+    const tests = (n: number): string =>
+      Array.from({ length: n }, (_, i) => `  it('case ${i}', () => {\n    expect(run(${i})).toBe(${i});\n  });`).join(
+        '\n',
+      );
+    const text = [
+      "import { run } from './run';",
+      "describe('small', () => {",
+      tests(3),
+      '});',
+      "describe('large', () => {",
+      tests(60),
+      '});',
+      "test('top level', () => {",
+      '  expect(run(0)).toBe(0);',
+      '});',
+      "test('escape key closes', () => {",
+      '  expect(run(99)).toBe(99);',
+      '});',
+      '',
+    ].join('\n');
+    const file = outlineSource('src/run.test.ts', text);
+    const unlimited = planningOutline(file, { budget: Number.POSITIVE_INFINITY, counter, instruction: 'escape' });
+    const tight = planningOutline(file, { budget: 400, counter, instruction: 'escape' });
+    assert.match(
+      unlimited,
+      /\n {4}call\[it 'case 0'\], call\[it 'case 1'\], call\[it 'case 2'\], call\[it 'case 3'\], /,
+    );
+    assert.ok(counter.count(unlimited) < 700, `${counter.count(unlimited)} tokens for 65 tests`);
+    for (const view of [unlimited, tight]) {
+      assert.ok(view.includes("    call[it 'case 0'], call[it 'case 1'], call[it 'case 2']\n"), view);
+      assert.match(view, /\n {2}statement\[test\]#1 'top level', statement\[test\]#2 'escape key closes'/);
+      assert.ok(!view.includes("it('case"), 'no signature repeats a test name');
+      assert.ok(!view.includes('members:'), view);
+    }
+    assert.ok(counter.count(tight) <= 400, `${counter.count(tight)}`);
+  });
+
   const corpus = tryLoadCorpus();
   const title = `the largest corpus files fit the default budget (${DEFAULT_PLANNING_OUTLINE_BUDGET} tokens)`;
   void test(title, { skip: corpus === undefined ? 'the corpus is not installed' : false }, () => {
