@@ -38,8 +38,8 @@ export const contextTool: ToolSpec<ContextInput> = {
   description:
     'The code of the focused elements in full, inside a view of their files: containers as headers, neighbours as ' +
     'signatures, the rest as one-line stubs, each labelled with its element path (`// @ path`). Read an element ' +
-    'this way before replacing it. An element longer than the snippet limit (80 lines) comes in numbered slices ' +
-    'with a cursor; prefer focusing on its members.',
+    'this way before replacing it; only the imports its code uses come with it. Over the 80-line snippet limit, a ' +
+    'container shows its members as signatures and another element comes in numbered slices with a cursor.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -71,19 +71,24 @@ export const contextTool: ToolSpec<ContextInput> = {
   describe: (input) => `context of ${input.focus.join(', ')}`,
   handle(input, env, budget) {
     const maxTokens = Math.min(budget.maxTokens, input.maxTokens ?? DEFAULT_CONTEXT_TOKENS);
-    const byFile = new Map<string, string[]>();
+    const byFile = new Map<string, { focus: string[]; containers: string[]; apart: string[] }>();
     const oversized: Array<{ path: string; element: ElementNode; text: string }> = [];
     for (const raw of input.focus) {
       const path = canonicalPathOrThrow(env, raw);
       const file = parseElementPath(path).file;
       const outline = env.outlines.getOrThrow(file);
-      const paths = byFile.get(file) ?? [];
+      const paths = byFile.get(file) ?? { focus: [], containers: [], apart: [] };
       byFile.set(file, paths);
       if (path === file) continue;
       const element = resolveElementPathOrThrow(outline, path).element;
-      if (element.endLine - element.startLine + 1 > budget.maxSnippetLines) {
+      if (element.endLine - element.startLine + 1 <= budget.maxSnippetLines) paths.focus.push(path);
+      else if (element.children.length > 0) {
+        // A long container shows its header, own text and members' signatures: focus on a member for its body.
+        paths.containers.push(path);
+      } else {
         oversized.push({ path, element, text: outline.text });
-      } else paths.push(path);
+        paths.apart.push(path);
+      }
     }
     // What the agent sees now is its baseline: get_changes reports the user's edits since, apply merges with them.
     for (const file of byFile.keys()) env.conversation.recordShown(file, env.outlines.getOrThrow(file).text);
@@ -92,9 +97,11 @@ export const contextTool: ToolSpec<ContextInput> = {
     const sections: string[] = [];
     const notes: string[] = [];
     if (offset === 0) {
-      const requests: ContextFileRequest[] = [...byFile.entries()].map(([file, focus]) => ({
+      const requests: ContextFileRequest[] = [...byFile.entries()].map(([file, { focus, containers, apart }]) => ({
         outline: env.outlines.getOrThrow(file),
         focus,
+        ...(containers.length === 0 ? {} : { containers: containers.map((path) => ({ path })) }),
+        ...(apart.length === 0 ? {} : { shownApart: apart }),
       }));
       // Room for the slices and notes below the view.
       const sliceReserve = oversized.length === 0 ? 300 : Math.min(maxTokens / 2, 4_000);
@@ -107,9 +114,11 @@ export const contextTool: ToolSpec<ContextInput> = {
           );
       } catch (error) {
         if (!(error instanceof ContextBudgetError)) throw error;
+        // Only after every focused element was shown in part: the answer holds too little for this many elements.
         throw new ToolInputError(
-          `the focused elements need ${count(error.required)} tokens, over this answer's budget of ${count(error.budget)}; ` +
-            'focus on fewer or smaller elements (outline lists their members)',
+          `even with their members named only and long elements as windows, the ${count(input.focus.length)} focused ` +
+            `elements need ${count(error.required)} tokens, more than this answer can hold (${count(error.budget)}); ` +
+            'ask for fewer elements per call',
         );
       }
     }
