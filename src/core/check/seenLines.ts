@@ -1,6 +1,7 @@
 import { widened } from '../context/elementWindows';
 import { linesLabel, mergeSpans, spansCover, type LineSpan } from '../context/viewPieces';
 import type { ElementNode, FileOutline } from '../elements/element';
+import { lineAtOffset, lineStartsOf } from '../elements/lines';
 import type { PatchElementOperation } from '../ops/operation';
 
 /**
@@ -46,11 +47,13 @@ function capitalize(text: string): string {
 
 /** The file lines a SEARCH text covers inside the element, or undefined when it is not found exactly once. */
 export function placeSearch(text: string, element: ElementNode, search: string): LineSpan | undefined {
+  const starts = lineStartsOf(text);
+  const lineAt = (offset: number): number => lineAtOffset(starts, offset);
   const code = text.slice(element.range.start, element.range.end);
   const normalized = search.replace(/\r\n/g, '\n');
   const exact = onlyIndexOf(code, normalized);
   if (exact !== undefined) {
-    const start = lineAt(text, element.range.start + exact);
+    const start = lineAt(element.range.start + exact);
     return [start, start + lineCount(normalized.replace(/\n$/, '')) - 1];
   }
   // As written but indented otherwise: the same trimmed lines, once.
@@ -68,7 +71,7 @@ export function placeSearch(text: string, element: ElementNode, search: string):
     }
   }
   if (found === undefined) return undefined;
-  const first = lineAt(text, element.range.start) + found;
+  const first = lineAt(element.range.start) + found;
   return [first, first + wanted.length - 1];
 }
 
@@ -83,10 +86,4 @@ function lineCount(text: string): number {
   let lines = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines += 1;
   return lines;
-}
-
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line += 1;
-  return line;
 }

@@ -1,4 +1,5 @@
 import type { ElementNode, FileOutline } from '../elements/element';
+import { lineAtOffset, lineStartsOf } from '../elements/lines';
 import { splitWords } from './taskWords';
 import { mergeSpans, type LineSpan } from './viewPieces';
 
@@ -23,8 +24,12 @@ const HEAD_MAX_LINES = 24;
 const MAX_POINTS = 8;
 /** A word on more than this share of the element's lines tells nothing about where to look. */
 const COMMON_SHARE = 0.1;
-/** Windows covering more than this share of the element show it whole instead. */
-const WHOLE_SHARE = 0.6;
+/**
+ * Windows covering more than this share of the element show it whole instead: a task that points at many places
+ * edits broadly, and a window too few costs a round (measured on the replay: a 247-line method shown at 55% in
+ * windows took a repair round its whole text would not have).
+ */
+const WHOLE_SHARE = 0.4;
 
 export interface WindowPointers {
   /** 1-based file lines the user pointed at (cursor, selection). */
@@ -52,7 +57,7 @@ export function windowsOf(
   if (size < WINDOW_MIN_LINES && !force) return undefined;
   const points = pointedLines(outline, element, pointers);
   if (points.length === 0 && !force) return undefined;
-  const openLine = lineOfOffset(outline.text, element.bodyRange?.start ?? element.declarationRange.start);
+  const openLine = lineAtOffset(lineStartsOf(outline.text), element.bodyRange?.start ?? element.declarationRange.start);
   const headEnd = Math.min(last, openLine + HEAD_LINES, first + HEAD_MAX_LINES - 1);
   const spans: LineSpan[] = [
     [first, headEnd],
@@ -103,11 +108,4 @@ function pointedLines(outline: FileOutline, element: ElementNode, pointers: Wind
 
 function startOfLine(text: string, offset: number): number {
   return text.lastIndexOf('\n', offset - 1) + 1;
-}
-
-/** The 1-based line of an offset (a scan: called once per windowed element). */
-export function lineOfOffset(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line += 1;
-  return line;
 }

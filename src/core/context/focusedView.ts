@@ -1,4 +1,5 @@
 import type { ElementNode, FileOutline } from '../elements/element';
+import { lineAtOffset, lineStartsOf } from '../elements/lines';
 import { ancestryOf } from '../elements/resolve';
 import { C_LIKE_SYNTAX, type CodeSyntax } from '../language/languageSupport';
 import { languageFor } from '../language/languages';
@@ -351,26 +352,13 @@ class FocusedFileRenderer {
   }
 
   private starts(): number[] {
-    if (this.lineStarts === undefined) {
-      const starts = [0];
-      const { text } = this.outline;
-      for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-      this.lineStarts = starts;
-    }
+    this.lineStarts ??= lineStartsOf(this.outline.text);
     return this.lineStarts;
   }
 
   /** The 1-based line holding an offset. */
   private lineOf(offset: number): number {
-    const starts = this.starts();
-    let low = 0;
-    let high = starts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((starts[mid] ?? 0) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low + 1;
+    return lineAtOffset(this.starts(), offset);
   }
 
   /** Line `line` (1-based) as written, without its line break. */

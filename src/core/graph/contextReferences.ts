@@ -3,7 +3,13 @@ import type { TokenCounter } from '../context/tokens';
 import type { ElementNode } from '../elements/element';
 import { resolveElementPath } from '../elements/resolve';
 import type { Logger } from '../logger';
-import { describeReferences, type ElementReferences, type ReferenceFinder, type ReferenceSite } from './references';
+import {
+  clip,
+  describeReferences,
+  type ElementReferences,
+  type ReferenceFinder,
+  type ReferenceSite,
+} from './references';
 import type { OverlayText } from './semantics';
 
 /**
@@ -225,8 +231,4 @@ export function describeGrouped(references: ElementReferences, limit: number, ow
       `- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`,
     );
   return lines.join('\n');
-}
-
-function clip(text: string): string {
-  return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
 }

@@ -193,6 +193,7 @@ export function describeReferences(references: ElementReferences, options: Descr
   return `${lines.join('\n')}${unsearched}`;
 }
 
-function clip(text: string): string {
+/** A line of code as a references list quotes it: at most 160 characters. */
+export function clip(text: string): string {
   return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
 }

@@ -58,9 +58,19 @@ const CART = `${SHOP_FILE}/class[Cart]`;
 
 void describe('containers at the cost of the change', () => {
   const llm = useScriptedModel();
+  /** One planned edit of `file` (no focus given) through the scripted model, judged by the seen-code rule. */
+  const plannedEdit = (file: string, text: string, instruction: string, repairRounds = 0): ReturnType<typeof runEdit> =>
+    runEdit({
+      instruction,
+      files: [{ path: file, focus: [] }],
+      snapshot: { read: (path: string) => (path === file ? text : undefined) },
+      provider: llm.provider(),
+      counter,
+      options: { planning: 'always', repairRounds },
+      verificationSteps: [seenCodeStep()],
+    });
 
   void test('creating an `it` in a 40-test describe sends its header, the tests at the position and the rest as labels', async () => {
-    const snapshot = { read: (path: string) => (path === TESTS_FILE ? CART_TESTS : undefined) };
     llm.server.enqueue(
       scripted.answer(`NEED ${DESCRIBE} LAST_CHILD`),
       scripted.answer(
@@ -77,15 +87,7 @@ void describe('containers at the cost of the change', () => {
       ),
     );
     const before = llm.server.requests.length;
-    const outcome = await runEdit({
-      instruction: 'add a test for item 41',
-      files: [{ path: TESTS_FILE, focus: [] }],
-      snapshot,
-      provider: llm.provider(),
-      counter,
-      options: { planning: 'always', repairRounds: 0 },
-      verificationSteps: [seenCodeStep()],
-    });
+    const outcome = await plannedEdit(TESTS_FILE, CART_TESTS, 'add a test for item 41');
     assert.equal(outcome.ok, true, outcome.failure);
     const sent = llm.userMessageOf(before + 1);
     assert.ok(sent.includes("describe('Cart', () => {"), 'the describe header');
@@ -98,7 +100,6 @@ void describe('containers at the cost of the change', () => {
   });
 
   void test('a class header patch sends no member bodies, and applies', async () => {
-    const snapshot = { read: (path: string) => (path === SHOP_FILE ? SHOP : undefined) };
     llm.server.enqueue(
       scripted.answer(`NEED ${CART}`),
       scripted.answer(
@@ -122,15 +123,7 @@ void describe('containers at the cost of the change', () => {
       ),
     );
     const before = llm.server.requests.length;
-    const outcome = await runEdit({
-      instruction: 'say in the doc comment that the cart keeps one line per item',
-      files: [{ path: SHOP_FILE, focus: [] }],
-      snapshot,
-      provider: llm.provider(),
-      counter,
-      options: { planning: 'always', repairRounds: 0 },
-      verificationSteps: [seenCodeStep()],
-    });
+    const outcome = await plannedEdit(SHOP_FILE, SHOP, 'say in the doc comment that the cart keeps one line per item');
     assert.equal(outcome.ok, true, outcome.failure);
     const sent = llm.userMessageOf(before + 1);
     assert.ok(sent.includes('/** A shopping cart. */\nexport class Cart {'), sent);
@@ -143,7 +136,6 @@ void describe('containers at the cost of the change', () => {
   });
 
   void test("a container patch that reaches into a member's body is refused and those lines are shown", async () => {
-    const snapshot = { read: (path: string) => (path === SHOP_FILE ? SHOP : undefined) };
     const patch = [
       `PATCH_ELEMENT ${CART}`,
       '```ts',
@@ -156,15 +148,7 @@ void describe('containers at the cost of the change', () => {
     ].join('\n');
     llm.server.enqueue(scripted.answer(`NEED ${CART}`), scripted.answer(patch), scripted.answer(patch));
     const before = llm.server.requests.length;
-    const outcome = await runEdit({
-      instruction: 'log bumps as bumped',
-      files: [{ path: SHOP_FILE, focus: [] }],
-      snapshot,
-      provider: llm.provider(),
-      counter,
-      options: { planning: 'always', repairRounds: 1 },
-      verificationSteps: [seenCodeStep()],
-    });
+    const outcome = await plannedEdit(SHOP_FILE, SHOP, 'log bumps as bumped', 1);
     const repair = llm.messagesOf(before + 2).at(-1)?.content ?? '';
     assert.match(repair, /PATCH_ELEMENT of src\/shop\.ts\/class\[Cart\] changes line \d+, which you were not shown/);
     assert.ok(repair.includes("    this.log.push('bump ' + sku);"), repair);
