@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { loadLanguagesForPaths } from '../../core/language/languages';
 import { applyOperations } from '../../core/ops/apply';
 import { parseOperations } from '../../core/ops/format';
@@ -7,6 +5,7 @@ import { type CliCommand, parseCommandArgs } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { workspaceRoot } from '../workspaceFiles';
+import { readAnswerOrThrow } from '../answerInput';
 import { checkWriteOrThrow, diskSnapshot, writeChanges } from '../writeChanges';
 
 export const applyCommand: CliCommand = {
@@ -42,12 +41,7 @@ Options:
     if (positionals.length !== 1 || source === undefined)
       throw new UsageError(`apply takes one operations file, or - for stdin\n\n${this.usage}`);
     const root = workspaceRoot(io, values.root);
-    let answer: string;
-    try {
-      answer = source === '-' ? await io.readStdin() : readFileSync(resolve(root, source), 'utf8');
-    } catch (error) {
-      throw new CliError(`${source}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-    }
+    const answer = await readAnswerOrThrow(source, root, io);
     const parsed = parseOperations(answer);
     if (parsed.operations.length === 0 && parsed.errors.length === 0)
       throw new CliError(`${source}: no operations found`);

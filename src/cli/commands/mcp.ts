@@ -34,7 +34,11 @@ export function cliBatchWriter(root: string): BatchWriter {
       try {
         await checkWriteOrThrow(root, batch.changes);
         writeChanges(root, batch.changes);
-        return { status: 'written', message: `wrote ${files.join(', ')}`, files };
+        return {
+          status: 'written',
+          message: files.length === 0 ? 'no file changed' : `wrote ${files.join(', ')}`,
+          files,
+        };
       } catch (error) {
         if (!(error instanceof CliError)) throw error;
         return {

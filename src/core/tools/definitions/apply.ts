@@ -179,6 +179,11 @@ export const applyTool: ToolSpec<ApplyInput> = {
         lines.push(`diff cut after ${count(shown.length)} of ${count(diff.length)} lines to fit the answer budget`);
       return { text: lines.join('\n') };
     }
+    if (result.changes.length === 0) {
+      // Bodies equal to what the files hold: there is nothing to write, and no file to name as written.
+      lines.push('nothing was written: the operations leave every file as it is');
+      return { text: lines.join('\n') };
+    }
     const outcome = await env.writer.write({
       title: `agent edit: ${count(parsed.operations.length)} operations`,
       operations: parsed.operations,
