@@ -261,10 +261,15 @@ function fileView(
   const appendix = request.appendix?.trim() ?? '';
   // What "the whole file" costs: its text in a fence under its path. A view, its appendix and a whole file's index of
   // element paths together stay within a tenth more than that (issue 28).
-  const bare = counter.count(joinPieces(renderWholeFile(outline, '')));
+  // Counted in parts (the text is counted once; its path line, fences and index apart): they meet at line breaks, so
+  // the sum is the count to a token or two, and a 20,000-line file is not counted three times.
+  const index = (room: number): string => elementIndexWithin(outline, room, counter);
+  const framing = counter.count(joinPieces(renderWholeFile({ ...outline, text: '' }, '')));
+  const bare = fileTokens + framing;
   const limit = Math.floor(bare * (1 + WHOLE_FILE_ALLOWANCE));
-  const wholeRendered = renderWholeFile(outline, elementIndexWithin(outline, limit - bare, counter));
-  const wholeTokens = counter.count(joinPieces(wholeRendered));
+  const wholeIndex = index(limit - bare);
+  const wholeRendered = renderWholeFile(outline, wholeIndex);
+  const wholeTokens = bare + counter.count(wholeIndex);
   const wholeView = (): FileView => {
     const pieces = [...wholeRendered];
     const kept = appendix === '' ? '' : appendixWithin(appendix, limit - wholeTokens, counter);
