@@ -1,4 +1,5 @@
 import { version } from '../../package.json';
+import { ElementNestingError } from '../core/elements/nesting';
 import { loadLanguagesFor } from '../core/language/languages';
 import { CliError } from './cliError';
 import type { CliCommand, CliIo } from './command';
@@ -67,6 +68,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CliError) {
       io.stderr(`scalpel ${command.name}: ${error.message}\n`);
       return error.exitCode;
+    }
+    if (error instanceof ElementNestingError) {
+      io.stderr(`scalpel ${command.name}: ${error.message}\n`);
+      return 1;
     }
     io.stderr(
       `scalpel ${command.name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

@@ -2,6 +2,7 @@ import { ElementPathSyntaxError, parseElementPath } from '../../elements/element
 import { isOutlinable, outlineSource } from '../../elements/outline';
 import { nearestPaths } from '../../elements/resolve';
 import type { FileOutline } from '../../elements/element';
+import { ElementNestingError } from '../../elements/nesting';
 import { C_LIKE_SYNTAX, type CodeScan } from '../../language/languageSupport';
 import { languageFor, languageNames } from '../../language/languages';
 import { OPERATION_TYPES, type Operation, type OperationResult } from '../operation';
@@ -323,9 +324,13 @@ export function applyOperations(
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      // A file nested deeper than Scalpel reads is refused as such; anything else is a defect, said as one.
+      const failure: OpFailure =
+        error instanceof ElementNestingError
+          ? { message: reason, hint: 'Scalpel cannot edit this file; leave it out of the answer' }
+          : { message: `internal error while applying to ${work.path}: ${reason}` };
       for (const index of [...work.elementOps, ...(work.fileOp === undefined ? [] : [work.fileOp])]) {
-        if (!failures.has(index))
-          failures.set(index, { message: `internal error while applying to ${work.path}: ${reason}` });
+        if (!failures.has(index)) failures.set(index, failure);
       }
     }
   }
