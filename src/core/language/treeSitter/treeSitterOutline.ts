@@ -130,6 +130,7 @@ export class SpecOutliner {
       syntaxErrors: [
         ...syntaxProblemsOf(tree.rootNode, this.lines, this.text),
         ...emptyBodiesOf(tree.rootNode, this.spec.nonEmptyTypes ?? [], this.lines),
+        ...(this.spec.compilerProblems?.(tree.rootNode, this.text) ?? []),
       ].sort((a, b) => a.line - b.line || a.column - b.column),
       lineCount: countLines(this.text),
     };

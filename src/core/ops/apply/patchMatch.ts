@@ -1,7 +1,16 @@
 import type { CodeScan } from '../../language/languageSupport';
 import type { SearchReplacePair } from '../operation';
 import { reindent } from './reindent';
-import { detectEol, indentWidth, type IndentStyle, isBlankLine, leadingWhitespace } from './textStyle';
+import { linesStartingInside } from './codeScan';
+import {
+  detectEol,
+  detectIndent,
+  indentWidth,
+  inIndentStyle,
+  type IndentStyle,
+  isBlankLine,
+  leadingWhitespace,
+} from './textStyle';
 
 /**
  * SEARCH/REPLACE inside one element. A search must match exactly once: first as written (line breaks in the
@@ -120,7 +129,8 @@ function applyOne(text: string, pair: SearchReplacePair, index: number, target: 
   const exact = occurrences(text, exactSearch);
   if (exact.length === 1 && exact[0] !== undefined) {
     const at = exact[0];
-    const replacement = eol === '\n' ? replace : replace.replace(/\n/g, eol);
+    const styled = inStyleOfElement(text, at, replace, target);
+    const replacement = eol === '\n' ? styled : styled.replace(/\n/g, eol);
     return { ok: true, text: text.slice(0, at) + replacement + text.slice(at + exactSearch.length), tolerant: false };
   }
   if (exact.length > 1) {
@@ -134,6 +144,27 @@ function applyOne(text: string, pair: SearchReplacePair, index: number, target: 
     };
   }
   return applyTolerant(text, search, replace, index, label, target);
+}
+
+/**
+ * The lines a replacement adds after its first, in the indentation character of the element's own lines: a model
+ * that writes spaces into a tab-indented element (or tabs into a space-indented one) would leave it mixed, which
+ * CPython refuses (issue 25). Lines that start inside a string literal are text and stay as they are.
+ */
+function inStyleOfElement(text: string, at: number, replace: string, target: PatchTarget): string {
+  if (!replace.includes('\n')) return replace;
+  const style = detectIndent(text, target.indent);
+  const prefix = text.slice(0, at);
+  const inLiteral = linesStartingInside(prefix + replace, target.scanCode(prefix + replace).literals);
+  const firstLine = inLiteral.length - replace.split('\n').length;
+  return replace
+    .split('\n')
+    .map((line, i) => {
+      if (i === 0 || inLiteral[firstLine + i] === true) return line;
+      const indent = leadingWhitespace(line);
+      return inIndentStyle(indent, style) + line.slice(indent.length);
+    })
+    .join('\n');
 }
 
 function applyTolerant(
