@@ -12,7 +12,7 @@ import { applyFileOperation } from './fileOperations';
 import type { OpFailure } from './actions';
 import { type ElementOperation, FilePlanner, isElementOperation } from './filePlan';
 import { type Lexicon, RenderError, renderActions } from './render';
-import { detectStyle } from './textStyle';
+import { detectStyle, usesLoneCr } from './textStyle';
 import type { ApplyOptions, ApplyResult, FileChange, SnapshotReader } from './types';
 import { verifyEdit, type VerifyProblem } from './verify';
 import { checkWorkspacePath } from './workspacePath';
@@ -380,7 +380,7 @@ export function applyOperations(
 /** Plans, renders and verifies the element operations of one file; failures are recorded per operation. */
 function applyElementOperations(
   path: string,
-  before: string,
+  original: string,
   indices: readonly number[],
   operations: readonly Operation[],
   partial: boolean,
@@ -389,6 +389,10 @@ function applyElementOperations(
   renames: Map<number, string>,
   skippedBecause: Map<number, string>,
 ): FileChange | undefined {
+  // A file whose lines end with a lone CR (classic Mac) is planned with LF in its place (one character for one, so
+  // every offset holds) and its new text written back with CR: the rest of apply knows LF and CRLF only.
+  const loneCr = usesLoneCr(original);
+  const before = loneCr ? original.replace(/\r(?!\n)/g, '\n') : original;
   const style = detectStyle(before);
   const language = languageFor(path);
   if (language === undefined) throw new Error(`no language reads ${path}`);
@@ -414,10 +418,11 @@ function applyElementOperations(
     const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol, lexicon);
     if (outcome.ok) {
       markDropped(indices, plan.actions, plan.notes, failures, skippedBecause);
-      const edits = outcome.buffer.edits();
-      if (applyEdits(before, edits) !== outcome.buffer.text)
+      const planned = outcome.buffer.edits();
+      if (applyEdits(before, planned) !== outcome.buffer.text)
         throw new Error('the edits do not reproduce the edited text');
-      return { path, before, after: outcome.buffer.text, edits, created: false };
+      const edits = loneCr ? planned.map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, '\r') })) : planned;
+      return { path, before: original, after: loneCr ? applyEdits(original, edits) : outcome.buffer.text, edits, created: false };
     }
     const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, lexicon);
     for (const index of blamed) verificationFailed.add(index);
