@@ -76,6 +76,11 @@ export interface CodeSyntax {
   readonly emptyBody?: string;
   /** Whether `...` alone on a line is ordinary code (Python's Ellipsis), not a lazy placeholder. */
   readonly ellipsisIsCode: boolean;
+  /**
+   * Whether the compiler reads a lone CR as whitespace, not as a line break (Rust, Go: LF only). Absent: a lone CR
+   * ends a line (Python, Java, C#, TypeScript), and a file of lone CRs is edited line by line, its CRs kept.
+   */
+  readonly loneCrIsWhitespace?: boolean;
 }
 
 /** What a language that does not say otherwise is written like. */

@@ -4,6 +4,7 @@ import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
 import { rustImports } from './rustImports';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import { rustCompilerProblems } from './rustRules';
 
 /**
  * Rust: items (functions, structs and unions with their fields, enums with their variants, traits with their
@@ -135,7 +136,13 @@ export const rustSpec: TreeSitterLanguageSpec = {
   isFileComment: (node) => /^\/[/*]!/.test(node.text),
   headerTypes: ['inner_attribute_item'],
   leadingTypes: ['attribute_item'],
-  syntax: C_LIKE_SYNTAX,
+  // The `;` after a macro call among items (`define_bool!(0, a, b);` in an impl) is a node of its own: it belongs to
+  // the call, so deleting the call takes it along (a lone `;` is no item).
+  trails: (node, next) =>
+    node.type === 'macro_invocation' && next.type === 'empty_statement' && next.startPosition.row === node.endPosition.row,
+  compilerProblems: (root) => rustCompilerProblems(root),
+  // rustc ends a line at LF only: a lone CR is whitespace, so a file of them is read as it is.
+  syntax: { ...C_LIKE_SYNTAX, loneCrIsWhitespace: true },
   scanCode: (text) => scanCLike(text, { rustStrings: true }),
   wrapContent,
   imports: rustImports,

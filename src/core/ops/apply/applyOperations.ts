@@ -390,12 +390,13 @@ function applyElementOperations(
   skippedBecause: Map<number, string>,
 ): FileChange | undefined {
   // A file whose lines end with a lone CR (classic Mac) is planned with LF in its place (one character for one, so
-  // every offset holds) and its new text written back with CR: the rest of apply knows LF and CRLF only.
-  const loneCr = usesLoneCr(original);
-  const before = loneCr ? original.replace(/\r(?!\n)/g, '\n') : original;
-  const style = detectStyle(before);
+  // every offset holds) and its new text written back with CR: the rest of apply knows LF and CRLF only. Not in a
+  // language whose compiler reads a lone CR as whitespace: there the file is verified as the compiler reads it.
   const language = languageFor(path);
   if (language === undefined) throw new Error(`no language reads ${path}`);
+  const loneCr = language.syntax?.loneCrIsWhitespace !== true && usesLoneCr(original);
+  const before = loneCr ? original.replace(/\r(?!\n)/g, '\n') : original;
+  const style = detectStyle(before);
   const lexicon: Lexicon = { scanCode: (text: string): CodeScan => language.scanCode(text), syntax: language.syntax ?? C_LIKE_SYNTAX };
   const planner = new FilePlanner(path, before, language, style);
   const outline = planner.outline;
