@@ -14,7 +14,8 @@ import javax.tools.ToolProvider;
 /**
  * The language fuzz's Java oracle (test/unit/fuzz/compilerOracles.ts): javac's own parser over many files in one JVM.
  * A parse, not a full compile: the corpus files use Android classes no classpath here has. Reads the list of files
- * from the file named by the first argument; prints one line per error: path, tab, line, tab, javac's message.
+ * from the file named by the first argument; prints one line per error: path, tab, line, tab, javac's message. Every
+ * error: javac's default stops reporting after 100, which let files of a large batch pass unchecked.
  */
 public class ParseCheck {
   public static void main(String[] args) throws Exception {
@@ -31,7 +32,7 @@ public class ParseCheck {
                   null,
                   manager,
                   diagnostics,
-                  List.of("-proc:none", "-Xlint:none", "-encoding", "UTF-8"),
+                  List.of("-proc:none", "-Xlint:none", "-encoding", "UTF-8", "-Xmaxerrs", "1000000"),
                   null,
                   manager.getJavaFileObjectsFromStrings(part));
       task.parse();
