@@ -1,7 +1,11 @@
 import { createEditService } from '../../core/edit/editService';
 import type { NewTypeError } from '../../core/check/typeCheck';
 import { firstStop } from '../../core/edit/preWriteGate';
-import { remainingTypeErrors } from '../../core/edit/typeCheckStep';
+import { remainingTypeErrors, typeCheckSummary } from '../../core/edit/typeCheckStep';
+import type { EnvironmentError, TypeCheckSummary } from '../../core/check/typeCheck';
+import { briefMessage } from '../../core/check/newErrors';
+import type { Advice, AdviceAction, AdviceSetting } from '../../core/edit/advice';
+import { describeChecker } from '../../core/graph/semantics';
 import { languageFor } from '../../core/language/languages';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
@@ -45,8 +49,15 @@ Options:
                       0 disables)
   --no-plan           never run the planning phase
   --verify LEVEL      types (default): also refuse new TypeScript errors in the changed files and
-                      their importers (they go back to the model first); syntax: the parse alone
+                      their importers (they go back to the model first); syntax: the parse alone.
+                      Only errors the edit causes count: an error the file already had (same code
+                      and message) is old, and errors that say a dependency or type definitions
+                      are not installed, or that come from the project's configuration, are set
+                      aside and listed apart
   --allow-new-errors  write the edit even if new type errors remain after the repair rounds
+  --tsdk DIR          the TypeScript that checks types: a folder holding a typescript package or
+                      its lib folder, or "bundled" (default: the workspace's node_modules/typescript
+                      when there, else the one bundled with Scalpel)
   --dry-run           verify and print the diff, write nothing
   --allow GLOB        let the answer write protected files matching GLOB (repeatable; see docs/security.md)
   --conversation ID   the conversation whose baselines (what the model last saw of each file) this edit
@@ -55,7 +66,9 @@ Options:
                       user_wins (default) keeps yours and reports the operation; agent_wins writes the
                       model's version and prints yours; ask writes the rest, prints both versions of each
                       such element and exits 3 (run again with user_wins or agent_wins to decide)
-  --json              print {ok, operations, results, files, usage, conflicts, notes} as JSON
+  --json              print {ok, operations, results, files, usage, conflicts, notes, typeCheck} as
+                      JSON on stdout; progress goes to stderr as JSON lines
+                      {"event":"progress","phase":...,"message":...}
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
                       (default: the current directory)`,
@@ -75,6 +88,7 @@ Options:
       'dry-run': { type: 'boolean' },
       verify: { type: 'string' },
       'allow-new-errors': { type: 'boolean' },
+      tsdk: { type: 'string' },
       allow: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
@@ -130,9 +144,11 @@ Options:
     let lastStep = 'starting';
     const logger = stderrLogger(io.stderr, values.verbose === true);
     const provider = createProvider(providerConfig, logger);
-    const progress = (message: string): void => {
+    const progress = (message: string, phase = 'start'): void => {
       lastStep = message;
-      if (values.json !== true) io.stderr(`scalpel: ${message}\n`);
+      // With --json, stdout holds one JSON document at the end; progress goes to stderr as one JSON object a line.
+      if (values.json === true) io.stderr(`${JSON.stringify({ event: 'progress', phase, message })}\n`);
+      else io.stderr(`scalpel: ${message}\n`);
     };
     progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
     if (verify === 'types') {
@@ -174,12 +190,13 @@ Options:
         tokenBudget: budget,
         verify,
         conflictPolicy,
+        ...(values.tsdk === undefined ? {} : { typescript: values.tsdk }),
         ...(values['no-plan'] === true ? { planning: 'never' } : {}),
         ...(repairRounds === undefined ? {} : { repairRounds }),
       },
       ...(values.full === true ? { full: true } : {}),
       signal,
-      onProgress: (event) => progress(event.message),
+      onProgress: (event) => progress(event.message, event.phase),
       // Always stream: Ctrl-C and the inactivity timeout act between chunks, and a cut-off answer is recognised as
       // truncated rather than as broken JSON. --verbose shows the answer as it arrives.
       onText: values.verbose === true ? (delta) => io.stderr(delta) : () => undefined,
@@ -199,8 +216,11 @@ Options:
     const written = ok && values['dry-run'] !== true;
     // Only --allow-new-errors lets a batch with remaining type errors through: say what it adds. One list feeds
     // both stderr and --json.
-    const remaining = ok ? remainingTypeErrors(outcome.verification) : [];
-    for (const line of describeRemaining(remaining)) io.stderr(`${line}\n`);
+    const remaining = remainingTypeErrors(outcome.verification);
+    const typeCheck = typeCheckSummary(outcome.verification);
+    if (values.json !== true) for (const line of describeTypeCheck(typeCheck)) io.stderr(`${line}\n`);
+    // Listed with --json too, where an editor or terminal can jump to them; --json has them as newTypeErrors.
+    for (const line of describeRemaining(remaining, ok)) io.stderr(`${line}\n`);
     const changes = resolution?.changes ?? outcome.apply.changes;
     const conflicts = resolution?.conflicts ?? [];
     const pending = conflicts.filter((c) => c.decision === 'pending');
@@ -236,6 +256,7 @@ Options:
             ...(result.userChanges === undefined ? {} : { userChanges: result.userChanges.files }),
             usage,
             ...(remaining.length === 0 ? {} : { newTypeErrors: remaining }),
+            ...(typeCheck === undefined ? {} : { typeCheck: typeCheckAsJson(typeCheck) }),
             notes: outcome.notes,
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
@@ -259,6 +280,9 @@ Options:
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
     }
+    // A failed model call says what to do in its own message; the other failures get the advice in flags.
+    if (!ok && values.json !== true && result.advice !== undefined && result.error === undefined)
+      io.stderr(`${describeAdvice(result.advice)}\n`);
     if (!ok)
       throw new CliError(failure ?? 'the edit did not apply', result.status === 'cancelled' && !expired ? 130 : 1);
     if (pending.length > 0) {
@@ -273,20 +297,94 @@ Options:
 };
 
 /**
- * The type errors a batch was let through with, for the terminal: per file a count, then each error where an editor
- * or terminal can jump to it (`file:line:column`), its code and message, and the element it is in.
+ * The type errors a batch was let through with (`allowed`), or that stopped it, for the terminal: per file a count,
+ * then each error where an editor or terminal can jump to it (`file:line:column`), its code, the first line of its
+ * message and the element it is in: one line each, never a compiler's whole chain of explanations.
  */
-function describeRemaining(errors: readonly NewTypeError[]): string[] {
+function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): string[] {
   const byFile = new Map<string, NewTypeError[]>();
   for (const error of errors) byFile.set(error.file, [...(byFile.get(error.file) ?? []), error]);
   return [...byFile].flatMap(([file, inFile]) => [
-    `scalpel: new type errors allowed in ${file}: ${inFile.length} error${inFile.length === 1 ? '' : 's'} the edit adds`,
+    `scalpel: ${allowed ? 'new type errors allowed in' : 'new type errors the model did not fix in'} ${file}: ${inFile.length} error${inFile.length === 1 ? '' : 's'} the edit adds`,
     ...inFile.map(
       (e) =>
-        `  ${e.file}:${e.line}:${e.column} TS${e.code} ${e.message.replace(/\n\s*/g, ' ')}` +
+        `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)}` +
         (e.elementPath === undefined ? '' : ` (in ${e.elementPath})`),
     ),
   ]);
+}
+
+/** At most this many environment errors are listed on stderr (all of them are in --json). */
+const MAX_ENVIRONMENT_LINES = 5;
+
+/** Which TypeScript checked, and the errors it set aside as the environment's, one line each. */
+function describeTypeCheck(summary: TypeCheckSummary | undefined): string[] {
+  if (summary?.checker === undefined) return [];
+  const lines = [`scalpel: types checked with ${describeChecker(summary.checker)}`];
+  if (summary.checker.fallbackReason !== undefined) lines[0] += `: ${summary.checker.fallbackReason}`;
+  const set = summary.environmentErrors;
+  if (set.length === 0) return lines;
+  lines.push(
+    `scalpel: ${set.length} error${set.length === 1 ? '' : 's'} set aside, not caused by the code (the environment lacks something; they never block an edit):`,
+  );
+  lines.push(...set.slice(0, MAX_ENVIRONMENT_LINES).map(environmentLine));
+  if (set.length > MAX_ENVIRONMENT_LINES)
+    lines.push(`  … and ${set.length - MAX_ENVIRONMENT_LINES} more (--json lists them)`);
+  return lines;
+}
+
+function environmentLine(e: EnvironmentError): string {
+  return `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)} (${e.reason})`;
+}
+
+function typeCheckAsJson(summary: TypeCheckSummary): object {
+  return {
+    ...(summary.checker === undefined ? {} : { checker: summary.checker }),
+    environmentErrors: summary.environmentErrors,
+    checkedFiles: summary.checkedFiles,
+    omittedImporters: summary.omittedImporters,
+  };
+}
+
+/** The advice in the CLI's terms: the sentence, then the flags or variables that do it. */
+function describeAdvice(advice: Advice): string {
+  const flags = [...new Set(advice.actions.flatMap(cliActionOf))];
+  return `scalpel: ${advice.nextStep}${flags.length === 0 ? '' : ` (${flags.join('; ')})`}`;
+}
+
+function settingFlag(setting: AdviceSetting): string[] {
+  switch (setting) {
+    case 'verify':
+      return ['--verify syntax checks the syntax alone'];
+    case 'tokenBudget':
+      return ['--budget N'];
+    case 'baseUrl':
+      return ['--base-url URL'];
+    case 'model':
+      return ['--model NAME'];
+    case 'maxOutputTokens':
+    case 'exclude':
+      return [];
+  }
+}
+
+function cliActionOf(action: AdviceAction): string[] {
+  switch (action.kind) {
+    case 'applyAnyway':
+      return ['--allow-new-errors writes it with them'];
+    case 'openSettings':
+      return settingFlag(action.setting);
+    case 'setApiKey':
+      return ['set OPENAI_API_KEY, ANTHROPIC_API_KEY or SCALPEL_API_KEY'];
+    case 'selectModel':
+      return ['--model NAME'];
+    case 'showLog':
+      return ['--verbose shows the requests'];
+    case 'plan':
+      return ['leave --focus out to plan first'];
+    case 'showAnswer':
+      return [];
+  }
 }
 
 /** `--on-conflict ask` left elements for the user to decide: the rest was written. */

@@ -36,6 +36,7 @@ import {
   type GateFinding,
   type GatePassage,
   passPreWriteGates,
+  runPreWriteGates,
   type PreWriteGate,
   type PreWriteRequest,
 } from './preWriteGate';
@@ -200,25 +201,40 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   const record = (requests: readonly RequestMetrics[]): void => {
     if (requests.length > 0) deps.recordMetrics?.(requests);
   };
-  // One code graph per workspace: the type check, the references in the context and the model's FIND share it.
-  let graph: CodeGraph | undefined;
-  const graphOf = (): CodeGraph | undefined => {
+  // One code graph per workspace: the type check, the references in the context and the model's FIND share it. A
+  // change of the TypeScript to check with (the setting) starts a new one.
+  let graph: { readonly graph: CodeGraph; readonly typescript: string } | undefined;
+  const graphOf = (settings?: EditSettings): CodeGraph | undefined => {
     if (deps.workspaceRoot === undefined) return undefined;
-    graph ??= new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot));
-    return graph;
+    const typescript = settings?.typescript ?? graph?.typescript ?? '';
+    if (graph === undefined || graph.typescript !== typescript) {
+      graph?.graph.dispose();
+      typeChecker = undefined;
+      referenceFinder = undefined;
+      graph = {
+        graph: new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot), {
+          toolchains: typescript === '' ? {} : { typescript },
+        }),
+        typescript,
+      };
+    }
+    return graph.graph;
   };
   let typeChecker: TypeCheckService | undefined;
   let referenceFinder: ReferenceFinder | undefined;
-  const steps = (settings: EditSettings, allowNewErrors: boolean): VerificationStep[] => {
+  const steps = (settings: EditSettings, allowNewErrors: boolean, mayBringIn?: BringInCheck): VerificationStep[] => {
     const all = stepsOf(deps);
-    const workspace = settings.verify === 'types' ? graphOf() : undefined;
+    const workspace = settings.verify === 'types' ? graphOf(settings) : undefined;
     if (workspace === undefined) return all;
     typeChecker ??= new TypeCheckService(workspace);
-    return [...all, typeCheckStep(typeChecker, { mayRemain: allowNewErrors })];
+    return [
+      ...all,
+      typeCheckStep(typeChecker, { mayRemain: allowNewErrors, ...(mayBringIn === undefined ? {} : { mayBringIn }) }),
+    ];
   };
   /** The references appendices, with the checker the type check uses: `verify: syntax` turns both off. */
   const references = (settings: EditSettings): ReferencesOfContext | undefined => {
-    const workspace = settings.verify === 'types' ? graphOf() : undefined;
+    const workspace = settings.verify === 'types' ? graphOf(settings) : undefined;
     if (workspace === undefined) return undefined;
     const counter = createTokenCounter(settings.tokenEncoding);
     return (requests, budget) => {
@@ -299,7 +315,7 @@ async function edit(
   deps: EditServiceDeps,
   log: Logger,
   record: (requests: readonly RequestMetrics[]) => void,
-  stepsFor: (settings: EditSettings, allowNewErrors: boolean) => VerificationStep[],
+  stepsFor: (settings: EditSettings, allowNewErrors: boolean, mayBringIn?: BringInCheck) => VerificationStep[],
   referencesFor: (settings: EditSettings) => ReferencesOfContext | undefined,
   finder: SymbolFinder,
 ): Promise<ServiceEditResult> {
@@ -353,7 +369,7 @@ async function edit(
     provider: request.provider,
     counter,
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
-    verificationSteps: stepsFor(settings, request.allowNewErrors === true),
+    verificationSteps: stepsFor(settings, request.allowNewErrors === true, bringInCheck(request, deps)),
     ...withReferences(referencesFor(settings)),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
@@ -532,6 +548,30 @@ async function plan(
 }
 
 type ReferencesOfContext = NonNullable<EditRequest['references']>;
+
+/** Whether the model may bring a workspace file outside the request in: undefined when it may, else why not. */
+type BringInCheck = (file: string) => Promise<string | undefined>;
+
+/**
+ * A file outside the request may be brought in (issue 24: a caller the batch breaks) when it may be sent to a model
+ * (no exclusion) and written without asking (no pre-write gate objects to it: not protected, inside the workspace).
+ */
+function bringInCheck(request: ServiceEditRequest, deps: EditServiceDeps): BringInCheck {
+  return async (file) => {
+    const exclusion = await request.exclusions?.firstExclusion([file]);
+    if (exclusion !== undefined) return `it is excluded by ${exclusion.rule}`;
+    const text = request.snapshot.read(file);
+    if (text === undefined) return 'it cannot be read';
+    const findings = await runPreWriteGates(deps.preWriteGates ?? [], {
+      changes: [{ path: file, before: text, after: text, edits: [], created: false }],
+      namedFiles: [],
+    });
+    const [finding] = findings;
+    return finding === undefined
+      ? undefined
+      : `${finding.decision === 'ask' ? 'it is protected: ' : ''}${finding.reason}`;
+  };
+}
 
 function withReferences(references: ReferencesOfContext | undefined): Pick<EditRequest, 'references'> {
   return references === undefined ? {} : { references };

@@ -7,6 +7,11 @@ import type { SourceFileSystem } from './sourceFiles';
 /** Outlines hold their file's text: enough for the files a few requests touch, never the whole workspace. */
 const MAX_CACHED_OUTLINES = 300;
 
+export interface CodeGraphOptions {
+  /** Per language id, which copy of its checker to use (`typescript: 'bundled'`); see `SemanticsOptions.toolchain`. */
+  readonly toolchains?: Readonly<Record<string, string>>;
+}
+
 /**
  * One code graph per workspace, shared by its consumers: the type check of a batch (importers of the changed files),
  * the references in a focused context, and the agent tools of issue 12 (references, callers, find_path). It owns the
@@ -19,7 +24,10 @@ export class CodeGraph {
   private readonly semantics = new Map<string, WorkspaceSemantics | undefined>();
   private readonly outlines = new Map<string, { key: string; outline: FileOutline }>();
 
-  constructor(readonly fileSystem: SourceFileSystem) {
+  constructor(
+    readonly fileSystem: SourceFileSystem,
+    private readonly options: CodeGraphOptions = {},
+  ) {
     this.imports = new ImportGraph(this);
   }
 
@@ -27,7 +35,13 @@ export class CodeGraph {
   semanticsFor(file: string): WorkspaceSemantics | undefined {
     const language = languageFor(file);
     if (language === undefined) return undefined;
-    if (!this.semantics.has(language.id)) this.semantics.set(language.id, language.semantics?.(this.fileSystem));
+    if (!this.semantics.has(language.id)) {
+      const toolchain = this.options.toolchains?.[language.id];
+      this.semantics.set(
+        language.id,
+        language.semantics?.(this.fileSystem, toolchain === undefined || toolchain === '' ? {} : { toolchain }),
+      );
+    }
     return this.semantics.get(language.id);
   }
 

@@ -28,6 +28,12 @@ export interface LanguageError {
   readonly message: string;
   /** Set when warnings and suggestions were asked for too (`ErrorsOptions.allCategories`). */
   readonly category?: 'error' | 'warning' | 'suggestion';
+  /**
+   * Set when the error only says that the environment lacks something, with why in a few words (`@types/node is not
+   * installed`, `the project's configuration`): a package not installed, type definitions of a runtime or a test
+   * runner missing, compiler options. No edit can fix such an error; the type check sets it aside and reports it apart.
+   */
+  readonly environment?: string;
 }
 
 export interface FileErrors {
@@ -49,6 +55,8 @@ export interface ErrorsOptions {
   readonly roots?: readonly string[];
   /** Warnings and suggestions too, each with its category (the agent tools' diagnostics). */
   readonly allCategories?: boolean;
+  /** Told what a long step is doing (building a program reads hundreds of files on the first check). */
+  readonly onProgress?: (message: string) => void;
 }
 
 export interface ReferenceHit {
@@ -129,14 +137,32 @@ export interface WorkspaceSemantics {
    * locals excluded), one hit per use, with `texts` in place.
    */
   uses(file: string, element: ElementNode, texts: ReadonlyMap<string, OverlayText>): UseHit[];
-  /**
-   * Whether an error only says that the environment lacks something (a package that is not installed, type
-   * definitions for the runtime): such errors never block an edit.
-   */
-  isEnvironmentError(error: Pick<LanguageError, 'code' | 'message'>): boolean;
-  /** Errors that follow from a missing dependency when the file has an environment error (untyped imports). */
-  followsFromEnvironment(error: Pick<LanguageError, 'code' | 'message'>): boolean;
+  /** The checker that finds the errors, to tell the user which one checked (`TypeScript 5.9.3, the workspace's`). */
+  checker?(): CheckerDescription;
   dispose(): void;
+}
+
+export interface CheckerDescription {
+  /** `TypeScript`. */
+  readonly name: string;
+  readonly version: string;
+  /** Where it was loaded from: the workspace's own copy, a folder a setting or flag named, or the bundled one. */
+  readonly source: 'workspace' | 'setting' | 'bundled';
+  /** The folder it was loaded from (workspace-relative when inside the workspace); undefined for the bundled one. */
+  readonly location?: string;
+  /** Why a copy that was asked for or found was not used (too old, failed to load), when the bundled one stands in. */
+  readonly fallbackReason?: string;
+}
+
+/** `TypeScript 5.9.3 (the workspace's, node_modules/typescript)`: one phrase for every surface. */
+export function describeChecker(checker: CheckerDescription): string {
+  const where =
+    checker.source === 'workspace'
+      ? `the workspace's${checker.location === undefined ? '' : `, ${checker.location}`}`
+      : checker.source === 'setting'
+        ? `from ${checker.location ?? 'the configured folder'}`
+        : 'bundled with Scalpel';
+  return `${checker.name} ${checker.version} (${where})`;
 }
 
 /** cyrb53: a fast 53-bit string hash; equal texts get equal versions, so cached results carry over. */

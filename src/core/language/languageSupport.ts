@@ -51,7 +51,7 @@ export interface LanguageSupport extends LanguageInfo {
    * references in a context (src/core/graph/semantics.ts); absent in a language without them. One instance serves a
    * workspace and is kept warm across requests.
    */
-  semantics?(fileSystem: SourceFileSystem): WorkspaceSemantics;
+  semantics?(fileSystem: SourceFileSystem, options?: SemanticsOptions): WorkspaceSemantics;
   /** How the language writes comments and bodies; absent: C-like (`//` comments, `{ … }` bodies). */
   readonly syntax?: CodeSyntax;
   /**
@@ -59,6 +59,14 @@ export interface LanguageSupport extends LanguageInfo {
    * language is ready at once. `loadLanguagesFor` (languages.ts) calls it before the synchronous methods run.
    */
   load?(): Promise<void>;
+}
+
+export interface SemanticsOptions {
+  /**
+   * Which copy of the language's checker to use, as the user set it (TypeScript: a folder like `typescript.tsdk`,
+   * or `bundled`); absent: the workspace's own when it has one, else the one Scalpel ships.
+   */
+  readonly toolchain?: string;
 }
 
 /** How a language writes comments and bodies: what the context, the renderer and the placeholder check follow. */

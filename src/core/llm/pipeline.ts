@@ -15,6 +15,8 @@ import { modelCaller } from '../edit/modelCall';
 import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
+import { typeCheckSummary } from '../edit/typeCheckStep';
+import { typeRepairSection } from '../edit/typeRepair';
 import type { EditOptions } from '../edit/editSettings';
 import {
   verifyBatch,
@@ -30,6 +32,8 @@ import type { Logger } from '../logger';
 import type { ApplyResult, SnapshotReader } from '../ops/apply';
 import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
+import { briefMessage } from '../check/newErrors';
+import type { CheckerDescription } from '../graph/semantics';
 import { isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
 import { focusNote } from './focusNote';
@@ -89,6 +93,18 @@ export interface EditRequest {
   readonly userChanges?: string;
   /** Answers the model's `FIND` lines; default: a plain text search of the request's files. */
   readonly finder?: SymbolFinder;
+}
+
+/**
+ * How a repair round's failures are sent: the type errors with the code holding them (src/core/edit/typeRepair.ts),
+ * the failure section under a token cap, and the earlier rounds' failure text left out of the conversation.
+ */
+interface RepairMessage {
+  readonly content: string;
+  /** The same message once a later round supersedes it: only the code it showed in full stays. */
+  readonly superseded: string;
+  readonly shown: readonly ShownFile[];
+  readonly offered: readonly string[];
 }
 
 /** One coding answer (the first or a repair): what it asked for beyond operations. */
@@ -365,6 +381,12 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       `asking ${provider.model} (${context.tokens} context tokens instead of ${context.wholeFileTokens} for whole files)`,
     );
     let answer = await call('code', messages, wholeFileRequestTokens);
+    /** The files the batch may change: the request's, and those the model brought in with NEED after a type error. */
+    const requestFiles = new Set(request.files.map((f) => f.path));
+    /** Files outside the request the last repair message offered to bring in (they hold errors the batch caused). */
+    let offered: readonly string[] = [];
+    /** Repair messages sent so far, by their index in `messages`, to leave their failures out of later requests. */
+    const repairMessages = new Map<number, RepairMessage>();
     shown.push({ phase: 'code', files: shownContext });
     const repairRounds = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
     const needBudget = Math.max(
@@ -375,8 +397,15 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     let shownByNeeds: ShownFile[] = [];
     let verifiedOnce = false;
     const { tokens: contextTokens, wholeFileTokens } = context;
-    const followUp = async (content: string, shownNow: readonly ShownFile[]): Promise<void> => {
+    const followUp = async (content: string, shownNow: readonly ShownFile[], repair?: RepairMessage): Promise<void> => {
       messages.push({ role: 'assistant', content: answer.text });
+      // The conversation does not carry an earlier round's failures again: the new message lists every operation's
+      // status; only the code an earlier one showed in full stays.
+      for (const [index, earlier] of repairMessages) {
+        const message = messages[index];
+        if (message !== undefined) messages[index] = { ...message, content: earlier.superseded };
+      }
+      if (repair !== undefined) repairMessages.set(messages.length, repair);
       messages.push({ role: 'user', content });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - contextTokens + wholeFileTokens);
@@ -392,6 +421,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       // A question is answered first, in a round of its own; operations beside it were written without what it
       // asks for, so they are set aside and the model answers again whole (docs/operations.md).
       if ((needs.length > 0 || finds.length > 0) && round < repairRounds) {
+        bringIn(views, requestFiles, needs, offered, request);
         const asked = answerNeeds(views, needs, counter, needBudget);
         const found = await answerFinds(finder, finds);
         rounds.push({
@@ -429,22 +459,31 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         {
           ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
           // Files the request did not send are refused without quoting them back (issue 17).
-          visibleFiles: new Set(request.files.map((f) => f.path)),
+          visibleFiles: requestFiles,
         },
         request.verificationSteps ?? [],
         shown,
+        { progress: (message) => progress('verify', message) },
       );
       verifiedOnce = true;
       apply = verified.apply;
       problems = verified.problems;
       verification = verified.steps;
       if (verified.ok && parseErrors.length === 0) break;
-      if (round >= repairRounds && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps))
-        break;
-      if (round >= repairRounds) {
-        const reason = describeFailure(apply, parseErrors, problems, operations.length);
+      // Errors in files this request cannot change are no reason for another round: no operation can fix them.
+      const unreachableOnly =
+        verified.apply.ok &&
+        parseErrors.length === 0 &&
+        problems.length > 0 &&
+        problems.every((p) => p.reach === 'none');
+      const spent = round >= repairRounds || unreachableOnly;
+      if (spent && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps)) break;
+      if (spent) {
         const last = requests[requests.length - 1];
         if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        const typesOnly = typeErrorsOnly(verified, parseErrors);
+        if (typesOnly !== undefined) return outcome(false, typesOnly.failure, typesOnly.kind);
+        const reason = describeFailure(apply, parseErrors, problems, operations.length);
         return outcome(
           false,
           `the model's operations did not verify after ${round + 1} attempt${round === 0 ? '' : 's'}: ${reason}; nothing was applied`,
@@ -455,12 +494,23 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         'repair',
         `sending ${countFailures(apply, parseErrors, problems)} failure(s) back to the model (repair ${round + 1} of ${repairRounds})`,
       );
-      await followUp(
-        operations.length === 0 && parseErrors.length === 0
-          ? 'Your answer held no operations. Answer with edit operations in the format described, and nothing else.'
-          : repairUserMessage(apply.results, parseErrors, problems),
-        withShownInRepair(shownByNeeds, problems),
-      );
+      if (operations.length === 0 && parseErrors.length === 0) {
+        await followUp(
+          'Your answer held no operations. Answer with edit operations in the format described, and nothing else.',
+          withShownInRepair(shownByNeeds, problems),
+        );
+        continue;
+      }
+      const repair = repairMessageOf(apply, parseErrors, problems, {
+        shown,
+        snapshot: request.snapshot,
+        counter,
+        budget: needBudget,
+        checker: typeCheckSummary(verification)?.checker,
+      });
+      offered = repair.offered;
+      shownByNeeds = withShownByNeeds(shownByNeeds, repair.shown);
+      await followUp(repair.content, withShownInRepair(shownByNeeds, problems), repair);
     }
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
@@ -543,12 +593,104 @@ function describeFailure(
 ): string {
   if (operationCount === 0 && parseErrors.length === 0) return 'the answer held no operations';
   const failures = apply.results.filter((r) => r.status === 'failed');
-  const parts = failures.slice(0, 3).map((r) => `${r.operation.type} ${r.operation.path}: ${r.message ?? 'failed'}`);
-  parts.push(...problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`));
+  const parts = failures
+    .slice(0, 3)
+    .map((r) => `${r.operation.type} ${r.operation.path}: ${briefMessage(r.message ?? 'failed')}`);
+  parts.push(...problems.slice(0, 3).map((p) => `${p.path}: ${briefMessage(p.message)}`));
   if (parseErrors.length > 0)
     parts.push(
       `${parseErrors.length} unreadable part${parseErrors.length === 1 ? '' : 's'} (line ${parseErrors[0]?.line}: ${parseErrors[0]?.message})`,
     );
   if (failures.length > 3) parts.push(`and ${failures.length - 3} more`);
   return parts.join('; ');
+}
+
+/**
+ * The failure when every operation applied and passed every other check but type errors remain: the count, the first
+ * few one line each (the CLI lists them all), and the kind the advice reads ("apply anyway", not "rephrase").
+ */
+function typeErrorsOnly(
+  verified: Verification,
+  parseErrors: readonly ParseError[],
+): { failure: string; kind: FailureKind } | undefined {
+  if (!verified.apply.ok || parseErrors.length > 0 || verified.problems.length === 0) return undefined;
+  if (verified.problems.some((p) => p.typeErrors === undefined)) return undefined;
+  const errors = verified.problems.flatMap((p) => p.typeErrors ?? []);
+  const unreachable = verified.problems.filter((p) => p.reach === 'none').flatMap((p) => p.typeErrors ?? []).length;
+  const environment = typeCheckSummary(verified.steps)?.environmentErrors.length ?? 0;
+  const listed = errors
+    .slice(0, 3)
+    .map((e) => `${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)}`)
+    .join('; ');
+  const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
+  return {
+    failure: `the edit adds ${errors.length} type error${errors.length === 1 ? '' : 's'} the model did not fix (${listed}${more}); nothing was applied`,
+    kind: { kind: 'typeErrors', count: errors.length, unreachable, environment },
+  };
+}
+
+/** The repair message of a round, with the type errors' section and what it shows in full. */
+function repairMessageOf(
+  apply: ApplyResult,
+  parseErrors: readonly ParseError[],
+  problems: readonly VerificationProblem[],
+  context: {
+    readonly shown: readonly ShownRequest[];
+    readonly snapshot: SnapshotReader;
+    readonly counter: TokenCounter;
+    readonly budget: number;
+    readonly checker: CheckerDescription | undefined;
+  },
+): RepairMessage {
+  const types = typeRepairSection({
+    problems,
+    shown: context.shown,
+    outlineOf: (file) => {
+      const text = context.snapshot.read(file);
+      return text === undefined || !isOutlinable(file) ? undefined : outlineSource(file, text);
+    },
+    counter: context.counter,
+    budget: context.budget,
+    ...(context.checker === undefined ? {} : { checker: context.checker }),
+  });
+  const content = repairUserMessage(apply.results, parseErrors, problems, { counter: context.counter, types });
+  const shownCode = [
+    ...problems.flatMap((p) => (p.shows === undefined ? [] : [p.message.split('\n').slice(1).join('\n').trim()])),
+    types.attachments,
+  ].filter((part) => part !== '');
+  return {
+    content,
+    superseded: [
+      "(This round's failures are superseded by a later message.)",
+      ...(shownCode.length === 0 ? [] : ['The code it showed in full:', ...shownCode]),
+    ].join('\n\n'),
+    shown: types.shown,
+    offered: types.offered,
+  };
+}
+
+/**
+ * A NEED of a file outside the request that the last repair offered (it holds errors the batch caused, and the write
+ * policy lets it be edited): the file joins the request, so the NEED is answered and the batch may change it.
+ */
+function bringIn(
+  views: FileView[],
+  requestFiles: Set<string>,
+  needs: readonly string[],
+  offered: readonly string[],
+  request: Pick<EditRequest, 'snapshot' | 'options'>,
+): void {
+  for (const need of needs) {
+    const path = need.replace(/^file:/i, '').replace(/^\.\//, '');
+    const file = offered.find((f) => path === f || path.startsWith(`${f}/`));
+    if (file === undefined || requestFiles.has(file)) continue;
+    const [view] = fileViewsOf({
+      files: [{ path: file, focus: [] }],
+      snapshot: request.snapshot,
+      ...(request.options === undefined ? {} : { options: request.options }),
+    });
+    if (view === undefined) continue;
+    views.push(view);
+    requestFiles.add(file);
+  }
 }
