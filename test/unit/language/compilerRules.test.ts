@@ -72,7 +72,6 @@ const SNIPPETS: readonly Snippet[] = [
     'syntax error: imports must appear before other declarations',
   ],
   ['Go: a second package clause', 'a.go', 'package a\n\npackage b\n', 'syntax error: package statement must be first'],
-  ['Go: no package clause', 'a.go', 'func f() {}\n', 'syntax error: package statement must be first'],
   [
     'C#: a using after a namespace',
     'A.cs',

@@ -3,22 +3,13 @@ import type { SyntaxProblem } from '../../elements/element';
 import { orderProblems } from '../treeSitter/compilerRules';
 
 /**
- * What the Go compiler refuses that tree-sitter-go accepts: a file without its `package` clause first, a second one,
+ * What the Go compiler refuses that tree-sitter-go accepts: a `package` clause after other code, a second one,
  * and an import after the other declarations (the compiler's messages).
  */
 export function goCompilerProblems(root: Node): SyntaxProblem[] {
+  // A missing clause is not checked: content (a function alone) is parsed as a file too.
   const nodes = root.namedChildren;
-  const first = nodes.find((node) => node.type !== 'comment');
-  const problems: SyntaxProblem[] = [];
-  if (first !== undefined && !nodes.some((node) => node.type === 'package_clause')) {
-    problems.push({
-      message: 'syntax error: package statement must be first',
-      line: first.startPosition.row + 1,
-      column: first.startPosition.column + 1,
-    });
-  }
   return [
-    ...problems,
     ...orderProblems(nodes, {
       stages: [['package_clause'], ['import_declaration']],
       once: ['package_clause'],
