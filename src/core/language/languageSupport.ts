@@ -76,6 +76,8 @@ export interface CodeSyntax {
   readonly emptyBody?: string;
   /** Whether `...` alone on a line is ordinary code (Python's Ellipsis), not a lazy placeholder. */
   readonly ellipsisIsCode: boolean;
+  /** Whether a string opening a module or a body documents it (Python's docstrings): the views mark it. */
+  readonly docstrings?: boolean;
 }
 
 /** What a language that does not say otherwise is written like. */
