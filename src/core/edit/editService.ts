@@ -511,7 +511,8 @@ async function plan(
     requests,
   );
   try {
-    const planned = await askForPlan(call, files, request.instruction, { counter, finder });
+    const budget = { tokens: settings.tokenBudget, smallFileLines: settings.smallFileLines };
+    const planned = await askForPlan(call, files, request.instruction, { counter, finder, budget });
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
     record(requests);

@@ -320,7 +320,16 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     );
     if (views.length > 0 && (planning === 'always' || (planning === 'auto' && needsPlan))) {
       progress('plan', 'asking the model which elements it needs');
-      const planned = await askForPlan(call, views, request.instruction, { counter, finder });
+      // The plan must fit the context built from it: one over the budget gets member lists back, not a failure.
+      const budget =
+        options.budget === undefined
+          ? undefined
+          : { tokens: options.budget, smallFileLines, ...(options.full === true ? { full: true } : {}) };
+      const planned = await askForPlan(call, views, request.instruction, {
+        counter,
+        finder,
+        ...(budget === undefined ? {} : { budget }),
+      });
       shown.push({ phase: 'plan', files: shownByOutline(views) });
       for (const { path, reason } of planned.unresolved) log.warn(`plan: ignoring "${path}": ${reason}`);
       applyPlan(views, planned);
