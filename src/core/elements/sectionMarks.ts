@@ -1,5 +1,6 @@
 import { languageFor } from '../language/languages';
 import type { ElementNode, FileOutline, TextRange } from './element';
+import { LineIndex } from './lines';
 
 /**
  * The text of a container that steers where code goes but belongs to no element: section comments standing apart
@@ -41,7 +42,7 @@ export function sectionMarksOf(outline: FileOutline, container: ElementNode | un
   const members = container === undefined ? outline.elements : container.children;
   const body = container === undefined ? { start: 0, end: outline.text.length } : container.bodyRange;
   if (body === undefined || members.length === 0) return NO_MARKS;
-  const lines = lineStartsOf(outline);
+  const lines = lineIndexOf(outline);
   // Module and class docstrings: a function's is part of the code shown with it.
   const docstrings = language.syntax?.docstrings === true && (container === undefined || container.kind === 'class');
   const before = new Map<ElementNode, SectionMark[]>();
@@ -74,7 +75,7 @@ export function markText(mark: SectionMark): string {
 type Scan = (text: string) => { readonly comments: readonly TextRange[]; readonly literals: readonly TextRange[] };
 
 /** Runs of comments on their own lines in a gap between members; a blank line ends a run. */
-function commentsIn(text: string, gap: TextRange, scan: Scan, lines: readonly number[]): SectionMark[] {
+function commentsIn(text: string, gap: TextRange, scan: Scan, lines: LineIndex): SectionMark[] {
   const slice = text.slice(gap.start, gap.end);
   if (!/[#/]/.test(slice)) return [];
   const scanned = scan(slice);
@@ -100,13 +101,13 @@ function commentsIn(text: string, gap: TextRange, scan: Scan, lines: readonly nu
   for (const run of runs) {
     const words = firstWords(text.slice(run.start, run.end), stripCommentMarkers);
     if (words === undefined) continue;
-    marks.push({ kind: 'comment', startLine: lineOf(lines, run.start), endLine: lineOf(lines, run.end), text: words });
+    marks.push({ kind: 'comment', startLine: lines.lineOf(run.start), endLine: lines.lineOf(run.end), text: words });
   }
   return marks;
 }
 
 /** A string literal that is the first code of the gap: the body's docstring. */
-function docstringIn(text: string, gap: TextRange, scan: Scan, lines: readonly number[]): SectionMark | undefined {
+function docstringIn(text: string, gap: TextRange, scan: Scan, lines: LineIndex): SectionMark | undefined {
   const slice = text.slice(gap.start, gap.end);
   const scanned = scan(slice);
   const literal = scanned.literals[0];
@@ -120,7 +121,7 @@ function docstringIn(text: string, gap: TextRange, scan: Scan, lines: readonly n
   const start = gap.start + literal.start;
   const end = gap.start + literal.end;
   const words = firstWords(text.slice(start, end), stripQuotes) ?? '…';
-  return { kind: 'docstring', startLine: lineOf(lines, start), endLine: lineOf(lines, end), text: words };
+  return { kind: 'docstring', startLine: lines.lineOf(start), endLine: lines.lineOf(end), text: words };
 }
 
 /** The first line that holds a letter or digit once `strip` has taken its markup off, shortened. */
@@ -150,26 +151,14 @@ function stripQuotes(line: string): string {
     .replace(/(?:"""|'''|"|')$/, '');
 }
 
-const lineStartCache = new WeakMap<FileOutline, number[]>();
+const lineIndexCache = new WeakMap<FileOutline, LineIndex>();
 
-function lineStartsOf(outline: FileOutline): number[] {
-  let starts = lineStartCache.get(outline);
-  if (starts === undefined) {
-    starts = [0];
-    for (let i = outline.text.indexOf('\n'); i >= 0; i = outline.text.indexOf('\n', i + 1)) starts.push(i + 1);
-    lineStartCache.set(outline, starts);
+/** The outline's line index, made once however many levels ask for it. */
+function lineIndexOf(outline: FileOutline): LineIndex {
+  let index = lineIndexCache.get(outline);
+  if (index === undefined) {
+    index = new LineIndex(outline.text);
+    lineIndexCache.set(outline, index);
   }
-  return starts;
-}
-
-/** 1-based line of an offset (the line a range ending with a line break ends on is the line before it). */
-function lineOf(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((starts[middle] ?? 0) <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return low + 1;
+  return index;
 }
