@@ -154,6 +154,17 @@ function main(): void {
     endPhase();
     if (compile.status !== 0)
       log(`  could not measure the type check: exit ${String(compile.status ?? compile.signal)}`);
+    startPhase(
+      'false refusals',
+      'correct edits with and without dependencies, the first check (bench/falseRefusals.ts)',
+    );
+    const refusals = spawnSync(process.execPath, [join(root, 'out', 'bench', 'falseRefusalsRun.js')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    endPhase();
+    if (refusals.status !== 0)
+      log(`  could not measure the false refusals: exit ${String(refusals.status ?? refusals.signal)}`);
     startPhase('context cost', 'references, cost rule, instruction tokens (bench/contextCost.ts)');
     const contextCost = spawnSync(process.execPath, [join(root, 'out', 'bench', 'contextCostRun.js')], {
       cwd: root,

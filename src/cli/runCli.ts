@@ -1,5 +1,6 @@
 import { version } from '../../package.json';
 import { loadLanguagesFor } from '../core/language/languages';
+import { FileBeingSavedError } from '../core/workspace/fileFingerprint';
 import { CliError } from './cliError';
 import type { CliCommand, CliIo } from './command';
 import { applyCommand } from './commands/apply';
@@ -67,6 +68,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (error instanceof CliError) {
       io.stderr(`scalpel ${command.name}: ${error.message}\n`);
       return error.exitCode;
+    }
+    if (error instanceof FileBeingSavedError) {
+      io.stderr(`scalpel ${command.name}: ${error.message}\n`);
+      return 1;
     }
     io.stderr(
       `scalpel ${command.name}: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

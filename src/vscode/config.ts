@@ -27,6 +27,8 @@ export interface ScalpelConfig {
   readonly planning: PlanningSetting;
   /** `types`: the TypeScript check after the parse (new errors go back to the model, then show in the preview). */
   readonly verify: VerifySetting;
+  /** Which TypeScript checks: '' for the workspace's own (else bundled), a folder, or `bundled` (issue 24). */
+  readonly typescript: string;
   readonly exclude: readonly string[];
   /** Protected files an answer may write without asking (user settings only: a repository cannot allow itself). */
   readonly allowWrite: readonly string[];
@@ -70,6 +72,7 @@ export function readConfig(scope?: vscode.ConfigurationScope): ScalpelConfig {
     repairRounds: nonNegative(c.get('repairRounds'), 2),
     planning: pick(c.get('planning'), ['auto', 'always', 'never'], 'auto'),
     verify: pick(c.get('verify'), ['types', 'syntax'], 'types'),
+    typescript: c.get<string>('typescript', '').trim(),
     exclude: Array.isArray(exclude) ? exclude.filter((e): e is string => typeof e === 'string') : [],
     allowWrite: Array.isArray(allowWrite) ? allowWrite.filter((e): e is string => typeof e === 'string') : [],
     requestTimeoutSeconds: positive(w.get('requestTimeoutSeconds'), 600),

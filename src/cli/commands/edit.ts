@@ -1,7 +1,11 @@
 import { createEditService } from '../../core/edit/editService';
 import type { NewTypeError } from '../../core/check/typeCheck';
 import { firstStop } from '../../core/edit/preWriteGate';
-import { remainingTypeErrors } from '../../core/edit/typeCheckStep';
+import { remainingTypeErrors, typeCheckSummary } from '../../core/edit/typeCheckStep';
+import type { EnvironmentError, TypeCheckSummary } from '../../core/check/typeCheck';
+import { briefMessage } from '../../core/check/newErrors';
+import type { Advice, AdviceAction, AdviceSetting } from '../../core/edit/advice';
+import { describeChecker } from '../../core/graph/semantics';
 import { languageFor } from '../../core/language/languages';
 import { createProvider, providerConfigFromEnv } from '../../core/llm/createProvider';
 import { appendMetrics } from '../../core/llm/metrics';
@@ -10,6 +14,7 @@ import { serializeOperations } from '../../core/ops/format';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { metricsFilePath } from '../metricsFile';
+import { describeReplaced, historyAsJson } from '../operationHistory';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { cliGateFailure, cliPreWriteGates, diskSnapshot, writeChanges } from '../writeChanges';
 import { focusByFileOrThrow, workspacePathOf, workspaceRoot } from '../workspaceFiles';
@@ -24,7 +29,9 @@ export const editCommand: CliCommand = {
 
 Builds the focused context, asks the model for element operations, verifies them
 (sending failures back for repair), shows the diff and writes the files.
-Exit 0 only if the edit applied (with --dry-run: if it verified).
+Exit 0 only if the edit applied (with --dry-run: if it verified); 1 when it did not verify
+or failed; 3 when --on-conflict ask left elements for you; 4 when the model declined the
+task (it answered DECLINE: <reason>, printed; nothing is written).
 
 Model (flags win over environment variables):
   --provider NAME     openai | anthropic | ollama  ($SCALPEL_PROVIDER; default: the provider
@@ -33,7 +40,8 @@ Model (flags win over environment variables):
   --model NAME        model name ($SCALPEL_MODEL)
   --timeout SECONDS   time limit of the whole command: planning, every model request and repair
                       round, the type check; past it nothing is written and the exit code is 1
-                      (default: none; each model request alone still ends after 600 s)
+                      (default: none; each model request alone still ends after 600 s, or
+                      after 300 s when the server sends no response at all)
 
 Options:
   -m, --message TEXT  the instruction
@@ -45,8 +53,15 @@ Options:
                       0 disables)
   --no-plan           never run the planning phase
   --verify LEVEL      types (default): also refuse new TypeScript errors in the changed files and
-                      their importers (they go back to the model first); syntax: the parse alone
+                      their importers (they go back to the model first); syntax: the parse alone.
+                      Only errors the edit causes count: an error the file already had (same code
+                      and message) is old, and errors that say a dependency or type definitions
+                      are not installed, or that come from the project's configuration, are set
+                      aside and listed apart
   --allow-new-errors  write the edit even if new type errors remain after the repair rounds
+  --tsdk DIR          the TypeScript that checks types: a folder holding a typescript package or
+                      its lib folder, or "bundled" (default: the workspace's node_modules/typescript
+                      when there, else the one bundled with Scalpel)
   --dry-run           verify and print the diff, write nothing
   --allow GLOB        let the answer write protected files matching GLOB (repeatable; see docs/security.md)
   --conversation ID   the conversation whose baselines (what the model last saw of each file) this edit
@@ -55,7 +70,10 @@ Options:
                       user_wins (default) keeps yours and reports the operation; agent_wins writes the
                       model's version and prints yours; ask writes the rest, prints both versions of each
                       such element and exits 3 (run again with user_wins or agent_wins to decide)
-  --json              print {ok, operations, results, files, usage, conflicts, notes} as JSON
+  --json              print {ok, operations, results, files, usage, conflicts, notes, typeCheck, history}
+                      as JSON on stdout (history: every operation of every round with its final
+                      status); progress goes to stderr as JSON lines
+                      {"event":"progress","phase":...,"message":...}
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
                       (default: the current directory)`,
@@ -75,6 +93,7 @@ Options:
       'dry-run': { type: 'boolean' },
       verify: { type: 'string' },
       'allow-new-errors': { type: 'boolean' },
+      tsdk: { type: 'string' },
       allow: { type: 'string', multiple: true },
       json: { type: 'boolean' },
       verbose: { type: 'boolean' },
@@ -125,14 +144,19 @@ Options:
     // --timeout bounds the whole command; one request can take no longer than that either.
     if (timeoutSeconds !== undefined) providerConfig = { ...providerConfig, timeoutMs: timeoutSeconds * 1000 };
     const deadline = timeoutSeconds === undefined ? undefined : AbortSignal.timeout(timeoutSeconds * 1000);
+    // The clock as well as the timer: a timer cannot fire while synchronous work (a huge answer) holds the process.
+    const deadlineAt = timeoutSeconds === undefined ? undefined : Date.now() + timeoutSeconds * 1000;
     const signal = deadline === undefined ? io.signal : AbortSignal.any([io.signal, deadline]);
-    const timedOut = (): boolean => deadline?.aborted === true && !io.signal.aborted;
+    const timedOut = (): boolean =>
+      !io.signal.aborted && (deadline?.aborted === true || (deadlineAt !== undefined && Date.now() >= deadlineAt));
     let lastStep = 'starting';
     const logger = stderrLogger(io.stderr, values.verbose === true);
     const provider = createProvider(providerConfig, logger);
-    const progress = (message: string): void => {
+    const progress = (message: string, phase = 'start'): void => {
       lastStep = message;
-      if (values.json !== true) io.stderr(`scalpel: ${message}\n`);
+      // With --json, stdout holds one JSON document at the end; progress goes to stderr as one JSON object a line.
+      if (values.json === true) io.stderr(`${JSON.stringify({ event: 'progress', phase, message })}\n`);
+      else io.stderr(`scalpel: ${message}\n`);
     };
     progress(`using ${provider.id} model ${provider.model} at ${provider.endpoint}`);
     if (verify === 'types') {
@@ -174,12 +198,13 @@ Options:
         tokenBudget: budget,
         verify,
         conflictPolicy,
+        ...(values.tsdk === undefined ? {} : { typescript: values.tsdk }),
         ...(values['no-plan'] === true ? { planning: 'never' } : {}),
         ...(repairRounds === undefined ? {} : { repairRounds }),
       },
       ...(values.full === true ? { full: true } : {}),
       signal,
-      onProgress: (event) => progress(event.message),
+      onProgress: (event) => progress(event.message, event.phase),
       // Always stream: Ctrl-C and the inactivity timeout act between chunks, and a cut-off answer is recognised as
       // truncated rather than as broken JSON. --verbose shows the answer as it arrives.
       onText: values.verbose === true ? (delta) => io.stderr(delta) : () => undefined,
@@ -199,21 +224,32 @@ Options:
     const written = ok && values['dry-run'] !== true;
     // Only --allow-new-errors lets a batch with remaining type errors through: say what it adds. One list feeds
     // both stderr and --json.
-    const remaining = ok ? remainingTypeErrors(outcome.verification) : [];
-    for (const line of describeRemaining(remaining)) io.stderr(`${line}\n`);
+    const remaining = remainingTypeErrors(outcome.verification);
+    const typeCheck = typeCheckSummary(outcome.verification);
+    if (values.json !== true) for (const line of describeTypeCheck(typeCheck)) io.stderr(`${line}\n`);
+    // Listed with --json too, where an editor or terminal can jump to them; --json has them as newTypeErrors.
+    for (const line of describeRemaining(remaining, ok)) io.stderr(`${line}\n`);
     const changes = resolution?.changes ?? outcome.apply.changes;
     const conflicts = resolution?.conflicts ?? [];
     const pending = conflicts.filter((c) => c.decision === 'pending');
     if (written && changes.length > 0) {
-      writeChanges(root, changes, {
-        allow: values.allow ?? [],
-        userNamed: new Set(paths),
-        baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
-      });
+      try {
+        writeChanges(root, changes, {
+          allow: values.allow ?? [],
+          userNamed: new Set(paths),
+          baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
+          ...(deadlineAt === undefined ? {} : { deadline: deadlineAt }),
+        });
+      } catch (error) {
+        if (!(error instanceof CliError) || !error.message.includes('the time limit ran out')) throw error;
+        throw new CliError(
+          `the time limit of ${timeoutSeconds ?? 0} s (--timeout) ran out before the files were written; nothing was written`,
+        );
+      }
       // What was written is what the model last saw of those files now.
       for (const change of changes) conversation.recordShown(change.path, change.after);
     }
-    saveConversationQuietly(io.env, root, conversation, logger);
+    await saveConversationQuietly(io.env, root, conversation, logger);
     if (values.json !== true) {
       for (const conflict of conflicts) io.stderr(describeConflict(conflict));
       for (const conflict of resolution?.overridden ?? []) io.stderr(describeConflict(conflict));
@@ -225,6 +261,7 @@ Options:
             ok,
             written,
             ...(ok || failure === undefined ? {} : { failure }),
+            ...(result.declined === undefined ? {} : { declined: result.declined }),
             ...(ok || result.advice === undefined ? {} : { advice: result.advice }),
             ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
             operations: serializeOperations(outcome.operations),
@@ -236,7 +273,14 @@ Options:
             ...(result.userChanges === undefined ? {} : { userChanges: result.userChanges.files }),
             usage,
             ...(remaining.length === 0 ? {} : { newTypeErrors: remaining }),
+            ...(typeCheck === undefined ? {} : { typeCheck: typeCheckAsJson(typeCheck) }),
             notes: outcome.notes,
+            history: historyAsJson(outcome.history, {
+              apply: outcome.apply,
+              written,
+              verified: ok,
+              keptOut: new Set(conflicts.filter((c) => c.decision !== 'agent').map((c) => c.index)),
+            }),
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
           null,
@@ -245,11 +289,15 @@ Options:
       );
     } else if (ok) {
       io.stdout(unifiedDiff(changes));
+      for (const line of describeReplaced(outcome.history)) io.stderr(`${line}\n`);
       printNotes(io.stderr, outcome.notes);
       progress(
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
       );
+    } else if (result.status === 'declined') {
+      // The reason is the answer; any other prose of it follows as notes.
+      printNotes(io.stderr, outcome.notes);
     } else if (result.status !== 'refused') {
       // A refused batch verified: its failure line says all; the operations and the answer were fine.
       for (const r of outcome.apply.results) io.stderr(`${describeResult(r)}\n`);
@@ -259,6 +307,14 @@ Options:
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
     }
+    if (result.status === 'declined' && !expired) {
+      if (values.json !== true)
+        io.stderr(`scalpel: the model declined the task: ${result.declined ?? ''}\nscalpel: nothing was written\n`);
+      return DECLINE_EXIT_CODE;
+    }
+    // A failed model call says what to do in its own message; the other failures get the advice in flags.
+    if (!ok && values.json !== true && result.advice !== undefined && result.error === undefined)
+      io.stderr(`${describeAdvice(result.advice)}\n`);
     if (!ok)
       throw new CliError(failure ?? 'the edit did not apply', result.status === 'cancelled' && !expired ? 130 : 1);
     if (pending.length > 0) {
@@ -273,24 +329,101 @@ Options:
 };
 
 /**
- * The type errors a batch was let through with, for the terminal: per file a count, then each error where an editor
- * or terminal can jump to it (`file:line:column`), its code and message, and the element it is in.
+ * The type errors a batch was let through with (`allowed`), or that stopped it, for the terminal: per file a count,
+ * then each error where an editor or terminal can jump to it (`file:line:column`), its code, the first line of its
+ * message and the element it is in: one line each, never a compiler's whole chain of explanations.
  */
-function describeRemaining(errors: readonly NewTypeError[]): string[] {
+export function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): string[] {
   const byFile = new Map<string, NewTypeError[]>();
   for (const error of errors) byFile.set(error.file, [...(byFile.get(error.file) ?? []), error]);
   return [...byFile].flatMap(([file, inFile]) => [
-    `scalpel: new type errors allowed in ${file}: ${inFile.length} error${inFile.length === 1 ? '' : 's'} the edit adds`,
+    `scalpel: ${allowed ? 'new type errors allowed in' : 'new type errors the model did not fix in'} ${file}: ${inFile.length} error${inFile.length === 1 ? '' : 's'} the edit adds`,
     ...inFile.map(
       (e) =>
-        `  ${e.file}:${e.line}:${e.column} TS${e.code} ${e.message.replace(/\n\s*/g, ' ')}` +
+        `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)}` +
         (e.elementPath === undefined ? '' : ` (in ${e.elementPath})`),
     ),
   ]);
 }
 
+/** At most this many environment errors are listed on stderr (all of them are in --json). */
+const MAX_ENVIRONMENT_LINES = 5;
+
+/** Which TypeScript checked, and the errors it set aside as the environment's, one line each. */
+function describeTypeCheck(summary: TypeCheckSummary | undefined): string[] {
+  if (summary?.checker === undefined) return [];
+  const lines = [`scalpel: types checked with ${describeChecker(summary.checker)}`];
+  if (summary.checker.fallbackReason !== undefined) lines[0] += `: ${summary.checker.fallbackReason}`;
+  const set = summary.environmentErrors;
+  if (set.length === 0) return lines;
+  lines.push(
+    `scalpel: ${set.length} error${set.length === 1 ? '' : 's'} set aside, not caused by the code (the environment lacks something; they never block an edit):`,
+  );
+  lines.push(...set.slice(0, MAX_ENVIRONMENT_LINES).map(environmentLine));
+  if (set.length > MAX_ENVIRONMENT_LINES)
+    lines.push(`  … and ${set.length - MAX_ENVIRONMENT_LINES} more (--json lists them)`);
+  return lines;
+}
+
+function environmentLine(e: EnvironmentError): string {
+  return `  ${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)} (${e.reason})`;
+}
+
+function typeCheckAsJson(summary: TypeCheckSummary): object {
+  return {
+    ...(summary.checker === undefined ? {} : { checker: summary.checker }),
+    environmentErrors: summary.environmentErrors,
+    checkedFiles: summary.checkedFiles,
+    omittedImporters: summary.omittedImporters,
+  };
+}
+
+/** The advice in the CLI's terms: the sentence, then the flags or variables that do it. */
+function describeAdvice(advice: Advice): string {
+  const flags = [...new Set(advice.actions.flatMap(cliActionOf))];
+  return `scalpel: ${advice.nextStep}${flags.length === 0 ? '' : ` (${flags.join('; ')})`}`;
+}
+
+function settingFlag(setting: AdviceSetting): string[] {
+  switch (setting) {
+    case 'verify':
+      return ['--verify syntax checks the syntax alone'];
+    case 'tokenBudget':
+      return ['--budget N'];
+    case 'baseUrl':
+      return ['--base-url URL'];
+    case 'model':
+      return ['--model NAME'];
+    case 'maxOutputTokens':
+    case 'exclude':
+      return [];
+  }
+}
+
+function cliActionOf(action: AdviceAction): string[] {
+  switch (action.kind) {
+    case 'applyAnyway':
+      return ['--allow-new-errors writes it with them'];
+    case 'openSettings':
+      return settingFlag(action.setting);
+    case 'setApiKey':
+      return ['set OPENAI_API_KEY, ANTHROPIC_API_KEY or SCALPEL_API_KEY'];
+    case 'selectModel':
+      return ['--model NAME'];
+    case 'showLog':
+      return ['--verbose shows the requests'];
+    case 'plan':
+      return ['leave --focus out to plan first'];
+    case 'showAnswer':
+      return [];
+  }
+}
+
 /** `--on-conflict ask` left elements for the user to decide: the rest was written. */
 export const ASK_EXIT_CODE = 3;
+
+/** The model declined the task (`DECLINE: <reason>`, issue 24): nothing was written, and that is its answer. */
+export const DECLINE_EXIT_CODE = 4;
 
 function conflictAsJson(conflict: Conflict): object {
   return {
@@ -322,14 +455,14 @@ function describeConflict(conflict: Conflict): string {
   return `${lines.join('\n')}\n`;
 }
 
-function saveConversationQuietly(
+async function saveConversationQuietly(
   env: NodeJS.ProcessEnv,
   root: string,
   conversation: Parameters<typeof saveConversation>[2],
   logger: Logger,
-): void {
+): Promise<void> {
   try {
-    saveConversation(env, root, conversation);
+    await saveConversation(env, root, conversation);
   } catch (error) {
     logger.warn(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,15 +1,22 @@
 import { elementsAtOffset } from '../elements/resolve';
 import type { CodeGraph } from '../graph/codeGraph';
-import { hashText, type FileErrors, type OverlayText, type WorkspaceSemantics } from '../graph/semantics';
+import {
+  hashText,
+  type CheckerDescription,
+  type FileErrors,
+  type OverlayText,
+  type WorkspaceSemantics,
+} from '../graph/semantics';
+import { briefMessage, compareErrors, relativeMessage } from './newErrors';
 
 /**
  * Type-aware verification of a batch before anything is written: the language's checker's diagnostics (for
  * TypeScript, the compiler's) of the changed
  * files and of the workspace files that import them, once with the files as they are and once with the batch's
- * texts (both in memory), compared. Only errors the batch adds count: a missing dependency or an error the code
- * already had shows up on both sides and never blocks an edit. An error is matched by its code, its message, the
- * text of its line and the element it sits in, not by line number, so an edit that shifts code does not turn the
- * errors below it into new ones.
+ * texts (both in memory), compared by the rule of newErrors.ts: an error whose code and message the file already had
+ * is old, however many copies the batch adds, so an edit that shifts code, or writes one more line like the file's
+ * others, turns nothing old into new. Errors that only say the environment lacks something (a package not installed,
+ * the project's configuration) are set aside and reported apart.
  */
 
 export interface ProposedFileChange {
@@ -35,14 +42,21 @@ export interface NewTypeError {
   readonly lineText: string;
 }
 
+/** An error the batch caused that only says the environment lacks something. */
+export interface EnvironmentError extends NewTypeError {
+  /** Why, in a few words: `@types/node, not installed`, `the project's configuration`. */
+  readonly reason: string;
+}
+
 export interface TypeCheckResult {
-  /** Errors the batch adds: the ones that block it. */
+  /** Errors the batch caused: the ones that block it. */
   readonly newErrors: readonly NewTypeError[];
   /**
-   * New errors that only say the environment lacks something (a package that is not installed, missing type
-   * definitions for node or JSX): a missing dependency never blocks an edit, but the caller may mention them.
+   * Errors the batch caused that only say the environment lacks something (a package that is not installed, missing
+   * type definitions for node or a test runner, the project's configuration): they never block an edit and are never
+   * sent to the model, but the user is told.
    */
-  readonly environmentErrors: readonly NewTypeError[];
+  readonly environmentErrors: readonly EnvironmentError[];
   /** Errors the code had before and the batch removed. */
   readonly fixedErrors: number;
   /** Every file whose diagnostics were compared: the changed files, then their importers. */
@@ -54,12 +68,26 @@ export interface TypeCheckResult {
   readonly importersUnaffected: boolean;
   /** Importers left unchecked because of `maxImporters`. */
   readonly omittedImporters: number;
+  /** Which checker checked (TypeScript and its version); undefined when no file had one. */
+  readonly checker: CheckerDescription | undefined;
+}
+
+/** What a verification's type check says beyond its problems, for every surface to show. */
+export interface TypeCheckSummary {
+  /** Which checker checked; undefined when no changed file had one. */
+  readonly checker: CheckerDescription | undefined;
+  /** Errors the batch caused that only reflect the environment: set aside, reported apart, never sent to the model. */
+  readonly environmentErrors: readonly EnvironmentError[];
+  readonly checkedFiles: number;
+  readonly omittedImporters: number;
 }
 
 export interface TypeCheckOptions {
   /** At most this many importers are checked besides the changed files; default 60. */
   readonly maxImporters?: number;
   readonly signal?: AbortSignal;
+  /** What the check is doing, for a progress line: the first check of a workspace builds its program for a while. */
+  readonly onProgress?: (message: string) => void;
 }
 
 export const DEFAULT_MAX_IMPORTERS = 60;
@@ -68,8 +96,8 @@ export const DEFAULT_MAX_IMPORTERS = 60;
 type FoundDiagnostic = NewTypeError;
 
 interface CheckedDiagnostic extends FoundDiagnostic {
-  /** Only says the environment lacks something, or follows from it. */
-  readonly environment: boolean;
+  /** Why it only says the environment lacks something, or follows from it; undefined for the code's own errors. */
+  readonly environment: string | undefined;
 }
 
 export class TypeCheckService {
@@ -90,6 +118,7 @@ export class TypeCheckService {
         checkedFiles: [],
         importersUnaffected: true,
         omittedImporters: 0,
+        checker: undefined,
       };
     }
     const { imports } = this.graph;
@@ -102,7 +131,11 @@ export class TypeCheckService {
     const afterTexts = new Map<string, OverlayText>(checked.map((c) => [c.file, c.after]));
     // Every program of this check holds the same files, augmentations included, so both sides see the same types.
     const roots = [...new Set([...scope, ...imports.augmentingFiles()])];
-    const run = { roots, signal: options.signal };
+    const run = { roots, signal: options.signal, onProgress: options.onProgress };
+    const checker = this.graph.semanticsFor(changedFiles[0] ?? '')?.checker?.();
+    options.onProgress?.(
+      `type check${checker === undefined ? '' : ` with ${checker.name} ${checker.version}`}: ${changedFiles.length} changed file${changedFiles.length === 1 ? '' : 's'} and ${dependents.files.length} importer${dependents.files.length === 1 ? '' : 's'}`,
+    );
     const before = await this.diagnosticsOf(scope, beforeTexts, run, true);
     const afterSurfaces = new Map<string, string | undefined>();
     const after = await this.diagnosticsOf(changedFiles, afterTexts, run, false, afterSurfaces);
@@ -112,15 +145,21 @@ export class TypeCheckService {
       dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces, roots));
     if (importersUnaffected) after.push(...before.filter((d) => !changedFiles.includes(d.file)));
     else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, run, false)));
-    const { added, removed } = compareDiagnostics(before, after);
-    const plain = ({ environment: _environment, ...error }: CheckedDiagnostic): NewTypeError => error;
+    const { added, removed } = compareErrors(before, after);
+    const newErrors: NewTypeError[] = [];
+    const environmentErrors: EnvironmentError[] = [];
+    for (const { environment, ...error } of added) {
+      if (environment === undefined) newErrors.push(error);
+      else environmentErrors.push({ ...error, reason: environment });
+    }
     return {
-      newErrors: added.filter((e) => !e.environment).map(plain),
-      environmentErrors: added.filter((e) => e.environment).map(plain),
+      newErrors,
+      environmentErrors,
       fixedErrors: removed,
       checkedFiles: scope,
       importersUnaffected,
       omittedImporters: dependents.omitted,
+      checker,
     };
   }
 
@@ -150,7 +189,11 @@ export class TypeCheckService {
   private async diagnosticsOf(
     scope: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
-    run: { readonly roots: readonly string[]; readonly signal: AbortSignal | undefined },
+    run: {
+      readonly roots: readonly string[];
+      readonly signal: AbortSignal | undefined;
+      readonly onProgress: ((message: string) => void) | undefined;
+    },
     cacheable: boolean,
     surfaces?: Map<string, string | undefined>,
   ): Promise<CheckedDiagnostic[]> {
@@ -178,12 +221,13 @@ export class TypeCheckService {
       const errors = await semantics.errors(files, texts, {
         roots: run.roots.filter((f) => !texts.has(f) || texts.get(f) !== undefined),
         ...(run.signal === undefined ? {} : { signal: run.signal }),
+        ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }),
         ...(surfaces === undefined ? {} : { surfaceOf: files }),
       });
       for (const file of pending) {
         const fileErrors = errors.get(file);
         surfaces?.set(file, fileErrors?.surface);
-        const diagnostics = fileErrors === undefined ? [] : this.located(file, fileErrors, semantics);
+        const diagnostics = fileErrors === undefined ? [] : this.located(file, fileErrors);
         const key = keys.get(file);
         if (key !== undefined) this.beforeCache.set(file, { key, diagnostics });
         found.push(...diagnostics);
@@ -192,13 +236,13 @@ export class TypeCheckService {
     return found;
   }
 
-  /** File, line, element and line text of each error; marks the ones that only reflect the environment. */
-  private located(file: string, fileErrors: FileErrors, semantics: WorkspaceSemantics): CheckedDiagnostic[] {
+  /** File, line, element and line text of each error, its message workspace-relative. */
+  private located(file: string, fileErrors: FileErrors): CheckedDiagnostic[] {
     const { text, errors } = fileErrors;
     if (errors.length === 0) return [];
     const outline = this.graph.outlineOf(file, text);
     const lineStarts = lineStartsOf(text);
-    const fileHasEnvironmentError = errors.some((e) => semantics.isEnvironmentError(e));
+    const root = this.graph.fileSystem.root;
     return errors.map((error) => {
       const line = lineIndexAt(lineStarts, error.start);
       const lineStart = lineStarts[line] ?? 0;
@@ -208,11 +252,10 @@ export class TypeCheckService {
         line: line + 1,
         column: error.start - lineStart + 1,
         code: error.code,
-        message: error.message,
+        message: relativeMessage(error.message, root),
         elementPath: elementsAtOffset(outline, error.start).at(-1)?.path,
         lineText: text.slice(lineStart, lineEnd).trim(),
-        environment:
-          semantics.isEnvironmentError(error) || (fileHasEnvironmentError && semantics.followsFromEnvironment(error)),
+        environment: error.environment,
       };
     });
   }
@@ -259,57 +302,37 @@ function lineIndexAt(starts: readonly number[], offset: number): number {
   return low;
 }
 
-/**
- * The errors `after` has that `before` had not, as multisets: first matched exactly (code, message, line text and
- * element), then, for what is left, without the element (an edit that renames the function around an old error),
- * then with the message's words in any order: the checker prints a union's members in the order it created their
- * types, which depends on what it checked first, so one old error can read `"meta" | "link"` before an edit and
- * `"link" | "meta"` after it (the two false alarms of the bench on react-router's HeadContent.tsx).
- */
-export function compareDiagnostics<T extends FoundDiagnostic>(
-  before: readonly T[],
-  after: readonly T[],
-): { added: T[]; removed: number } {
-  const loose = (d: FoundDiagnostic): string => `${d.file}\0${d.code}\0${d.message}\0${d.lineText}`;
-  const exact = (d: FoundDiagnostic): string => `${loose(d)}\0${d.elementPath ?? ''}`;
-  const anyOrder = (d: FoundDiagnostic): string =>
-    `${d.file}\0${d.code}\0${d.lineText}\0${(d.message.match(/[\w$.'"`?:-]+/g) ?? []).sort().join(' ')}`;
-  const remainingBefore = [...before];
-  let unmatched = [...after];
-  for (const keyOf of [exact, loose, anyOrder]) {
-    const counts = new Map<string, number>();
-    for (const d of remainingBefore) counts.set(keyOf(d), (counts.get(keyOf(d)) ?? 0) + 1);
-    const stillUnmatched: T[] = [];
-    for (const d of unmatched) {
-      const count = counts.get(keyOf(d)) ?? 0;
-      if (count > 0) {
-        counts.set(keyOf(d), count - 1);
-        const at = remainingBefore.findIndex((b) => keyOf(b) === keyOf(d));
-        if (at >= 0) remainingBefore.splice(at, 1);
-      } else {
-        stillUnmatched.push(d);
-      }
-    }
-    unmatched = stillUnmatched;
-  }
-  return { added: unmatched, removed: remainingBefore.length };
-}
+/** At most this many errors of one file are listed to the model or in a chat; the rest are counted. */
+export const MAX_ERRORS_PER_FILE = 5;
 
 /**
- * The new errors as the model and the user read them: where (file and element, the line's code) and what. No file
- * line numbers: the model never saw them.
+ * The new errors as the model and the user read them, file by file: where (the element, the line's code) and what,
+ * each message cut to its first line (at most 300 characters), at most `perFile` per file and then `… and N more in
+ * <file>`. No file line numbers: the model never saw them.
  */
-export function describeTypeErrors(errors: readonly NewTypeError[], limit = 10): string {
+export function describeTypeErrors(
+  errors: readonly NewTypeError[],
+  { perFile = MAX_ERRORS_PER_FILE }: { readonly perFile?: number } = {},
+): string {
   const lines: string[] = [];
-  for (const error of errors.slice(0, limit)) {
-    const where = error.elementPath ?? `${error.file} (top level)`;
-    lines.push(`- ${where}: TS${error.code} ${error.message.replace(/\n\s*/g, ' ')}`);
-    if (error.lineText.length > 0) lines.push(`    at: ${clipLine(error.lineText)}`);
+  for (const [file, inFile] of errorsByFile(errors)) {
+    for (const error of inFile.slice(0, perFile)) {
+      const where = error.elementPath ?? `${file} (top level)`;
+      lines.push(`- ${where}: TS${error.code} ${briefMessage(error.message)}`);
+      if (error.lineText.length > 0) lines.push(`    at: ${clipLine(error.lineText)}`);
+    }
+    if (inFile.length > perFile) lines.push(`- … and ${inFile.length - perFile} more in ${file}`);
   }
-  if (errors.length > limit) lines.push(`- … and ${errors.length - limit} more`);
   return lines.join('\n');
 }
 
-function clipLine(text: string): string {
+/** Errors grouped by file, in the order the files first appear. */
+export function errorsByFile<T extends { readonly file: string }>(errors: readonly T[]): Map<string, T[]> {
+  const byFile = new Map<string, T[]>();
+  for (const error of errors) byFile.set(error.file, [...(byFile.get(error.file) ?? []), error]);
+  return byFile;
+}
+
+export function clipLine(text: string): string {
   return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
 }

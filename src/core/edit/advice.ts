@@ -7,7 +7,7 @@ import type { LlmErrorCode } from '../llm/errors';
  */
 
 /** A setting by its short name; VS Code prefixes `scalpel.`, the CLI maps the ones it has a flag for. */
-export type AdviceSetting = 'tokenBudget' | 'baseUrl' | 'model' | 'maxOutputTokens' | 'exclude';
+export type AdviceSetting = 'tokenBudget' | 'baseUrl' | 'model' | 'maxOutputTokens' | 'exclude' | 'verify';
 
 export type AdviceAction =
   | { readonly kind: 'setApiKey' }
@@ -15,7 +15,13 @@ export type AdviceAction =
   | { readonly kind: 'openSettings'; readonly setting: AdviceSetting }
   | { readonly kind: 'showAnswer' }
   | { readonly kind: 'showLog' }
-  | { readonly kind: 'plan' };
+  | { readonly kind: 'plan' }
+  /**
+   * Write the verified edit with the new type errors it still has: the CLI's `--allow-new-errors`; for a surface that
+   * offers a button ("Apply Anyway" with the count), the failed result's `outcome.apply.changes` are the verified
+   * changes, to pass through `EditService.checkWrite` and the usual preview.
+   */
+  | { readonly kind: 'applyAnyway'; readonly newErrors: number };
 
 export interface Advice {
   readonly nextStep: string;
@@ -26,12 +32,20 @@ export interface Advice {
 export type FailureKind =
   | { readonly kind: 'model'; readonly code: LlmErrorCode }
   | { readonly kind: 'unverified'; readonly hasAnswer: boolean }
+  /**
+   * Every operation applied and passed every other check, but the batch adds type errors the repair rounds did not
+   * fix (`count`), `unreachable` of them in files this request cannot edit; `environment` errors were set aside in the
+   * same check (dependencies not installed, the project's configuration), so the check saw less than the project's
+   * own compiler would.
+   */
+  | { readonly kind: 'typeErrors'; readonly count: number; readonly unreachable: number; readonly environment: number }
   | { readonly kind: 'budget' }
   | { readonly kind: 'focus' }
   | { readonly kind: 'excluded' }
   | { readonly kind: 'refused' }
   | { readonly kind: 'conflict' }
-  | { readonly kind: 'nothing' };
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'declined' };
 
 export interface ProviderDescription {
   readonly model: string;
@@ -46,11 +60,13 @@ export function adviceFor(failure: FailureKind, provider?: ProviderDescription):
     case 'unverified':
       return {
         nextStep:
-          'Rephrase the request, or focus on the exact element to change; planning first shows which elements the model picks.',
+          "Focus on the exact element to change, or plan first to see which elements the model picks; the model's last answer shows what it tried.",
         actions: failure.hasAnswer
           ? [{ kind: 'showAnswer' }, { kind: 'plan' }, SHOW_LOG]
           : [{ kind: 'plan' }, SHOW_LOG],
       };
+    case 'typeErrors':
+      return typeErrorsAdvice(failure);
     case 'budget':
       return {
         nextStep: 'Raise the token budget, or focus on fewer or smaller elements.',
@@ -69,9 +85,31 @@ export function adviceFor(failure: FailureKind, provider?: ProviderDescription):
       };
     case 'nothing':
       return { nextStep: 'Rephrase the request if you expected a change.', actions: [{ kind: 'plan' }] };
+    case 'declined':
+      return {
+        nextStep:
+          "Nothing was changed. If the model's reason is wrong, say what it missed in the request and send it again.",
+        actions: [],
+      };
     case 'model':
       return modelAdvice(failure.code, provider);
   }
+}
+
+function typeErrorsAdvice(failure: Extract<FailureKind, { kind: 'typeErrors' }>): Advice {
+  const errors = `${failure.count} type error${failure.count === 1 ? '' : 's'}`;
+  const outside =
+    failure.unreachable === 0
+      ? ''
+      : ` ${failure.unreachable === failure.count ? 'They are' : `${failure.unreachable} of them are`} in files this request cannot edit: add those files to the request to let the model fix them.`;
+  const environment =
+    failure.environment === 0
+      ? ''
+      : ` The check also set aside ${failure.environment} error${failure.environment === 1 ? '' : 's'} because dependencies or type definitions are not installed; installing them lets it see the real types.`;
+  return {
+    nextStep: `Every operation applied, but the edit adds ${errors} the model did not fix.${outside}${environment} Apply it anyway and fix them yourself, or check the syntax alone.`,
+    actions: [{ kind: 'applyAnyway', newErrors: failure.count }, settings('verify'), { kind: 'showAnswer' }],
+  };
 }
 
 function modelAdvice(code: LlmErrorCode, provider: ProviderDescription | undefined): Advice {

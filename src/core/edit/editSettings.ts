@@ -21,6 +21,11 @@ export interface EditSettings {
   readonly planning: PlanningMode;
   readonly maxOutputTokens: number | undefined;
   readonly verify: VerifyLevel;
+  /**
+   * Which TypeScript checks types: '' for the workspace's own `node_modules/typescript` when there (else the bundled
+   * one), a folder holding a TypeScript package or its `lib` folder (like VS Code's `typescript.tsdk`), or `bundled`.
+   */
+  readonly typescript: string;
   /** Who wins when the user and the model changed the same element (issue 11). */
   readonly conflictPolicy: ConflictPolicy;
 }
@@ -35,6 +40,7 @@ export const DEFAULT_EDIT_SETTINGS: EditSettings = {
   // The provider's own default applies.
   maxOutputTokens: undefined,
   verify: 'types',
+  typescript: '',
   conflictPolicy: 'user_wins',
 };
 

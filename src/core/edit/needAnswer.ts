@@ -140,7 +140,7 @@ function wholeFileText(outline: FileOutline): string {
 }
 
 /** The element as written, with its label and its members' labels so the model need not guess their paths. */
-function elementText(outline: FileOutline, element: ElementNode): string {
+export function elementText(outline: FileOutline, element: ElementNode): string {
   const code = outline.text.slice(element.range.start, element.range.end);
   const fence = fenceFor(code);
   const members =

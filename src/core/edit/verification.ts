@@ -1,7 +1,9 @@
 import { loadLanguagesForPaths } from '../language/languages';
 import { applyOperations, type ApplyOptions, type ApplyResult, type SnapshotReader } from '../ops/apply';
 import type { Operation } from '../ops/operation';
-import type { NewTypeError } from '../check/typeCheck';
+import type { ErrorReach } from '../check/newErrors';
+import type { NewTypeError, TypeCheckSummary } from '../check/typeCheck';
+import type { BrokenReference } from './referencesStep';
 import type { ShownRequest } from './shownRecord';
 
 /**
@@ -17,6 +19,10 @@ export interface VerificationInput {
   readonly apply: ApplyResult;
   /** What the model was shown in this request so far; absent for operations from elsewhere (pasted). */
   readonly shown?: readonly ShownRequest[];
+  /** The files the request may change (its own, and those the model brought in); absent: any file. */
+  readonly requestFiles?: ReadonlySet<string>;
+  /** Reports what a slow step is doing (the first type check builds a program for a while). */
+  readonly progress?: (message: string) => void;
 }
 
 export interface VerificationProblem {
@@ -29,6 +35,22 @@ export interface VerificationProblem {
   readonly shows?: { readonly file: string; readonly path?: string };
   /** The type check's errors behind the message, for surfaces that mark them where they are (the preview). */
   readonly typeErrors?: readonly NewTypeError[];
+  /**
+   * Where it can be fixed (type errors): in the request's files (the default), in a file the model may bring in with
+   * NEED, or nowhere in this request, which is never a reason for another round (`reachNote` says why).
+   */
+  readonly reach?: ErrorReach;
+  readonly reachNote?: string;
+  /** Uses of a renamed or deleted element the batch leaves in place (the references step), behind the message. */
+  readonly brokenReferences?: readonly BrokenReference[];
+}
+
+/** What a step found, with what the type check has to say beyond its problems, and what it could not check. */
+export interface StepOutcome {
+  readonly problems: readonly VerificationProblem[];
+  readonly typeCheck?: TypeCheckSummary;
+  /** What the step could not check, in words (said, never passed off as checked). */
+  readonly notes?: readonly string[];
 }
 
 export interface VerificationStep {
@@ -36,12 +58,18 @@ export interface VerificationStep {
   readonly name: string;
   /** Its problems go back for repair, but when the repair rounds are spent they do not stop the batch. */
   readonly mayRemain?: boolean;
-  run(input: VerificationInput): readonly VerificationProblem[] | Promise<readonly VerificationProblem[]>;
+  run(
+    input: VerificationInput,
+  ): readonly VerificationProblem[] | StepOutcome | Promise<readonly VerificationProblem[] | StepOutcome>;
 }
 
 export interface StepReport {
   readonly step: string;
   readonly problems: readonly VerificationProblem[];
+  /** The type check's checker and the errors it set aside, when the step is the type check. */
+  readonly typeCheck?: TypeCheckSummary;
+  /** What the step could not check, in words ("references to X were not checked: ..."). */
+  readonly notes?: readonly string[];
 }
 
 export interface Verification {
@@ -63,6 +91,7 @@ export async function verifyBatch(
   options: ApplyOptions,
   steps: readonly VerificationStep[],
   shown?: readonly ShownRequest[],
+  hooks: { readonly progress?: (message: string) => void } = {},
 ): Promise<Verification> {
   // A model may touch files in a language no file of the request was in: its parser loads before the apply.
   await loadLanguagesForPaths(operations.map((o) => o.path));
@@ -76,12 +105,43 @@ export async function verifyBatch(
     },
   ];
   const problems: VerificationProblem[] = [];
-  if (apply.ok) {
+  // With `partial`, what applied is checked too: it is what would be written.
+  if (apply.ok || (options.partial === true && apply.changes.length > 0)) {
     for (const step of steps) {
-      const found = await step.run({ snapshot, operations, apply, ...(shown === undefined ? {} : { shown }) });
-      reports.push({ step: step.name, problems: found });
-      problems.push(...found);
+      const output = await step.run({
+        snapshot,
+        operations,
+        apply,
+        ...(shown === undefined ? {} : { shown }),
+        ...(options.visibleFiles === undefined ? {} : { requestFiles: options.visibleFiles }),
+        ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
+      });
+      const outcome: StepOutcome = 'problems' in output ? output : { problems: output };
+      reports.push({
+        step: step.name,
+        problems: outcome.problems,
+        ...(outcome.typeCheck === undefined ? {} : { typeCheck: outcome.typeCheck }),
+        ...(outcome.notes === undefined || outcome.notes.length === 0 ? {} : { notes: outcome.notes }),
+      });
+      problems.push(...outcome.problems);
     }
   }
   return { ok: apply.ok && problems.length === 0, apply, steps: reports, problems };
+}
+
+/** What the steps could not check, every step's notes in order. */
+export function verificationNotes(steps: readonly StepReport[]): string[] {
+  return steps.flatMap((report) => report.notes ?? []);
+}
+
+/** The problems that stop a batch: all but the kinds the caller lets through. */
+export function blockingProblems(
+  verification: Pick<Verification, 'problems'>,
+  allowed: { readonly allowNewErrors?: boolean; readonly allowBrokenReferences?: boolean },
+): VerificationProblem[] {
+  return verification.problems.filter(
+    (problem) =>
+      !(allowed.allowNewErrors === true && problem.typeErrors !== undefined) &&
+      !(allowed.allowBrokenReferences === true && problem.brokenReferences !== undefined),
+  );
 }

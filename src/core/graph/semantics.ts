@@ -28,6 +28,12 @@ export interface LanguageError {
   readonly message: string;
   /** Set when warnings and suggestions were asked for too (`ErrorsOptions.allCategories`). */
   readonly category?: 'error' | 'warning' | 'suggestion';
+  /**
+   * Set when the error only says that the environment lacks something, with why in a few words (`@types/node is not
+   * installed`, `the project's configuration`): a package not installed, type definitions of a runtime or a test
+   * runner missing, compiler options. No edit can fix such an error; the type check sets it aside and reports it apart.
+   */
+  readonly environment?: string;
 }
 
 export interface FileErrors {
@@ -49,6 +55,8 @@ export interface ErrorsOptions {
   readonly roots?: readonly string[];
   /** Warnings and suggestions too, each with its category (the agent tools' diagnostics). */
   readonly allCategories?: boolean;
+  /** Told what a long step is doing (building a program reads hundreds of files on the first check). */
+  readonly onProgress?: (message: string) => void;
 }
 
 export interface ReferenceHit {
@@ -61,6 +69,11 @@ export interface ReferenceHit {
   readonly isWrite: boolean;
   /** The use calls the declaration (or constructs it, tags a template with it, renders it as a JSX tag). */
   readonly isCall: boolean;
+  /**
+   * Only the name ties the use to the declaration (a method called on a value whose type the syntax does not tell):
+   * what it says is said "by name". Absent: resolved.
+   */
+  readonly byName?: true;
 }
 
 export interface ReferenceSearchOptions {
@@ -92,7 +105,38 @@ export interface UseHit {
   readonly declarationText: string;
 }
 
-export interface WorkspaceSemantics {
+/**
+ * Where a declaration is used: the part of a language's semantics the references in a context, FIND, the agent tools'
+ * references and the reference checks read (src/core/graph/references.ts). TypeScript's comes with its full
+ * {@link WorkspaceSemantics}; the tree-sitter languages have this part only
+ * (src/core/language/treeSitter/treeSitterReferences.ts).
+ */
+export interface ReferenceSemantics {
+  /**
+   * How uses are told apart from other things of the same name. Absent (`compiler`): the language's compiler
+   * resolves each one. `syntax`: identifiers outside comments and strings, resolved through imports, packages and
+   * modules where that is cheap; the rest are marked {@link ReferenceHit.byName}.
+   */
+  readonly resolution?: 'syntax';
+  /**
+   * The identifier code refers to the element by (Go's `method[(*T).Scale]` is `Scale`); undefined when it has none.
+   * Absent: the element's name.
+   */
+  searchName?(element: ElementNode): string | undefined;
+  /**
+   * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
+   * one) with `texts` in place. Throws {@link ReferenceSearchCutShort} past `options.timeLimitMs`.
+   */
+  references(
+    file: string,
+    element: ElementNode,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    options?: ReferenceSearchOptions,
+  ): ReferenceHit[];
+}
+
+export interface WorkspaceSemantics extends ReferenceSemantics {
   /** The import edges of a file; `known` lists the workspace files a specifier may resolve to. */
   scanImports(file: string, text: string, known: ReadonlySet<string>): ImportEdge[];
   /**
@@ -114,29 +158,36 @@ export interface WorkspaceSemantics {
     roots?: readonly string[],
   ): ReadonlyMap<string, string | undefined>;
   /**
-   * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
-   * one) with `texts` in place. Throws {@link ReferenceSearchCutShort} past `options.timeLimitMs`.
-   */
-  references(
-    file: string,
-    element: ElementNode,
-    candidates: readonly string[],
-    texts: ReadonlyMap<string, OverlayText>,
-    options?: ReferenceSearchOptions,
-  ): ReferenceHit[];
-  /**
    * The workspace declarations the element's own code uses (its members' code excluded, its own parameters and
    * locals excluded), one hit per use, with `texts` in place.
    */
   uses(file: string, element: ElementNode, texts: ReadonlyMap<string, OverlayText>): UseHit[];
-  /**
-   * Whether an error only says that the environment lacks something (a package that is not installed, type
-   * definitions for the runtime): such errors never block an edit.
-   */
-  isEnvironmentError(error: Pick<LanguageError, 'code' | 'message'>): boolean;
-  /** Errors that follow from a missing dependency when the file has an environment error (untyped imports). */
-  followsFromEnvironment(error: Pick<LanguageError, 'code' | 'message'>): boolean;
+  /** The checker that finds the errors, to tell the user which one checked (`TypeScript 5.9.3, the workspace's`). */
+  checker?(): CheckerDescription;
   dispose(): void;
+}
+
+export interface CheckerDescription {
+  /** `TypeScript`. */
+  readonly name: string;
+  readonly version: string;
+  /** Where it was loaded from: the workspace's own copy, a folder a setting or flag named, or the bundled one. */
+  readonly source: 'workspace' | 'setting' | 'bundled';
+  /** The folder it was loaded from (workspace-relative when inside the workspace); undefined for the bundled one. */
+  readonly location?: string;
+  /** Why a copy that was asked for or found was not used (too old, failed to load), when the bundled one stands in. */
+  readonly fallbackReason?: string;
+}
+
+/** `TypeScript 5.9.3 (the workspace's, node_modules/typescript)`: one phrase for every surface. */
+export function describeChecker(checker: CheckerDescription): string {
+  const where =
+    checker.source === 'workspace'
+      ? `the workspace's${checker.location === undefined ? '' : `, ${checker.location}`}`
+      : checker.source === 'setting'
+        ? `from ${checker.location ?? 'the configured folder'}`
+        : 'bundled with Scalpel';
+  return `${checker.name} ${checker.version} (${where})`;
 }
 
 /** cyrb53: a fast 53-bit string hash; equal texts get equal versions, so cached results carry over. */

@@ -1,5 +1,5 @@
 import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../elements/element';
-import type { WorkspaceSemantics } from '../graph/semantics';
+import type { ReferenceSemantics, WorkspaceSemantics } from '../graph/semantics';
 import type { SourceFileSystem } from '../graph/sourceFiles';
 import type { ImportBindingChange, ImportDeclarationState, ImportShape, ImportStep } from './importModel';
 
@@ -51,7 +51,12 @@ export interface LanguageSupport extends LanguageInfo {
    * references in a context (src/core/graph/semantics.ts); absent in a language without them. One instance serves a
    * workspace and is kept warm across requests.
    */
-  semantics?(fileSystem: SourceFileSystem): WorkspaceSemantics;
+  semantics?(fileSystem: SourceFileSystem, options?: SemanticsOptions): WorkspaceSemantics;
+  /**
+   * Where declarations are used, for a language without full {@link semantics} (the tree-sitter ones): the references
+   * in a context, FIND and the agent tools read it. Ignored when `semantics` is present (its references serve).
+   */
+  references?(fileSystem: SourceFileSystem): ReferenceSemantics;
   /** How the language writes comments and bodies; absent: C-like (`//` comments, `{ … }` bodies). */
   readonly syntax?: CodeSyntax;
   /**
@@ -59,6 +64,14 @@ export interface LanguageSupport extends LanguageInfo {
    * language is ready at once. `loadLanguagesFor` (languages.ts) calls it before the synchronous methods run.
    */
   load?(): Promise<void>;
+}
+
+export interface SemanticsOptions {
+  /**
+   * Which copy of the language's checker to use, as the user set it (TypeScript: a folder like `typescript.tsdk`,
+   * or `bundled`); absent: the workspace's own when it has one, else the one Scalpel ships.
+   */
+  readonly toolchain?: string;
 }
 
 /** How a language writes comments and bodies: what the context, the renderer and the placeholder check follow. */

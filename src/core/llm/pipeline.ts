@@ -7,14 +7,19 @@ import {
 } from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
-import { answerNotes, mergeNotes } from '../edit/answerNotes';
+import { answerDecline, answerNotes, codeBlocksOutsideOperations, mergeNotes } from '../edit/answerNotes';
+import { identityReader } from '../edit/operationIdentity';
+import { RepairBatch, type OperationRecord } from '../edit/repairMerge';
 import { contextFailureOf } from '../edit/contextFailure';
 import { answerFinds, createSymbolFinder, type SymbolFinder } from '../edit/findSymbol';
 import { answerNeeds } from '../edit/needAnswer';
 import { modelCaller } from '../edit/modelCall';
 import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
+import { linesShownIn } from '../edit/shownLines';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
+import { typeCheckSummary } from '../edit/typeCheckStep';
+import { typeRepairSection } from '../edit/typeRepair';
 import type { EditOptions } from '../edit/editSettings';
 import {
   verifyBatch,
@@ -30,7 +35,9 @@ import type { Logger } from '../logger';
 import type { ApplyResult, SnapshotReader } from '../ops/apply';
 import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
-import { isLlmError, type LlmError } from './errors';
+import { briefMessage } from '../check/newErrors';
+import type { CheckerDescription } from '../graph/semantics';
+import { cancelledError, isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
 import { focusNote } from './focusNote';
 import { CODING_SYSTEM_PROMPT, codingUserMessage, parseFinds, parsePlan, repairUserMessage } from './prompts';
@@ -91,6 +98,18 @@ export interface EditRequest {
   readonly finder?: SymbolFinder;
 }
 
+/**
+ * How a repair round's failures are sent: the type errors with the code holding them (src/core/edit/typeRepair.ts),
+ * the failure section under a token cap, and the earlier rounds' failure text left out of the conversation.
+ */
+interface RepairMessage {
+  readonly content: string;
+  /** The same message once a later round supersedes it: only the code it showed in full stays. */
+  readonly superseded: string;
+  readonly shown: readonly ShownFile[];
+  readonly offered: readonly string[];
+}
+
 /** One coding answer (the first or a repair): what it asked for beyond operations. */
 export interface EditRound {
   readonly phase: 'code' | 'repair';
@@ -103,6 +122,8 @@ export interface EditRound {
    * aside unverified, for the next answer to write again from what it was shown.
    */
   readonly answered?: { readonly setAside: number; readonly sent: readonly string[] };
+  /** The answer declined the task (`DECLINE: <reason>`), with this reason; the request ended there. */
+  readonly declined?: string;
 }
 
 export interface EditOutcome {
@@ -124,7 +145,14 @@ export interface EditOutcome {
   readonly lastAnswer: string;
   /** What the model wrote beside its operations, every round's once, in order: shown to the user. */
   readonly notes: readonly string[];
+  /**
+   * Every operation the model sent, in every round, with what became of it: in the last verified batch, replaced by a
+   * later one with the same identity, failed (and sent back), or set aside beside NEED/FIND lines.
+   */
+  readonly history: readonly OperationRecord[];
   readonly context?: Pick<ContextResult, 'tokens' | 'wholeFileTokens' | 'files' | 'dropped' | 'elements'>;
+  /** The model declined the task (`DECLINE: <reason>`): its reason. Nothing was applied. */
+  readonly declined?: string;
   /** Why it did not apply, in words for the user. */
   readonly failure?: string;
   /** Why it did not apply, sorted, for the advice. */
@@ -144,11 +172,6 @@ export interface FileView extends PlanFile {
 
 function plainOutline(path: string, text: string): FileOutline {
   return { file: path, text, language: 'ts', elements: [], syntaxErrors: [], lineCount: countLines(text) };
-}
-
-/** The key under which a repair's new operation replaces an earlier one of the batch. */
-function operationKey(operation: Operation): string {
-  return `${operation.type} ${operation.path.replace(/^file:/i, '')}`;
 }
 
 /**
@@ -220,6 +243,18 @@ function withShownByNeeds(files: readonly ShownFile[], added: readonly ShownFile
   return result;
 }
 
+/**
+ * The record of a request plus the lines its text listed verbatim (uses, FIND answers, type errors' lines), for the
+ * files the record holds: a file known only by such lines is not part of the request and cannot be edited in it.
+ */
+function withShownLines(files: readonly ShownFile[], lines: ReadonlyMap<string, readonly string[]>): ShownFile[] {
+  return files.map((file) => {
+    const listed = lines.get(file.path);
+    if (listed === undefined || listed.length === 0) return file;
+    return { ...file, lines: [...new Set([...(file.lines ?? []), ...listed])] };
+  });
+}
+
 /** The default token budget of a NEED answer when the request sets none (the edit settings' default). */
 const DEFAULT_NEED_BUDGET = 12_000;
 /** A NEED answer may always use this much, even when the context took most of the budget. */
@@ -256,6 +291,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     requests,
   );
   const views = fileViewsOf(request);
+  const batch = new RepairBatch(identityReader(request.snapshot));
   const finder =
     request.finder ??
     createSymbolFinder({ counter, requestFiles: views.map((v) => v.path), snapshot: request.snapshot });
@@ -272,6 +308,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
   let verification: readonly StepReport[] = [];
   let context: ContextResult | undefined;
   const outcome = (ok: boolean, failure?: string, failureKind?: FailureKind, error?: LlmError): EditOutcome => ({
+    ...declinedOf(rounds),
     ok,
     apply,
     operations,
@@ -282,6 +319,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     verification,
     lastAnswer,
     notes,
+    history: batch.records(),
     ...(plan === undefined ? {} : { plan }),
     ...(context === undefined
       ? {}
@@ -354,7 +392,8 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       ...(options.smallFileLines === undefined ? {} : { smallFileLines: options.smallFileLines }),
       ...(options.full === true ? { full: true } : {}),
     });
-    const shownContext = shownByContext(context);
+    // Lines the references listed count as seen for the PATCH of them (issue 24).
+    const shownContext = withShownLines(shownByContext(context), linesShownIn(context.text));
     const fixedTokens =
       counter.count(CODING_SYSTEM_PROMPT) +
       counter.count(request.instruction) +
@@ -374,6 +413,12 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       `asking ${provider.model} (${context.tokens} context tokens instead of ${context.wholeFileTokens} for whole files)`,
     );
     let answer = await call('code', messages, wholeFileRequestTokens);
+    /** The files the batch may change: the request's, and those the model brought in with NEED after a type error. */
+    const requestFiles = new Set(request.files.map((f) => f.path));
+    /** Files outside the request the last repair message offered to bring in (they hold errors the batch caused). */
+    let offered: readonly string[] = [];
+    /** Repair messages sent so far, by their index in `messages`, to leave their failures out of later requests. */
+    const repairMessages = new Map<number, RepairMessage>();
     shown.push({ phase: 'code', files: shownContext });
     const repairRounds = options.repairRounds ?? DEFAULT_REPAIR_ROUNDS;
     const needBudget = Math.max(
@@ -384,12 +429,22 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     let shownByNeeds: ShownFile[] = [];
     let verifiedOnce = false;
     const { tokens: contextTokens, wholeFileTokens } = context;
-    const followUp = async (content: string, shownNow: readonly ShownFile[]): Promise<void> => {
+    const followUp = async (content: string, shownNow: readonly ShownFile[], repair?: RepairMessage): Promise<void> => {
       messages.push({ role: 'assistant', content: answer.text });
+      // The conversation does not carry an earlier round's failures again: the new message lists every operation's
+      // status; only the code an earlier one showed in full stays.
+      for (const [index, earlier] of repairMessages) {
+        const message = messages[index];
+        if (message !== undefined) messages[index] = { ...message, content: earlier.superseded };
+      }
+      if (repair !== undefined) repairMessages.set(messages.length, repair);
       messages.push({ role: 'user', content });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - contextTokens + wholeFileTokens);
-      shown.push({ phase: 'repair', files: withShownByNeeds(shownContext, shownNow) });
+      shown.push({
+        phase: 'repair',
+        files: withShownLines(withShownByNeeds(shownContext, shownNow), linesShownIn(content)),
+      });
     };
     for (let round = 0; ; round++) {
       lastAnswer = answer.text;
@@ -398,9 +453,19 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       const needs = parsePlan(answer.text, { strict: true });
       const finds = parseFinds(answer.text);
       const parsed = parseOperations(answer.text);
+      // A decline ends the request at once, in any round: nothing is applied, not even operations kept so far.
+      const declined = parsed.operations.length === 0 ? answerDecline(answer.text) : undefined;
+      if (declined !== undefined) {
+        rounds.push({ phase, needs, finds, declined });
+        parseErrors = [...parsed.errors];
+        const last = requests[requests.length - 1];
+        if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        return outcome(false, `the model declined the task: ${declined}; nothing was applied`, { kind: 'declined' });
+      }
       // A question is answered first, in a round of its own; operations beside it were written without what it
       // asks for, so they are set aside and the model answers again whole (docs/operations.md).
       if ((needs.length > 0 || finds.length > 0) && round < repairRounds) {
+        bringIn(views, requestFiles, needs, offered, request);
         const asked = answerNeeds(views, needs, counter, needBudget);
         const found = await answerFinds(finder, finds);
         rounds.push({
@@ -409,6 +474,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
           finds,
           answered: { setAside: parsed.operations.length, sent: asked.sent },
         });
+        batch.setAside(round, parsed.operations);
         shownByNeeds = withShownByNeeds(shownByNeeds, asked.shown);
         progress(
           'repair',
@@ -419,18 +485,12 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       }
       rounds.push({ phase, needs, finds });
       parseErrors = [...parsed.errors];
-      if (!verifiedOnce) {
-        operations = [...parsed.operations];
-      } else {
-        // Operations that passed are kept; a new operation on the same target replaces the earlier one.
-        const replaced = new Set(parsed.operations.map(operationKey));
-        const failed = new Set([
-          ...apply.results.filter((r) => r.status === 'failed').map((r) => r.index),
-          ...problems.flatMap((p) => (p.operationIndex === undefined ? [] : [p.operationIndex])),
-        ]);
-        const kept = operations.filter((op, index) => !failed.has(index) && !replaced.has(operationKey(op)));
-        operations = [...kept, ...parsed.operations];
-      }
+      // Operations that passed are kept; a new operation replaces a kept one only with the same identity.
+      batch.add(round, parsed.operations, verifiedOnce ? failuresOf(apply, problems) : undefined);
+      operations = batch.operations;
+      // Reading a long answer is synchronous work: the timers (--timeout, Ctrl-C) get their turn before verifying it.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (request.signal?.aborted === true) throw cancelledError();
       progress('verify', `verifying ${operations.length} operation${operations.length === 1 ? '' : 's'}`);
       const verified = await verifyBatch(
         request.snapshot,
@@ -438,22 +498,31 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         {
           ...(options.strategy === undefined ? {} : { strategy: options.strategy }),
           // Files the request did not send are refused without quoting them back (issue 17).
-          visibleFiles: new Set(request.files.map((f) => f.path)),
+          visibleFiles: requestFiles,
         },
         request.verificationSteps ?? [],
         shown,
+        { progress: (message) => progress('verify', message) },
       );
       verifiedOnce = true;
       apply = verified.apply;
       problems = verified.problems;
       verification = verified.steps;
       if (verified.ok && parseErrors.length === 0) break;
-      if (round >= repairRounds && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps))
-        break;
-      if (round >= repairRounds) {
-        const reason = describeFailure(apply, parseErrors, problems, operations.length);
+      // Errors in files this request cannot change are no reason for another round: no operation can fix them.
+      const unreachableOnly =
+        verified.apply.ok &&
+        parseErrors.length === 0 &&
+        problems.length > 0 &&
+        problems.every((p) => p.reach === 'none');
+      const spent = round >= repairRounds || unreachableOnly;
+      if (spent && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps)) break;
+      if (spent) {
         const last = requests[requests.length - 1];
         if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        const typesOnly = typeErrorsOnly(verified, parseErrors);
+        if (typesOnly !== undefined) return outcome(false, typesOnly.failure, typesOnly.kind);
+        const reason = describeFailure(apply, parseErrors, problems, operations.length);
         return outcome(
           false,
           `the model's operations did not verify after ${round + 1} attempt${round === 0 ? '' : 's'}: ${reason}; nothing was applied`,
@@ -464,12 +533,20 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         'repair',
         `sending ${countFailures(apply, parseErrors, problems)} failure(s) back to the model (repair ${round + 1} of ${repairRounds})`,
       );
-      await followUp(
-        operations.length === 0 && parseErrors.length === 0
-          ? 'Your answer held no operations. Answer with edit operations in the format described, and nothing else.'
-          : repairUserMessage(apply.results, parseErrors, problems),
-        withShownInRepair(shownByNeeds, problems),
-      );
+      if (operations.length === 0 && parseErrors.length === 0) {
+        await followUp(noOperationsMessage(answer.text), withShownInRepair(shownByNeeds, problems));
+        continue;
+      }
+      const repair = repairMessageOf(apply, parseErrors, problems, {
+        shown,
+        snapshot: request.snapshot,
+        counter,
+        budget: needBudget,
+        checker: typeCheckSummary(verification)?.checker,
+      });
+      offered = repair.offered;
+      shownByNeeds = withShownByNeeds(shownByNeeds, repair.shown);
+      await followUp(repair.content, withShownInRepair(shownByNeeds, problems), repair);
     }
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
@@ -536,6 +613,32 @@ function askedAgainMessage(
   return parts.join('\n\n');
 }
 
+function declinedOf(rounds: readonly EditRound[]): { declined?: string } {
+  const declined = rounds.at(-1)?.declined;
+  return declined === undefined ? {} : { declined };
+}
+
+/** The follow-up to an answer without operations: code without a header is named as such, and a decline offered. */
+function noOperationsMessage(answer: string): string {
+  const blocks = codeBlocksOutsideOperations(answer);
+  const what =
+    blocks === 0
+      ? 'Your answer held no operations.'
+      : `Your answer held ${blocks === 1 ? 'a code block' : `${blocks} code blocks`} without an operation header, so nothing could be applied: put each change under its header (REPLACE_ELEMENT <path>, CREATE_ELEMENT ..., or REPLACE_FILE <file> for a whole file).`;
+  return `${what} Answer with edit operations in the format described, and nothing else; or, if the task should not be done, only DECLINE: <reason>.`;
+}
+
+/** The positions of the batch that failed or that a check blamed, with the message sent back about them. */
+function failuresOf(apply: ApplyResult, problems: readonly VerificationProblem[]): Map<number, string> {
+  const failures = new Map<number, string>();
+  for (const result of apply.results)
+    if (result.status === 'failed') failures.set(result.index, result.message ?? 'failed');
+  for (const problem of problems)
+    if (problem.operationIndex !== undefined && !failures.has(problem.operationIndex))
+      failures.set(problem.operationIndex, problem.message);
+  return failures;
+}
+
 function countFailures(
   apply: ApplyResult,
   parseErrors: readonly ParseError[],
@@ -552,12 +655,104 @@ function describeFailure(
 ): string {
   if (operationCount === 0 && parseErrors.length === 0) return 'the answer held no operations';
   const failures = apply.results.filter((r) => r.status === 'failed');
-  const parts = failures.slice(0, 3).map((r) => `${r.operation.type} ${r.operation.path}: ${r.message ?? 'failed'}`);
-  parts.push(...problems.slice(0, 3).map((p) => `${p.path}: ${p.message}`));
+  const parts = failures
+    .slice(0, 3)
+    .map((r) => `${r.operation.type} ${r.operation.path}: ${briefMessage(r.message ?? 'failed')}`);
+  parts.push(...problems.slice(0, 3).map((p) => `${p.path}: ${briefMessage(p.message)}`));
   if (parseErrors.length > 0)
     parts.push(
       `${parseErrors.length} unreadable part${parseErrors.length === 1 ? '' : 's'} (line ${parseErrors[0]?.line}: ${parseErrors[0]?.message})`,
     );
   if (failures.length > 3) parts.push(`and ${failures.length - 3} more`);
   return parts.join('; ');
+}
+
+/**
+ * The failure when every operation applied and passed every other check but type errors remain: the count, the first
+ * few one line each (the CLI lists them all), and the kind the advice reads ("apply anyway", not "rephrase").
+ */
+function typeErrorsOnly(
+  verified: Verification,
+  parseErrors: readonly ParseError[],
+): { failure: string; kind: FailureKind } | undefined {
+  if (!verified.apply.ok || parseErrors.length > 0 || verified.problems.length === 0) return undefined;
+  if (verified.problems.some((p) => p.typeErrors === undefined)) return undefined;
+  const errors = verified.problems.flatMap((p) => p.typeErrors ?? []);
+  const unreachable = verified.problems.filter((p) => p.reach === 'none').flatMap((p) => p.typeErrors ?? []).length;
+  const environment = typeCheckSummary(verified.steps)?.environmentErrors.length ?? 0;
+  const listed = errors
+    .slice(0, 3)
+    .map((e) => `${e.file}:${e.line}:${e.column} TS${e.code} ${briefMessage(e.message)}`)
+    .join('; ');
+  const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
+  return {
+    failure: `the edit adds ${errors.length} type error${errors.length === 1 ? '' : 's'} the model did not fix (${listed}${more}); nothing was applied`,
+    kind: { kind: 'typeErrors', count: errors.length, unreachable, environment },
+  };
+}
+
+/** The repair message of a round, with the type errors' section and what it shows in full. */
+function repairMessageOf(
+  apply: ApplyResult,
+  parseErrors: readonly ParseError[],
+  problems: readonly VerificationProblem[],
+  context: {
+    readonly shown: readonly ShownRequest[];
+    readonly snapshot: SnapshotReader;
+    readonly counter: TokenCounter;
+    readonly budget: number;
+    readonly checker: CheckerDescription | undefined;
+  },
+): RepairMessage {
+  const types = typeRepairSection({
+    problems,
+    shown: context.shown,
+    outlineOf: (file) => {
+      const text = context.snapshot.read(file);
+      return text === undefined || !isOutlinable(file) ? undefined : outlineSource(file, text);
+    },
+    counter: context.counter,
+    budget: context.budget,
+    ...(context.checker === undefined ? {} : { checker: context.checker }),
+  });
+  const content = repairUserMessage(apply.results, parseErrors, problems, { counter: context.counter, types });
+  const shownCode = [
+    ...problems.flatMap((p) => (p.shows === undefined ? [] : [p.message.split('\n').slice(1).join('\n').trim()])),
+    types.attachments,
+  ].filter((part) => part !== '');
+  return {
+    content,
+    superseded: [
+      "(This round's failures are superseded by a later message.)",
+      ...(shownCode.length === 0 ? [] : ['The code it showed in full:', ...shownCode]),
+    ].join('\n\n'),
+    shown: types.shown,
+    offered: types.offered,
+  };
+}
+
+/**
+ * A NEED of a file outside the request that the last repair offered (it holds errors the batch caused, and the write
+ * policy lets it be edited): the file joins the request, so the NEED is answered and the batch may change it.
+ */
+function bringIn(
+  views: FileView[],
+  requestFiles: Set<string>,
+  needs: readonly string[],
+  offered: readonly string[],
+  request: Pick<EditRequest, 'snapshot' | 'options'>,
+): void {
+  for (const need of needs) {
+    const path = need.replace(/^file:/i, '').replace(/^\.\//, '');
+    const file = offered.find((f) => path === f || path.startsWith(`${f}/`));
+    if (file === undefined || requestFiles.has(file)) continue;
+    const [view] = fileViewsOf({
+      files: [{ path: file, focus: [] }],
+      snapshot: request.snapshot,
+      ...(request.options === undefined ? {} : { options: request.options }),
+    });
+    if (view === undefined) continue;
+    views.push(view);
+    requestFiles.add(file);
+  }
 }

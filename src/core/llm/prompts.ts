@@ -11,11 +11,11 @@ import type { VerificationProblem } from '../edit/verification';
  * (with its one example), the path grammar and the rules; the focused context goes in the user message.
  */
 
-export const CODING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor: you change code with edit operations on program elements.
+export const CODING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor.
 
 ${OPERATION_FORMAT_PROMPT}
 The context shows each file as a focused view. ${CONTEXT_LEGEND}
-To see more first, answer only with lines NEED <element or file path> (sent in full) or FIND <identifier> (its definition and uses). Else answer with the operations; add a short note only if the user must know something.`;
+To see more first, answer only with lines NEED <element or file path> (sent in full) or FIND <identifier> (its definition and uses). If the premise is false, answer only DECLINE: <reason>. Else the operations, plus a note only if the user must know something.`;
 
 /** The focused context, the user's changes since the model last saw the files (issue 11), then the task. */
 export function codingUserMessage(contextText: string, instruction: string, userChanges?: string): string {
@@ -300,16 +300,36 @@ function describeOperation(operation: Operation): string {
   return `${operation.type} ${operation.path}`;
 }
 
+/** The most tokens a repair message's failure section (what failed and why, code excluded) may take. */
+export const FAILURE_SECTION_MAX_TOKENS = 1_500;
+
+export interface RepairMessageOptions {
+  /** Counts the failure section against {@link FAILURE_SECTION_MAX_TOKENS}; without it the section is not cut. */
+  readonly counter?: TokenCounter;
+  /** The type errors' part (src/core/edit/typeRepair.ts): its lines join the failures, its code follows them. */
+  readonly types?: { readonly lines: readonly string[]; readonly attachments: string };
+}
+
 /**
  * The follow-up that sends failures back: what failed and why, what the model should do instead, and the rule that
- * only failed operations are answered (the others are kept).
+ * only failed operations are answered (the others are kept). The failures stay under a fixed token cap (issue 24:
+ * one compiler message with its chain of explanations once took 7,800 tokens); the code a failure shows in full (the
+ * seen-code rule's element, the elements holding type errors) follows them and is not cut.
  */
 export function repairUserMessage(
   results: readonly OperationResult[],
   parseErrors: readonly ParseError[],
   problems: readonly VerificationProblem[] = [],
+  options: RepairMessageOptions = {},
 ): string {
-  const lines = ['Your operations were checked and nothing has been applied yet, because some failed:'];
+  const lines: string[] = [];
+  const code: string[] = [];
+  /** A problem's first line is the failure; what follows (the code it shows in full) goes after the failures. */
+  const failureOf = (problem: VerificationProblem): string => {
+    const [first = '', ...rest] = problem.message.split('\n');
+    if (problem.shows !== undefined && rest.length > 0) code.push(rest.join('\n').replace(/^\s+/, ''));
+    return problem.shows !== undefined ? first : problem.message;
+  };
   for (const result of results) {
     const where = describeOperation(result.operation);
     if (result.status === 'failed') {
@@ -321,7 +341,7 @@ export function repairUserMessage(
     } else {
       const blamed = problems.filter((p) => p.operationIndex === result.index);
       if (blamed.length === 0) lines.push(`- ok ${where} (kept; do not repeat it)`);
-      else for (const problem of blamed) lines.push(`- FAILED ${where}: ${problem.message}`);
+      else for (const problem of blamed) lines.push(`- FAILED ${where}: ${failureOf(problem)}`);
     }
   }
   for (const error of parseErrors) {
@@ -330,7 +350,32 @@ export function repairUserMessage(
     );
   }
   for (const problem of problems)
-    if (problem.operationIndex === undefined) lines.push(`- FAILED check in ${problem.path}: ${problem.message}`);
-  lines.push('Answer only with corrected operations for the failed ones, in the same format.');
-  return lines.join('\n');
+    if (problem.operationIndex === undefined && problem.typeErrors === undefined)
+      lines.push(`- FAILED check in ${problem.path}: ${failureOf(problem)}`);
+  if (options.types !== undefined) lines.push(...options.types.lines);
+  const bounded = options.counter === undefined ? lines : capLines(lines, options.counter, FAILURE_SECTION_MAX_TOKENS);
+  const fixTypes = options.types !== undefined && options.types.lines.length > 0;
+  const parts = [
+    ['Your operations were checked and nothing has been applied yet, because some failed:', ...bounded].join('\n'),
+    ...code,
+    ...(options.types === undefined || options.types.attachments === '' ? [] : [options.types.attachments]),
+    `Answer only with corrected operations for the failed ones${fixTypes ? ' and operations that fix the type errors' : ''}, in the same format.`,
+  ];
+  return parts.join('\n\n');
+}
+
+/** The lines that fit `cap` tokens, then one line saying how many were left out. */
+function capLines(lines: readonly string[], counter: TokenCounter, cap: number): string[] {
+  const kept: string[] = [];
+  let used = 0;
+  for (const [index, line] of lines.entries()) {
+    const tokens = counter.count(line) + 1;
+    if (used + tokens > cap - 24) {
+      kept.push(`- … and ${lines.length - index} more lines of failures, left out: fix the ones above first`);
+      break;
+    }
+    used += tokens;
+    kept.push(line);
+  }
+  return kept;
 }

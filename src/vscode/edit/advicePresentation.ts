@@ -30,6 +30,10 @@ function buttonOf(action: AdviceAction): string | undefined {
     case 'plan':
       // The palette plans on its own ("Edit File"); there is no separate plan step to offer.
       return undefined;
+    case 'applyAnyway':
+      // VS Code edits run with remaining type errors allowed (shown in the preview), so no edit fails for them yet.
+      // TODO(#24): an "Apply Anyway (N errors)" button previewing the failed result's outcome.apply.changes then.
+      return undefined;
   }
 }
 
@@ -54,6 +58,7 @@ export function adviceCommands(advice: Advice | undefined): vscode.Command[] {
       case 'showLog':
         return [{ command: 'scalpel.showLog', title: 'Show Log' }];
       case 'plan':
+      case 'applyAnyway':
         return [];
     }
   });

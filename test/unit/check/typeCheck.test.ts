@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { compareErrors } from '../../../src/core/check/newErrors';
 import {
-  compareDiagnostics,
   describeTypeErrors,
   TypeCheckService,
   type NewTypeError,
@@ -339,13 +339,36 @@ void describe('matching errors before and after an edit', () => {
   void test("an old error whose union prints in another order is not new (react-router's HeadContent)", () => {
     const before = error(`Type '{ tag: "meta" | "link"; key: string; }' is not assignable to type 'RouterManagedTag'.`);
     const after = error(`Type '{ tag: "link" | "meta"; key: string; }' is not assignable to type 'RouterManagedTag'.`);
-    assert.deepEqual(compareDiagnostics([before], [after]).added, []);
+    assert.deepEqual(compareErrors([before], [after]).added, []);
   });
 
-  void test('another type on the same line is new, and so is a second error of the same kind', () => {
+  void test('another type on the same line is new', () => {
     const before = error(`Type '{ tag: "meta" | "link"; }' is not assignable to type 'RouterManagedTag'.`);
     const changed = error(`Type '{ tag: "meta" | "script"; }' is not assignable to type 'RouterManagedTag'.`);
-    assert.deepEqual(compareDiagnostics([before], [changed]).added, [changed]);
-    assert.equal(compareDiagnostics([before], [before, before]).added.length, 1);
+    assert.deepEqual(compareErrors([before], [changed]).added, [changed]);
+  });
+
+  void test('an error whose code and message the file already had is old, however many copies the batch adds (issue 24)', () => {
+    const expectMissing = (line: number, lineText: string): NewTypeError => ({
+      file: 'src/sum.test.ts',
+      line,
+      column: 3,
+      code: 2304,
+      message: "Cannot find name 'expect'.",
+      elementPath: undefined,
+      lineText,
+    });
+    const before = Array.from({ length: 114 }, (_, i) => expectMissing(i + 2, `expect(sum(${i}, 1)).toBe(${i + 1});`));
+    const after = [
+      ...before,
+      expectMissing(200, 'expect(sum(2, 2)).toBe(4);'),
+      expectMissing(201, 'expect(sum(0, 0)).toBe(0);'),
+    ];
+    assert.deepEqual(compareErrors(before, after), { added: [], removed: 0 });
+    const vi = { ...expectMissing(202, 'vi.fn();'), message: "Cannot find name 'vi'." };
+    assert.deepEqual(compareErrors(before, [...after, vi]).added, [vi], 'another name is another message');
+    const elsewhere = { ...expectMissing(3, 'expect(1);'), file: 'src/other.test.ts' };
+    assert.deepEqual(compareErrors(before, [elsewhere]).added, [elsewhere], 'another file is not the same file');
+    assert.equal(compareErrors(before, before.slice(0, 100)).removed, 14);
   });
 });

@@ -196,7 +196,7 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     const outcome = await runEdit(request());
     assert.equal(outcome.ok, true, outcome.failure);
     const followUp = llm.messagesOf(before + 1).at(-1)?.content ?? '';
-    assert.match(followUp, /^FIND items: defined once, 3 uses$/m);
+    assert.match(followUp, /^FIND items: defined once, 3 lines mention it \(a text search of this request's files\)$/m);
     assert.ok(
       followUp.includes(`- defined: ${FILE}/class[Store]/property[items]  private items = new Map<string, number>()`),
       followUp,
@@ -295,6 +295,7 @@ void describe('the fixed instructions', () => {
     assert.match(CODING_SYSTEM_PROMPT, /FIND <identifier>/);
     assert.match(PLANNING_SYSTEM_PROMPT, /NEED <element path>/);
     assert.match(PLANNING_SYSTEM_PROMPT, /FIND <identifier>/);
+    assert.match(CODING_SYSTEM_PROMPT, /answer only DECLINE: <reason>/, 'a model may decline (issue 24)');
     // Every request pays for these: 557 and 105 tokens before issue 18, which added NEED/FIND to the edit prompt.
     assert.ok(counter.count(CODING_SYSTEM_PROMPT) <= 520, `${counter.count(CODING_SYSTEM_PROMPT)} tokens`);
     assert.ok(counter.count(PLANNING_SYSTEM_PROMPT) <= 100, `${counter.count(PLANNING_SYSTEM_PROMPT)} tokens`);

@@ -92,7 +92,9 @@ void describe('one write gate on every surface', () => {
       assert.equal(run.code, 1, run.stderr);
       const json = JSON.parse(run.stdout) as { ok: boolean; written: boolean; failure?: string };
       assert.deepEqual([json.ok, json.written, json.failure], [false, false, refusal]);
-      assert.equal(run.stderr, `scalpel edit: ${refusal}\n`);
+      // With --json, stderr holds the progress events (one JSON object a line) and the one-line reason.
+      const plain = run.stderr.split('\n').filter((line) => !line.startsWith('{"event":"progress"'));
+      assert.equal(plain.join('\n'), `scalpel edit: ${refusal}\n`);
     }
     assertUntouched(root, outside);
   });

@@ -34,7 +34,8 @@ export const typescriptLanguage: LanguageSupport = {
   scanCode: (text) => scanCode(text),
   editor: (file, text) => new TypeScriptEditor(normalizeFilePath(file), text),
   importBindingChange: (beforeText, afterText) => importBindingChange(beforeText, afterText),
-  semantics: (fileSystem) => new TypeScriptSemantics(fileSystem),
+  semantics: (fileSystem, options) =>
+    new TypeScriptSemantics(fileSystem, options?.toolchain === undefined ? {} : { sdk: options.toolchain }),
 };
 
 class TypeScriptEditor implements SourceEditor {

@@ -13,8 +13,11 @@ import {
   type ReferenceSearchOptions,
   type UseHit,
   type WorkspaceSemantics,
+  type CheckerDescription,
 } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
+import { environmentReason, InstalledPackages } from './environmentErrors';
+import { typescriptRuntimeFor, type TypeScriptModule, type TypeScriptRuntime } from './typescriptRuntime';
 
 /**
  * TypeScript's semantics for the code graph (src/core/graph/semantics.ts): import edges resolved with each file's own
@@ -27,8 +30,9 @@ import type { SourceFileSystem } from '../../graph/sourceFiles';
  * imports from there, so a check costs what the files it touches cost. Texts a request proposes live in an
  * in-memory overlay; nothing is written.
  *
- * The TypeScript here is the copy ts-morph bundles (its `ts` export and its in-memory lib files), so the extension
- * ships one compiler.
+ * The TypeScript here is the workspace's own when it has one (typescriptRuntime.ts), else the copy ts-morph bundles
+ * (its `ts` export and its in-memory lib files). Everything that builds or reads a program goes through the runtime's
+ * module (`this.ts`): syntax kinds and flags differ between compiler versions.
  */
 
 /** Options used where no tsconfig.json or jsconfig.json applies: a modern project as `tsc --init` would set it up. */
@@ -65,8 +69,9 @@ export interface ProjectConfig {
 class TsWorkspace {
   /** Absolute root with forward slashes, no trailing slash. */
   readonly root: string;
+  readonly ts: TypeScriptModule;
   /** Shared by every service: a file parsed for one configuration is reused by the others when options allow. */
-  readonly documentRegistry = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, ts.sys.getCurrentDirectory());
+  readonly documentRegistry: ts.DocumentRegistry;
   private readonly services = new Map<string, ProjectService>();
   private readonly configByDirectory = new Map<string, ProjectConfig>();
   private readonly parsedConfigs = new Map<string, ts.ParsedCommandLine | undefined>();
@@ -75,9 +80,30 @@ class TsWorkspace {
   private libTexts: Map<string, string> | undefined;
   /** `Date.now()` after which the services' searches stop (the compiler checks it between files). */
   deadline: number | undefined;
+  /** Called for every file a program build reads while set (the first check's progress). */
+  onRead: ((absolutePath: string) => void) | undefined;
 
-  constructor(readonly fileSystem: SourceFileSystem) {
+  constructor(
+    readonly fileSystem: SourceFileSystem,
+    readonly runtime: TypeScriptRuntime,
+  ) {
     this.root = fileSystem.root.replace(/\\/g, '/').replace(/\/+$/, '');
+    this.ts = runtime.ts;
+    this.documentRegistry = this.ts.createDocumentRegistry(
+      this.ts.sys.useCaseSensitiveFileNames,
+      this.ts.sys.getCurrentDirectory(),
+    );
+  }
+
+  /** The path of the default lib file for these options: in memory for the bundled compiler, else on disk. */
+  defaultLibFileName(options: ts.CompilerOptions): string {
+    return this.runtime.bundled
+      ? `${libFolderInMemoryPath}/${this.ts.getDefaultLibFileName(options)}`
+      : this.ts.getDefaultLibFilePath(options).replace(/\\/g, '/');
+  }
+
+  private isInMemoryLib(absolutePath: string): boolean {
+    return this.runtime.bundled && absolutePath.startsWith(`${libFolderInMemoryPath}/`);
   }
 
   absolute(file: string): string {
@@ -124,7 +150,7 @@ class TsWorkspace {
     for (let dir = directory; dir.length >= this.root.length; dir = dir.slice(0, dir.lastIndexOf('/'))) {
       const found = ['tsconfig.json', 'jsconfig.json']
         .map((name) => `${dir}/${name}`)
-        .find((p) => ts.sys.fileExists(p));
+        .find((p) => this.ts.sys.fileExists(p));
       if (found !== undefined) {
         const parsed = this.parseConfig(found);
         if (parsed !== undefined) config = { configPath: found, options: { ...parsed.options, ...FORCED_OPTIONS } };
@@ -152,20 +178,21 @@ class TsWorkspace {
   scriptVersion(absolutePath: string): string {
     const overlaid = this.overlay.get(absolutePath);
     if (overlaid !== undefined) return overlaid.version;
-    if (absolutePath.startsWith(`${libFolderInMemoryPath}/`)) return 'lib';
+    if (this.isInMemoryLib(absolutePath)) return 'lib';
     // Installed dependencies are taken as fixed while Scalpel runs; stat-ing hundreds of .d.ts per request is waste.
     if (this.isDependency(absolutePath)) return 'dependency';
     const file = this.relative(absolutePath);
     if (file !== undefined) return this.fileSystem.versionOf(file) ?? 'missing';
-    return ts.sys.getModifiedTime?.(absolutePath)?.getTime().toString() ?? 'outside';
+    return this.ts.sys.getModifiedTime?.(absolutePath)?.getTime().toString() ?? 'outside';
   }
 
   readScript(absolutePath: string): string | undefined {
+    this.onRead?.(absolutePath);
     const overlaid = this.overlay.get(absolutePath);
     if (overlaid !== undefined) return overlaid.text;
-    if (absolutePath.startsWith(`${libFolderInMemoryPath}/`)) return this.libText(absolutePath);
+    if (this.isInMemoryLib(absolutePath)) return this.libText(absolutePath);
     const file = this.relative(absolutePath);
-    if (file === undefined || this.isDependency(absolutePath)) return ts.sys.readFile(absolutePath);
+    if (file === undefined || this.isDependency(absolutePath)) return this.ts.sys.readFile(absolutePath);
     const version = this.fileSystem.versionOf(file);
     if (version === undefined) return undefined;
     const cached = this.diskTexts.get(absolutePath);
@@ -178,8 +205,8 @@ class TsWorkspace {
   fileExists(absolutePath: string): boolean {
     const overlaid = this.overlay.get(absolutePath);
     if (overlaid !== undefined) return overlaid.text !== undefined;
-    if (absolutePath.startsWith(`${libFolderInMemoryPath}/`)) return this.libText(absolutePath) !== undefined;
-    return ts.sys.fileExists(absolutePath);
+    if (this.isInMemoryLib(absolutePath)) return this.libText(absolutePath) !== undefined;
+    return this.ts.sys.fileExists(absolutePath);
   }
 
   /** Files the overlay adds, so directory listings and module resolution see a file a batch creates. */
@@ -201,12 +228,12 @@ class TsWorkspace {
 
   private parseConfig(configPath: string): ts.ParsedCommandLine | undefined {
     if (this.parsedConfigs.has(configPath)) return this.parsedConfigs.get(configPath);
-    const read = ts.readConfigFile(configPath, ts.sys.readFile);
+    const read = this.ts.readConfigFile(configPath, this.ts.sys.readFile);
     const parsed =
       read.error === undefined
-        ? ts.parseJsonConfigFileContent(
+        ? this.ts.parseJsonConfigFileContent(
             read.config,
-            ts.sys,
+            this.ts.sys,
             configPath.slice(0, configPath.lastIndexOf('/')),
             undefined,
             configPath,
@@ -225,7 +252,7 @@ class TsWorkspace {
     const parsed = this.parseConfig(config.configPath);
     if (parsed === undefined || parsed.fileNames.includes(absolutePath)) return config;
     for (const reference of parsed.projectReferences ?? []) {
-      const referencePath = ts.resolveProjectReferencePath(reference).replace(/\\/g, '/');
+      const referencePath = this.ts.resolveProjectReferencePath(reference).replace(/\\/g, '/');
       const referenced = this.parseConfig(referencePath);
       if (referenced?.fileNames.includes(absolutePath) === true) {
         return { configPath: referencePath, options: { ...referenced.options, ...FORCED_OPTIONS } };
@@ -244,6 +271,7 @@ class ProjectService {
     workspace: TsWorkspace,
     private readonly options: ts.CompilerOptions,
   ) {
+    const { ts } = workspace;
     const host: ts.LanguageServiceHost = {
       getCompilationSettings: () => this.options,
       getProjectVersion: () => String(this.projectVersion),
@@ -254,11 +282,11 @@ class ProjectService {
         return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
       },
       getCurrentDirectory: () => workspace.root,
-      getDefaultLibFileName: (options) => `${libFolderInMemoryPath}/${ts.getDefaultLibFileName(options)}`,
+      getDefaultLibFileName: (options) => workspace.defaultLibFileName(options),
       fileExists: (path) => workspace.fileExists(path),
       readFile: (path) => workspace.readScript(path),
       directoryExists: (path) =>
-        path.startsWith(libFolderInMemoryPath) ||
+        (workspace.runtime.bundled && path.startsWith(libFolderInMemoryPath)) ||
         ts.sys.directoryExists(path) ||
         workspace.overlaidFiles().some((f) => f.startsWith(`${path}/`)),
       getDirectories: (path) => ts.sys.getDirectories(path),
@@ -281,38 +309,27 @@ class ProjectService {
   }
 }
 
-/** Codes whose message says a dependency or its type definitions are missing, not that the code is wrong. */
-const ENVIRONMENT_CODES: ReadonlySet<number> = new Set([
-  2580, // Cannot find name 'require' / 'module': install @types/node
-  2581, // jQuery
-  2582, // test globals (describe, it)
-  2583, // a newer lib is needed
-  2584, // the dom lib is needed
-  2591, // 2580 with the tsconfig `types` hint
-  2592, // 2581 with the hint
-  2593, // 2582 with the hint
-  7016, // a package without type declarations
-  7026, // JSX without React's (or another) JSX namespace
-  2875, // the JSX runtime module is not installed
-]);
-/** Cannot find module '…' (2307), or with a moduleResolution hint (2792). */
-const MISSING_MODULE_CODES: ReadonlySet<number> = new Set([2307, 2792]);
-/**
- * Implicit `any` (a parameter, a binding element, a variable): in a file whose imports do not resolve, the contextual
- * type that would have typed it is missing, so the error says more about the environment than the edit.
- */
-const IMPLICIT_ANY_CODES: ReadonlySet<number> = new Set([7005, 7006, 7008, 7019, 7031, 7034]);
+export interface TypeScriptSemanticsOptions {
+  /** Which TypeScript checks: a folder, `bundled`, or absent for the workspace's own (typescriptRuntime.ts). */
+  readonly sdk?: string;
+}
 
 export class TypeScriptSemantics implements WorkspaceSemantics {
   private readonly workspace: TsWorkspace;
   private readonly resolutionCaches = new Map<string, ts.ModuleResolutionCache>();
   private resolutionListing: ReadonlySet<string> | undefined;
+  private readonly packages = new InstalledPackages();
 
-  constructor(fileSystem: SourceFileSystem) {
-    this.workspace = new TsWorkspace(fileSystem);
+  constructor(fileSystem: SourceFileSystem, options: TypeScriptSemanticsOptions = {}) {
+    this.workspace = new TsWorkspace(fileSystem, typescriptRuntimeFor(fileSystem.root, options.sdk));
+  }
+
+  checker(): CheckerDescription {
+    return this.workspace.runtime.description;
   }
 
   scanImports(file: string, text: string, known: ReadonlySet<string>): ImportEdge[] {
+    const { ts } = this.workspace;
     const info = ts.preProcessFile(text, true, true);
     const specifiers = [...new Set(info.importedFiles.map((f) => f.fileName))];
     if (specifiers.length === 0) return [];
@@ -356,7 +373,9 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
         const sourceFile = program?.getSourceFile(workspace.absolute(file));
         found.set(
           file,
-          program === undefined || sourceFile === undefined ? undefined : exportSurface(program, sourceFile),
+          program === undefined || sourceFile === undefined
+            ? undefined
+            : exportSurface(program, sourceFile, workspace.ts),
         );
       }
     } finally {
@@ -372,6 +391,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
   ): Promise<ReadonlyMap<string, FileErrors>> {
     const { signal, surfaceOf = [], roots = [] } = options;
     const { workspace } = this;
+    const { ts } = workspace;
     const present = files.filter((file) => !texts.has(file) || texts.get(file) !== undefined);
     const found = new Map<string, FileErrors>();
     workspace.setOverlay(texts);
@@ -387,14 +407,14 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       for (const { config, files: group } of groups.values()) {
         const extra = roots.filter((f) => workspace.configFor(f).configPath === config.configPath);
         const service = workspace.serviceFor(config, [...group, ...extra]);
-        const program = service.getProgram();
+        const program = this.buildProgram(service, options.onProgress);
         if (program === undefined) continue;
         for (const file of group) {
           signal?.throwIfAborted();
           const absolutePath = workspace.absolute(file);
           const sourceFile = program.getSourceFile(absolutePath);
           if (sourceFile === undefined) continue;
-          const errors: LanguageError[] = [
+          const diagnostics = [
             ...service.getSyntacticDiagnostics(absolutePath),
             ...service.getSemanticDiagnostics(absolutePath),
           ]
@@ -403,9 +423,10 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
               start: d.start ?? 0,
               code: d.code,
               message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
-              ...(options.allCategories === true ? { category: categoryOf(d.category) } : {}),
+              ...(options.allCategories === true ? { category: categoryOf(ts, d.category) } : {}),
             }));
-          const surface = surfaceOf.includes(file) ? exportSurface(program, sourceFile) : undefined;
+          const errors = this.withEnvironment(diagnostics, absolutePath);
+          const surface = surfaceOf.includes(file) ? exportSurface(program, sourceFile, ts) : undefined;
           found.set(file, { text: sourceFile.text, errors, ...(surface === undefined ? {} : { surface }) });
           // Checking a large importer takes a while; let the event loop breathe between files.
           await new Promise<void>((resolve) => setImmediate(resolve));
@@ -425,6 +446,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     options: ReferenceSearchOptions = {},
   ): ReferenceHit[] {
     const { workspace } = this;
+    const { ts } = workspace;
     let started = Date.now();
     workspace.setOverlay(texts);
     try {
@@ -456,7 +478,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
             start: reference.textSpan.start,
             text: sourceFile.text,
             isWrite: reference.isWriteAccess,
-            isCall: isCalleeAt(sourceFile, reference.textSpan.start),
+            isCall: isCalleeAt(ts, sourceFile, reference.textSpan.start),
           });
         }
       }
@@ -472,6 +494,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
 
   uses(file: string, element: ElementNode, texts: ReadonlyMap<string, OverlayText>): UseHit[] {
     const { workspace } = this;
+    const { ts } = workspace;
     workspace.setOverlay(texts);
     try {
       const service = workspace.serviceFor(workspace.configFor(file), [file]);
@@ -511,6 +534,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     start: number,
     end: number,
   ): UseHit | undefined {
+    const { ts } = this.workspace;
     let symbol = checker.getSymbolAtLocation(node);
     if (symbol === undefined) return undefined;
     if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
@@ -524,7 +548,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       if (declaring === sourceFile && at >= start && at <= end) return undefined;
       return {
         start: node.getStart(sourceFile),
-        isCall: isCallee(node),
+        isCall: isCallee(ts, node),
         declarationFile,
         declarationStart: at,
         declarationText: declaring.text,
@@ -533,17 +557,46 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     return undefined;
   }
 
-  isEnvironmentError(error: Pick<LanguageError, 'code' | 'message'>): boolean {
-    if (ENVIRONMENT_CODES.has(error.code)) return true;
-    if (MISSING_MODULE_CODES.has(error.code)) {
-      const module = /'([^']+)'/.exec(error.message)?.[1];
-      return module !== undefined && !module.startsWith('.') && !module.startsWith('/');
+  /**
+   * The service's program, built or brought up to date. A first build reads every file the roots reach (hundreds of
+   * declaration files in a real project) and takes seconds: past a second, `onProgress` hears how far it got, once a
+   * second, and how long it took.
+   */
+  private buildProgram(
+    service: ts.LanguageService,
+    onProgress: ((message: string) => void) | undefined,
+  ): ts.Program | undefined {
+    if (onProgress === undefined) return service.getProgram();
+    const { workspace } = this;
+    const started = Date.now();
+    let read = 0;
+    let told = started;
+    const version = workspace.runtime.description.version;
+    workspace.onRead = () => {
+      read += 1;
+      const now = Date.now();
+      if (now - told < 1_000) return;
+      told = now;
+      onProgress(`type check: building the TypeScript ${version} program, ${read} files read so far`);
+    };
+    try {
+      return service.getProgram();
+    } finally {
+      workspace.onRead = undefined;
+      const seconds = (Date.now() - started) / 1000;
+      if (seconds >= 1)
+        onProgress(`type check: program built in ${seconds.toFixed(1)} s (${read} files read); checking the files`);
     }
-    return false;
   }
 
-  followsFromEnvironment(error: Pick<LanguageError, 'code' | 'message'>): boolean {
-    return IMPLICIT_ANY_CODES.has(error.code);
+  /** The errors of a file, each one that only reflects the environment marked with why (environmentErrors.ts). */
+  private withEnvironment(errors: readonly LanguageError[], absolutePath: string): LanguageError[] {
+    const first = errors.map((error) => environmentReason(error, absolutePath, this.packages));
+    const fileHasEnvironmentError = first.some((reason) => reason !== undefined);
+    return errors.map((error, index) => {
+      const reason = first[index] ?? environmentReason(error, absolutePath, this.packages, fileHasEnvironmentError);
+      return reason === undefined ? error : { ...error, environment: reason };
+    });
   }
 
   dispose(): void {
@@ -558,7 +611,11 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
  * need no new check. Undefined when that cannot be told: a script (no module), a file that augments modules or the
  * global scope, or anything that throws.
  */
-export function exportSurface(program: ts.Program, sourceFile: ts.SourceFile): string | undefined {
+export function exportSurface(
+  program: ts.Program,
+  sourceFile: ts.SourceFile,
+  ts: TypeScriptModule,
+): string | undefined {
   try {
     if (!ts.isExternalModule(sourceFile)) return undefined;
     if (
@@ -677,7 +734,7 @@ function isDecoratorEnd(text: string, end: number): boolean {
   return next === null || (next[0] !== '.' && next[0] !== '(');
 }
 
-function categoryOf(category: ts.DiagnosticCategory): 'error' | 'warning' | 'suggestion' {
+function categoryOf(ts: TypeScriptModule, category: ts.DiagnosticCategory): 'error' | 'warning' | 'suggestion' {
   return category === ts.DiagnosticCategory.Error
     ? 'error'
     : category === ts.DiagnosticCategory.Warning
@@ -686,7 +743,7 @@ function categoryOf(category: ts.DiagnosticCategory): 'error' | 'warning' | 'sug
 }
 
 /** Whether the name at `position` is called: `f()`, `a.f()`, `new C()`, ``tag`…` ``, `<Component />`. */
-function isCalleeAt(sourceFile: ts.SourceFile, position: number): boolean {
+function isCalleeAt(ts: TypeScriptModule, sourceFile: ts.SourceFile, position: number): boolean {
   let found: ts.Node | undefined;
   const visit = (node: ts.Node): void => {
     if (position < node.pos || position >= node.end) return;
@@ -697,10 +754,10 @@ function isCalleeAt(sourceFile: ts.SourceFile, position: number): boolean {
     ts.forEachChild(node, visit);
   };
   visit(sourceFile);
-  return found !== undefined && isCallee(found);
+  return found !== undefined && isCallee(ts, found);
 }
 
-function isCallee(node: ts.Node): boolean {
+function isCallee(ts: TypeScriptModule, node: ts.Node): boolean {
   let expression: ts.Node = node;
   const parent = node.parent as ts.Node | undefined;
   if (parent !== undefined && ts.isPropertyAccessExpression(parent) && parent.name === node) expression = parent;

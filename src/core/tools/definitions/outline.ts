@@ -6,6 +6,8 @@ import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { numberArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, lastSegmentOf, lineRange, oneLine, pagedAnswer, withinFile } from './common';
+import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
+import { listingNotesOf } from './common';
 
 interface OutlineInput {
   readonly paths: readonly string[];
@@ -144,12 +146,14 @@ export const outlineTool: ToolSpec<OutlineInput> = {
   handle(input, env, budget) {
     const rows: OutlineRow[] = [];
     const files: string[] = [];
+    const listingNotes: string[] = [];
     let sawFolder = false;
     for (const raw of input.paths) {
-      const path = raw.replace(/^\.\/?/, '').replace(/\/+$/, '');
+      const path = normalizeWorkspacePath(raw);
       if (env.workspace.isFolder(path)) {
         sawFolder = true;
         files.push(...env.workspace.listSourceFiles(path));
+        listingNotes.push(...listingNotesOf(env.workspace.listing?.(path)));
       } else if (isOutlinable(path)) files.push(path);
       else if (env.workspace.read(path) === undefined)
         throw new ToolInputError(`${raw}: no such file or folder in the workspace`);
@@ -170,6 +174,7 @@ export const outlineTool: ToolSpec<OutlineInput> = {
     const notes = sawFolder
       ? [
           `imports, re-exports and section comments left out of folder outlines; outline a file to see them${input.depth === undefined ? '; top-level elements only: pass depth (or a file) for members' : ''}`,
+          ...new Set(listingNotes),
         ]
       : marked
         ? ['§ rows: a comment standing between elements (a section heading) or a docstring, by its first words']
