@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { CliError } from '../src/cli/cliError';
 import { diskSnapshot, writeChanges } from '../src/cli/writeChanges';
 import { applyOperations } from '../src/core/ops/apply';
+import { FileBeingSavedError } from '../src/core/workspace/fileFingerprint';
+import { DEFAULT_QUIET_MS } from '../src/core/write/readWhole';
 import type { Operation } from '../src/core/ops/operation';
 import { numberOption, runBenchMain } from './benchSection';
 import { renderStressSection, spliceStressSection, type StressResult } from './stressReport';
@@ -15,15 +17,26 @@ import { findRepoRootOrThrow } from './workspacePaths';
  * Scalpel reads them, applies a batch and writes it, in a loop, for a bounded time. A save is lost when a Scalpel
  * write built from an older read replaces it. Reported per 10,000 saves; the goal is under 1.
  *
- * `node out/bench/stress.js [--seconds N --interval MS] [--files 3] [--json] [--write]`: without --seconds or --interval
+ * `node out/bench/stress.js [--seconds N --interval MS --slow-pause MS --quiet MS] [--files 3] [--json] [--write]`: without --seconds or --interval
  * the runs of STRESS_RUNS; `--write` puts the section into bench/results.md (npm run bench does that too).
  */
 
 function fileText(marker: number, value: number): string {
-  return `export const saved = ${marker};\nexport function target(): number {\n  return ${value};\n}\n\nexport const other = 1;\n`;
+  return `export const saved = ${marker};\nexport function target(): number {\n  return ${value};\n}\n\nexport const other = 1;\n// end of save ${marker}\n`;
 }
 
-export async function runStress(seconds: number, fileCount: number, intervalMs: number): Promise<StressResult> {
+/** One run: how often the saver saves, how long its slow saves pause half-way, and how long Scalpel's reads wait. */
+export interface StressRun {
+  readonly intervalMs: number;
+  readonly seconds: number;
+  /** 0: no slow saves. */
+  readonly slowPauseMs: number;
+  /** undefined: Scalpel's default (src/core/write/readWhole.ts); 0: read at once, the writer's checks alone. */
+  readonly quietMs: number | undefined;
+}
+
+export async function runStress(run: StressRun, fileCount: number): Promise<StressResult> {
+  const { seconds, intervalMs } = run;
   const dir = mkdtempSync(join(tmpdir(), 'scalpel-stress-'));
   try {
     mkdirSync(join(dir, 'src'));
@@ -33,7 +46,17 @@ export async function runStress(seconds: number, fileCount: number, intervalMs: 
     if (!existsSync(saverScript)) throw new Error(`${saverScript} is missing: run node scripts/build.mjs --tests`);
     const saver = spawn(
       process.execPath,
-      [saverScript, dir, ...files, '--interval', String(intervalMs), '--seconds', String(seconds)],
+      [
+        saverScript,
+        dir,
+        ...files,
+        '--interval',
+        String(intervalMs),
+        '--seconds',
+        String(seconds),
+        '--slow-pause',
+        String(run.slowPauseMs),
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let output = '';
@@ -45,20 +68,29 @@ export async function runStress(seconds: number, fileCount: number, intervalMs: 
     let conflicts = 0;
     let otherFailures = 0;
     let rescued = 0;
+    let beingSaved = 0;
     let applyMs = 0;
     let writeMs = 0;
     // Scalpel stops a little before the saver, whose last look at the files then sees what Scalpel left.
     const deadline = Date.now() + Math.max(0.5, seconds - 0.5) * 1000;
     while (Date.now() < deadline) {
       batches++;
-      const snapshot = diskSnapshot(dir);
+      const snapshot = diskSnapshot(dir, run.quietMs === undefined ? {} : { quietMs: run.quietMs });
       const operations: Operation[] = files.map((file) => ({
         type: 'REPLACE_ELEMENT',
         path: `${file}/function[target]`,
         content: `export function target(): number {\n  return ${batches};\n}`,
       }));
       const t0 = performance.now();
-      const result = applyOperations(snapshot, operations);
+      let result;
+      try {
+        result = applyOperations(snapshot, operations);
+      } catch (error) {
+        // Still being saved after the longest wait: refused, nothing read or written.
+        if (!(error instanceof FileBeingSavedError)) throw error;
+        beingSaved++;
+        continue;
+      }
       const t1 = performance.now();
       applyMs += t1 - t0;
       if (!result.ok) {
@@ -89,6 +121,9 @@ export async function runStress(seconds: number, fileCount: number, intervalMs: 
       seconds,
       files: fileCount,
       intervalMs,
+      slowPauseMs: run.slowPauseMs,
+      quietMs: run.quietMs ?? DEFAULT_QUIET_MS,
+      beingSaved,
       saves: saved.saves,
       lost: saved.lost,
       lostPer10k: saved.saves === 0 ? 0 : (saved.lost / saved.saves) * 10_000,
@@ -97,18 +132,27 @@ export async function runStress(seconds: number, fileCount: number, intervalMs: 
       conflicts,
       otherFailures,
       rescued,
-      applyMsPerBatch: applyMs / batches,
-      writeMsPerBatch: writeMs / Math.max(1, batches - otherFailures),
+      applyMsPerBatch: applyMs / Math.max(1, batches - beingSaved),
+      writeMsPerBatch: writeMs / Math.max(1, batches - otherFailures - beingSaved),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** The measured runs: a saver fast enough that Scalpel mostly meets conflicts, and one slow enough that it writes. */
-export const STRESS_RUNS: ReadonlyArray<{ readonly intervalMs: number; readonly seconds: number }> = [
-  { intervalMs: 2, seconds: 40 },
-  { intervalMs: 20, seconds: 30 },
+/**
+ * The measured runs. With reads that do not wait (quiet 0), the writer's own checks alone against a saver fast enough
+ * that Scalpel mostly meets conflicts, and one slow enough that it writes: the race in the write window. Then slow
+ * in-place saves (half the file, a pause, the rest): with reads that do not wait they are read half and lost, which is
+ * what the wait for a quiet file (Scalpel's default) prevents; with it, a saver every 700 ms leaves Scalpel time to
+ * write between saves, and one every 60 ms is refused as "being saved".
+ */
+export const STRESS_RUNS: readonly StressRun[] = [
+  { intervalMs: 2, seconds: 40, slowPauseMs: 0, quietMs: 0 },
+  { intervalMs: 20, seconds: 30, slowPauseMs: 0, quietMs: 0 },
+  { intervalMs: 100, seconds: 20, slowPauseMs: 200, quietMs: 0 },
+  { intervalMs: 700, seconds: 40, slowPauseMs: 200, quietMs: undefined },
+  { intervalMs: 60, seconds: 20, slowPauseMs: 30, quietMs: undefined },
 ];
 
 /** Runs the stress configurations (or the one the flags name) and returns their results. */
@@ -120,14 +164,17 @@ export async function runStressRuns(args: readonly string[]): Promise<StressResu
   const files = flag('files') ?? 3;
   const interval = flag('interval');
   const seconds = flag('seconds');
-  const runs =
+  const quiet = numberOption(args, '--quiet');
+  const runs: readonly StressRun[] =
     interval === undefined && seconds === undefined
       ? STRESS_RUNS
-      : [{ intervalMs: interval ?? 2, seconds: seconds ?? 20 }];
+      : [{ intervalMs: interval ?? 2, seconds: seconds ?? 20, slowPauseMs: flag('slow-pause') ?? 0, quietMs: quiet }];
   const results: StressResult[] = [];
   for (const run of runs) {
-    process.stderr.write(`[stress] saver every ${run.intervalMs} ms for ${run.seconds} s\n`);
-    results.push(await runStress(run.seconds, files, run.intervalMs));
+    process.stderr.write(
+      `[stress] saver every ${run.intervalMs} ms for ${run.seconds} s, slow saves ${run.slowPauseMs} ms, quiet ${run.quietMs ?? 'default'}\n`,
+    );
+    results.push(await runStress(run, files));
   }
   return results;
 }

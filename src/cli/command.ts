@@ -6,8 +6,11 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   readonly cwd: string;
   readonly env: NodeJS.ProcessEnv;
-  /** Reads all of standard input (for `-`). */
-  readonly readStdin: () => Promise<string>;
+  /**
+   * Reads standard input (for `-`) to its end, or to `maxBytes` + 1 bytes and no further: a caller that gets more than
+   * `maxBytes` refuses the input without having held more of it.
+   */
+  readonly readStdin: (maxBytes: number) => Promise<Buffer>;
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
 }

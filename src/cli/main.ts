@@ -13,10 +13,16 @@ const io: CliIo = {
   cwd: process.cwd(),
   env: process.env,
   signal: controller.signal,
-  readStdin: async () => {
+  readStdin: async (maxBytes) => {
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
+    let length = 0;
+    // Leaving the loop early destroys the stream: an endless producer (`yes | scalpel apply -`) is not read further.
+    for await (const chunk of process.stdin) {
+      chunks.push(chunk as Buffer);
+      length += (chunk as Buffer).length;
+      if (length > maxBytes) break;
+    }
+    return Buffer.concat(chunks, length).subarray(0, maxBytes + 1);
   },
 };
 void runCli(process.argv.slice(2), io).then((code) => {

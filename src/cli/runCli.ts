@@ -1,6 +1,7 @@
 import { version } from '../../package.json';
 import { ElementNestingError } from '../core/elements/nesting';
 import { loadLanguagesFor } from '../core/language/languages';
+import { FileBeingSavedError } from '../core/workspace/fileFingerprint';
 import { CliError } from './cliError';
 import type { CliCommand, CliIo } from './command';
 import { applyCommand } from './commands/apply';
@@ -69,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`scalpel ${command.name}: ${error.message}\n`);
       return error.exitCode;
     }
-    if (error instanceof ElementNestingError) {
+    if (error instanceof ElementNestingError || error instanceof FileBeingSavedError) {
       io.stderr(`scalpel ${command.name}: ${error.message}\n`);
       return 1;
     }

@@ -1,10 +1,10 @@
-import { readFileSync, statSync } from 'node:fs';
 import type { FileChange, SnapshotReader } from '../core/ops/apply';
-import { type FileFingerprint, fingerprintOf, MISSING_FILE } from '../core/workspace/fileFingerprint';
+import { type FileFingerprint, FileBeingSavedError, fingerprintOf, MISSING_FILE } from '../core/workspace/fileFingerprint';
 import { resolveInWorkspace } from '../core/workspace/workspacePaths';
 import { createEditService } from '../core/edit/editService';
 import type { GateFinding, PreWriteGate } from '../core/edit/preWriteGate';
 import { writeFiles, writePolicyGate } from '../core/write';
+import { type ReadWholeOptions, readWholeFile } from '../core/write/readWhole';
 import { CliError } from './cliError';
 
 export interface CliWriteOptions {
@@ -16,6 +16,8 @@ export interface CliWriteOptions {
   readonly baselines?: ReadonlyMap<string, FileFingerprint>;
   /** For the tests and the stress bench: runs between the last check of a file and its rename. */
   readonly beforeRename?: (path: string) => void;
+  /** `--timeout` as a `Date.now()` time: past it, nothing is written (checked right before the first write). */
+  readonly deadline?: number;
 }
 
 /**
@@ -53,6 +55,7 @@ export function writeChanges(root: string, changes: readonly FileChange[], optio
     ...(options.userNamed === undefined ? {} : { userNamed: options.userNamed }),
     ...(options.baselines === undefined ? {} : { baselines: options.baselines }),
     ...(options.beforeRename === undefined ? {} : { beforeRename: options.beforeRename }),
+    ...(options.deadline === undefined ? {} : { deadline: options.deadline }),
   });
   if (result.ok) return;
   const advice =
@@ -69,7 +72,8 @@ export interface DiskSnapshot extends SnapshotReader {
   readonly fingerprints: ReadonlyMap<string, FileFingerprint>;
 }
 
-export function diskSnapshot(root: string): DiskSnapshot {
+/** `read`: how long a file must have been left alone before it is read (the stress bench varies it). */
+export function diskSnapshot(root: string, read: ReadWholeOptions = {}): DiskSnapshot {
   const cache = new Map<string, string | undefined>();
   const fingerprints = new Map<string, FileFingerprint>();
   return {
@@ -79,12 +83,13 @@ export function diskSnapshot(root: string): DiskSnapshot {
         let text: string | undefined;
         try {
           const absolute = resolveInWorkspace(root, path);
-          const stat = statSync(absolute);
-          const bytes = readFileSync(absolute);
+          // Never half a save: a file another program is writing is waited for, then refused (FileBeingSavedError).
+          const { bytes, stat } = readWholeFile(absolute, path, read);
           fingerprints.set(path, fingerprintOf(bytes, stat));
           // Bytes that are not UTF-8 read as U+FFFD here; the writer refuses such a file rather than write that back.
           text = bytes.toString('utf8');
         } catch (error) {
+          if (error instanceof FileBeingSavedError) throw error;
           // Missing, a folder, unreadable or an unsafe path: to the apply engine all of these are "no such file";
           // the writer's gate gives the precise reason if the batch tries to write there.
           if ((error as NodeJS.ErrnoException).code === 'ENOENT') fingerprints.set(path, MISSING_FILE);

@@ -43,6 +43,8 @@ export interface AnswerStep extends StepBase {
   readonly afterChunks?: number;
   /** The model name the answer reports; default the requested one. */
   readonly reportedModel?: string;
+  /** Streams the text's pieces again and again, never ending, until the client closes: a model stuck repeating. */
+  readonly endless?: boolean;
   /**
    * Streams the whole answer a few bytes at a time, as a server or proxy that trickles: `bytes` every `everyMs`.
    * Events then complete only now and then, or (with a long event and a slow pace) not for minutes.
@@ -95,7 +97,14 @@ export interface DropConnectionStep extends StepBase {
   readonly type: 'drop-connection';
 }
 
-export type ScriptedStep = AnswerStep | ErrorStep | DropConnectionStep | StallStep | RawBodyStep;
+/** An HTTP redirect (307 by default) to `location`, as a proxy or a moved endpoint sends. */
+export interface RedirectStep extends StepBase {
+  readonly type: 'redirect';
+  readonly location: string;
+  readonly status?: 301 | 302 | 303 | 307 | 308;
+}
+
+export type ScriptedStep = AnswerStep | ErrorStep | DropConnectionStep | StallStep | RawBodyStep | RedirectStep;
 
 /** Builders for the steps, so tests read as a script. */
 export const scripted = {
@@ -114,6 +123,11 @@ export const scripted = {
     ...options,
   }),
   stall: (options: Omit<StallStep, 'type'> = {}): StallStep => ({ type: 'stall', ...options }),
+  redirect: (location: string, options: Omit<RedirectStep, 'type' | 'location'> = {}): RedirectStep => ({
+    type: 'redirect',
+    location,
+    ...options,
+  }),
   rawBody: (contentType: string, body: string, options: Omit<RawBodyStep, 'type' | 'contentType' | 'body'> = {}) =>
     ({ type: 'raw-body', contentType, body, ...options }) satisfies RawBodyStep,
 };
@@ -278,6 +292,10 @@ export async function startScriptedLlmServer(options: ScriptedLlmServerOptions =
         });
         res.flushHeaders();
         await new Promise<void>((resolve) => res.once('close', () => resolve()));
+        return;
+      case 'redirect':
+        res.writeHead(step.status ?? 307, { location: step.location, 'content-length': 0 });
+        res.end();
         return;
       case 'raw-body':
         res.writeHead(step.status ?? 200, {
@@ -546,6 +564,16 @@ async function streamAnswer(
         delta: { type: 'text_delta', text: piece },
       });
     }
+    if (step.endless === true) {
+      await repeatUntilClosed(res, textPieces, (piece) =>
+        event('content_block_delta', {
+          type: 'content_block_delta',
+          index: 0,
+          delta: { type: 'text_delta', text: piece },
+        }),
+      );
+      return;
+    }
     if (ending === 'drop') return dropAfterFlush(res);
     if (ending === 'truncate') return void res.end();
     if (!(await pause())) return;
@@ -580,6 +608,12 @@ async function streamAnswer(
     if (i > 0 && !(await pause())) return;
     chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]);
   }
+  if (step.endless === true) {
+    await repeatUntilClosed(res, textPieces, (piece) =>
+      chunk([{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }]),
+    );
+    return;
+  }
   if (ending === 'drop') return dropAfterFlush(res);
   if (ending === 'truncate') return void res.end();
   if (!(await pause())) return;
@@ -587,6 +621,28 @@ async function streamAnswer(
   if (includeUsage && usage !== null) chunk([], { usage: openaiUsage(usage) });
   res.write('data: [DONE]\n\n');
   res.end();
+}
+
+/** Sends the pieces in a loop, as fast as the client reads them, until it closes the connection. */
+async function repeatUntilClosed(
+  res: ServerResponse,
+  pieces: readonly string[],
+  send: (piece: string) => void,
+): Promise<void> {
+  for (let i = 0; !res.destroyed; i++) {
+    send(pieces[i % pieces.length] ?? '');
+    if (res.writableNeedDrain) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      });
+    }
+  }
 }
 
 /**

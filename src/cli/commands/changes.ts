@@ -1,11 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { createTokenCounter } from '../../core/context/tokens';
 import { renderChanges } from '../../core/sync/renderChanges';
 import { changesSinceBaseline } from '../../core/sync/sync';
 import type { FileChanges } from '../../core/sync/userChanges';
 import { outlineTable, rowsOf, type OutlineRow } from '../../core/tools/definitions/outline';
 import { compactTable } from '../../core/tools/table';
+import { FileBeingSavedError } from '../../core/workspace/fileFingerprint';
 import { resolveInWorkspace } from '../../core/workspace/workspacePaths';
+import { readWholeFile } from '../../core/write/readWhole';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { UsageError } from '../cliError';
 import { conversationIdOrThrow, loadConversation, saveConversation } from '../conversationFile';
@@ -15,8 +16,10 @@ import { isOutlinable, outlineSource } from '../../core/elements/outline';
 /** The text of a workspace file now, or undefined when it does not exist (a deleted file is a change too). */
 function readNow(root: string, path: string): string | undefined {
   try {
-    return readFileSync(resolveInWorkspace(root, path), 'utf8');
-  } catch {
+    // Never half a save: what sync records is what the model is told it saw.
+    return readWholeFile(resolveInWorkspace(root, path), path).bytes.toString('utf8');
+  } catch (error) {
+    if (error instanceof FileBeingSavedError) throw error;
     return undefined;
   }
 }
@@ -123,7 +126,7 @@ Options:
       synced.push(path);
       if (isOutlinable(path)) rowsOf(path, outlineSource(path, text).elements, 0, 2, true, rows);
     }
-    saveConversation(io.env, root, conversation);
+    await saveConversation(io.env, root, conversation);
     if (values.json === true) {
       io.stdout(`${JSON.stringify({ conversation: id, synced, missing }, null, 2)}\n`);
     } else {

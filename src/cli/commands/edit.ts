@@ -14,6 +14,7 @@ import { serializeOperations } from '../../core/ops/format';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { metricsFilePath } from '../metricsFile';
+import { describeReplaced, historyAsJson } from '../operationHistory';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { cliGateFailure, cliPreWriteGates, diskSnapshot, writeChanges } from '../writeChanges';
 import { focusByFileOrThrow, workspacePathOf, workspaceRoot } from '../workspaceFiles';
@@ -28,7 +29,9 @@ export const editCommand: CliCommand = {
 
 Builds the focused context, asks the model for element operations, verifies them
 (sending failures back for repair), shows the diff and writes the files.
-Exit 0 only if the edit applied (with --dry-run: if it verified).
+Exit 0 only if the edit applied (with --dry-run: if it verified); 1 when it did not verify
+or failed; 3 when --on-conflict ask left elements for you; 4 when the model declined the
+task (it answered DECLINE: <reason>, printed; nothing is written).
 
 Model (flags win over environment variables):
   --provider NAME     openai | anthropic | ollama  ($SCALPEL_PROVIDER; default: the provider
@@ -37,7 +40,8 @@ Model (flags win over environment variables):
   --model NAME        model name ($SCALPEL_MODEL)
   --timeout SECONDS   time limit of the whole command: planning, every model request and repair
                       round, the type check; past it nothing is written and the exit code is 1
-                      (default: none; each model request alone still ends after 600 s)
+                      (default: none; each model request alone still ends after 600 s, or
+                      after 300 s when the server sends no response at all)
 
 Options:
   -m, --message TEXT  the instruction
@@ -66,8 +70,9 @@ Options:
                       user_wins (default) keeps yours and reports the operation; agent_wins writes the
                       model's version and prints yours; ask writes the rest, prints both versions of each
                       such element and exits 3 (run again with user_wins or agent_wins to decide)
-  --json              print {ok, operations, results, files, usage, conflicts, notes, typeCheck} as
-                      JSON on stdout; progress goes to stderr as JSON lines
+  --json              print {ok, operations, results, files, usage, conflicts, notes, typeCheck, history}
+                      as JSON on stdout (history: every operation of every round with its final
+                      status); progress goes to stderr as JSON lines
                       {"event":"progress","phase":...,"message":...}
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
@@ -139,8 +144,11 @@ Options:
     // --timeout bounds the whole command; one request can take no longer than that either.
     if (timeoutSeconds !== undefined) providerConfig = { ...providerConfig, timeoutMs: timeoutSeconds * 1000 };
     const deadline = timeoutSeconds === undefined ? undefined : AbortSignal.timeout(timeoutSeconds * 1000);
+    // The clock as well as the timer: a timer cannot fire while synchronous work (a huge answer) holds the process.
+    const deadlineAt = timeoutSeconds === undefined ? undefined : Date.now() + timeoutSeconds * 1000;
     const signal = deadline === undefined ? io.signal : AbortSignal.any([io.signal, deadline]);
-    const timedOut = (): boolean => deadline?.aborted === true && !io.signal.aborted;
+    const timedOut = (): boolean =>
+      !io.signal.aborted && (deadline?.aborted === true || (deadlineAt !== undefined && Date.now() >= deadlineAt));
     let lastStep = 'starting';
     const logger = stderrLogger(io.stderr, values.verbose === true);
     const provider = createProvider(providerConfig, logger);
@@ -225,15 +233,23 @@ Options:
     const conflicts = resolution?.conflicts ?? [];
     const pending = conflicts.filter((c) => c.decision === 'pending');
     if (written && changes.length > 0) {
-      writeChanges(root, changes, {
-        allow: values.allow ?? [],
-        userNamed: new Set(paths),
-        baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
-      });
+      try {
+        writeChanges(root, changes, {
+          allow: values.allow ?? [],
+          userNamed: new Set(paths),
+          baselines: resolution === undefined ? snapshot.fingerprints : current.fingerprints,
+          ...(deadlineAt === undefined ? {} : { deadline: deadlineAt }),
+        });
+      } catch (error) {
+        if (!(error instanceof CliError) || !error.message.includes('the time limit ran out')) throw error;
+        throw new CliError(
+          `the time limit of ${timeoutSeconds ?? 0} s (--timeout) ran out before the files were written; nothing was written`,
+        );
+      }
       // What was written is what the model last saw of those files now.
       for (const change of changes) conversation.recordShown(change.path, change.after);
     }
-    saveConversationQuietly(io.env, root, conversation, logger);
+    await saveConversationQuietly(io.env, root, conversation, logger);
     if (values.json !== true) {
       for (const conflict of conflicts) io.stderr(describeConflict(conflict));
       for (const conflict of resolution?.overridden ?? []) io.stderr(describeConflict(conflict));
@@ -245,6 +261,7 @@ Options:
             ok,
             written,
             ...(ok || failure === undefined ? {} : { failure }),
+            ...(result.declined === undefined ? {} : { declined: result.declined }),
             ...(ok || result.advice === undefined ? {} : { advice: result.advice }),
             ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
             operations: serializeOperations(outcome.operations),
@@ -258,6 +275,12 @@ Options:
             ...(remaining.length === 0 ? {} : { newTypeErrors: remaining }),
             ...(typeCheck === undefined ? {} : { typeCheck: typeCheckAsJson(typeCheck) }),
             notes: outcome.notes,
+            history: historyAsJson(outcome.history, {
+              apply: outcome.apply,
+              written,
+              verified: ok,
+              keptOut: new Set(conflicts.filter((c) => c.decision !== 'agent').map((c) => c.index)),
+            }),
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
           null,
@@ -266,11 +289,15 @@ Options:
       );
     } else if (ok) {
       io.stdout(unifiedDiff(changes));
+      for (const line of describeReplaced(outcome.history)) io.stderr(`${line}\n`);
       printNotes(io.stderr, outcome.notes);
       progress(
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
       );
+    } else if (result.status === 'declined') {
+      // The reason is the answer; any other prose of it follows as notes.
+      printNotes(io.stderr, outcome.notes);
     } else if (result.status !== 'refused') {
       // A refused batch verified: its failure line says all; the operations and the answer were fine.
       for (const r of outcome.apply.results) io.stderr(`${describeResult(r)}\n`);
@@ -279,6 +306,11 @@ Options:
       else printNotes(io.stderr, outcome.notes.slice(0, -1));
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
+    }
+    if (result.status === 'declined' && !expired) {
+      if (values.json !== true)
+        io.stderr(`scalpel: the model declined the task: ${result.declined ?? ''}\nscalpel: nothing was written\n`);
+      return DECLINE_EXIT_CODE;
     }
     // A failed model call says what to do in its own message; the other failures get the advice in flags.
     if (!ok && values.json !== true && result.advice !== undefined && result.error === undefined)
@@ -301,7 +333,7 @@ Options:
  * then each error where an editor or terminal can jump to it (`file:line:column`), its code, the first line of its
  * message and the element it is in: one line each, never a compiler's whole chain of explanations.
  */
-function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): string[] {
+export function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): string[] {
   const byFile = new Map<string, NewTypeError[]>();
   for (const error of errors) byFile.set(error.file, [...(byFile.get(error.file) ?? []), error]);
   return [...byFile].flatMap(([file, inFile]) => [
@@ -390,6 +422,9 @@ function cliActionOf(action: AdviceAction): string[] {
 /** `--on-conflict ask` left elements for the user to decide: the rest was written. */
 export const ASK_EXIT_CODE = 3;
 
+/** The model declined the task (`DECLINE: <reason>`, issue 24): nothing was written, and that is its answer. */
+export const DECLINE_EXIT_CODE = 4;
+
 function conflictAsJson(conflict: Conflict): object {
   return {
     index: conflict.index,
@@ -420,14 +455,14 @@ function describeConflict(conflict: Conflict): string {
   return `${lines.join('\n')}\n`;
 }
 
-function saveConversationQuietly(
+async function saveConversationQuietly(
   env: NodeJS.ProcessEnv,
   root: string,
   conversation: Parameters<typeof saveConversation>[2],
   logger: Logger,
-): void {
+): Promise<void> {
   try {
-    saveConversation(env, root, conversation);
+    await saveConversation(env, root, conversation);
   } catch (error) {
     logger.warn(`could not save the conversation: ${error instanceof Error ? error.message : String(error)}`);
   }

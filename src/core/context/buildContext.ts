@@ -1,5 +1,6 @@
 import type { ElementNode, FileOutline } from '../elements/element';
 import { ancestryOf, resolveElementPathOrThrow } from '../elements/resolve';
+import { type LevelMarks, markText, type SectionMark, sectionMarksOf } from '../elements/sectionMarks';
 import { languageFor } from '../language/languages';
 import { C_LIKE_SYNTAX, type CodeScan, type CodeSyntax } from '../language/languageSupport';
 import type { TokenCounter } from './tokens';
@@ -292,17 +293,31 @@ class FocusedFileRenderer {
     this.push(
       `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or by name)\n${fence}${languageTag(outline)}\n`,
     );
+    const marks = sectionMarksOf(outline, undefined);
+    if (marks.docstring !== undefined) this.push(`${this.syntax.lineComment} ${markText(marks.docstring)}\n`);
     const imports = outline.elements.filter((e) => e.kind === 'import');
-    let previous: ElementNode | undefined;
+    // What heads the file above its imports (Go's and Java's `package` line) is shown there, as the file has it.
+    const firstImport = imports[0];
+    const heads = outline.elements.filter(
+      (e) =>
+        firstImport !== undefined &&
+        e.kind !== 'import' &&
+        e.range.end <= firstImport.range.start &&
+        e.startLine === e.endLine,
+    );
+    for (const element of heads)
+      this.pieces.push(this.degradable(element, this.labelFor(element, undefined), 'signature'));
+    let previous: ElementNode | undefined = heads.at(-1);
     for (const element of imports) {
       this.pieces.push(fixed(`${this.blankLineBefore(element, previous)}${this.verbatim(element)}\n`, element));
       previous = element;
     }
     if (imports.length > 0) this.push('\n');
     this.renderLevel(
-      outline.elements.filter((e) => e.kind !== 'import'),
+      outline.elements.filter((e) => e.kind !== 'import' && !heads.includes(e)),
       undefined,
       true,
+      marks,
     );
     this.pieces.push({ ...fixed(`${fence}\n`), closesFile: outline.file });
     return this.pieces;
@@ -318,7 +333,12 @@ class FocusedFileRenderer {
    * container of the focus, is named only, in runs of labels on as few lines as fit: the model can still address and
    * NEED any of them, but their signatures would cost most of the view in a long module.
    */
-  private renderLevel(elements: readonly ElementNode[], parent: ElementNode | undefined, isTopLevel: boolean): void {
+  private renderLevel(
+    elements: readonly ElementNode[],
+    parent: ElementNode | undefined,
+    isTopLevel: boolean,
+    marks: LevelMarks,
+  ): void {
     const neighbours = this.neighboursIn(elements);
     const showSignatures = isTopLevel && this.focused.size === 0;
     let previous: ElementNode | undefined;
@@ -329,7 +349,10 @@ class FocusedFileRenderer {
       run = [];
     };
     for (const element of elements) {
-      const blank = this.blankLineBefore(element, previous);
+      // A section comment above the element is one marked line where the file has it; it ends a run of names.
+      const sections = marks.before.get(element) ?? [];
+      if (sections.length > 0) flush();
+      const blank = `${this.blankLineBefore(element, previous)}${this.markLines(sections, element)}`;
       previous = element;
       if (this.focused.has(element.path)) {
         flush();
@@ -348,6 +371,16 @@ class FocusedFileRenderer {
       }
     }
     flush();
+    const last = elements[elements.length - 1];
+    const [after] = marks.after;
+    if (after !== undefined && last !== undefined)
+      this.push(`${after.startLine - last.endLine > 1 ? '\n' : ''}${this.markLines(marks.after, last)}`);
+  }
+
+  /** Section comments (or a docstring) as marked lines at the element's indentation: `// § DEPRECATED (line 488)`. */
+  private markLines(marks: readonly SectionMark[], element: ElementNode): string {
+    const indent = this.indentOf(element);
+    return marks.map((mark) => `${indent}${this.syntax.lineComment} ${markText(mark)}\n`).join('');
   }
 
   /** The siblings within {@link NEIGHBOURS} places of a focused element of this level. */
@@ -428,17 +461,24 @@ class FocusedFileRenderer {
       this.pieces.push(fixed(`${indent}${this.at} ${element.path}\n${this.verbatim(element)}\n`, element, 'full'));
       return;
     }
+    const marks = sectionMarksOf(this.outline, element);
     if (this.syntax.blocks === 'indent') {
-      // The head down to its `:`; the members follow at their own indentation, and nothing closes the body.
+      // The head down to its `:`, a mark of its docstring; the members follow at their own indentation, and nothing
+      // closes the body.
       const head = text.slice(element.range.start, body.start).trimEnd();
-      this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
-      this.renderLevel(element.children, element, false);
+      const first = element.children[0];
+      const docstring =
+        marks.docstring === undefined || first === undefined ? '' : this.markLines([marks.docstring], first);
+      this.pieces.push(
+        fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n${docstring}`, element, 'container'),
+      );
+      this.renderLevel(element.children, element, false, marks);
       return;
     }
     const head = text.slice(element.range.start, body.start + 1);
     const tail = text.slice(body.end - 1, element.range.end);
     this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
-    this.renderLevel(element.children, element, false);
+    this.renderLevel(element.children, element, false, marks);
     this.push(`${indent}${tail}${this.trailingComma(element)}\n`);
   }
 

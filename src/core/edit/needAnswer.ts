@@ -2,6 +2,7 @@ import { elementIndex, fenceFor } from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
 import type { ElementNode, FileOutline } from '../elements/element';
 import { levenshtein, nearestPaths, resolveElementPath } from '../elements/resolve';
+import { memberList } from './memberList';
 import type { PlanFile } from './planning';
 import type { ShownFile } from './shownRecord';
 
@@ -39,22 +40,23 @@ export function answerNeeds(
   const unanswered: UnansweredNeed[] = [];
   const shown = new Map<string, { whole: boolean; full: string[] }>();
   let left = budget;
-  const send = (path: string, text: string, file: string, element: string | undefined): boolean => {
+  const send = (path: string, text: string, file: string, element: ElementNode | undefined): boolean => {
     const tokens = counter.count(text);
     if (tokens > left) {
+      const members = element === undefined || element.children.length === 0 ? undefined : memberList(element, counter);
       unanswered.push({
         path,
-        reason: `too large to send in full (${tokens} tokens, ${Math.max(0, left)} left of the budget of ${budget}); NEED a smaller part of it`,
+        reason: `too large to send in full (${tokens} tokens, ${Math.max(0, left)} left of the budget of ${budget}); ${members === undefined ? 'NEED a smaller part of it' : `NEED the members you need instead: ${members}`}`,
         suggestions: [],
       });
       return false;
     }
     left -= tokens;
     parts.push(text);
-    sent.push(element ?? file);
+    sent.push(element?.path ?? file);
     const record = shown.get(file) ?? { whole: false, full: [] };
     if (element === undefined) record.whole = true;
-    else record.full.push(element);
+    else record.full.push(element.path);
     shown.set(file, record);
     return true;
   };
@@ -86,11 +88,7 @@ export function answerNeeds(
     }
     const { element } = resolved;
     if (sent.includes(element.path) || sent.includes(file.path)) continue;
-    if (!send(raw, elementText(file.outline, element), file.path, element.path)) {
-      const last = unanswered[unanswered.length - 1];
-      if (last !== undefined)
-        unanswered[unanswered.length - 1] = { ...last, suggestions: element.children.slice(0, 8).map((c) => c.path) };
-    }
+    send(raw, elementText(file.outline, element), file.path, element);
   }
 
   const lines: string[] = [];

@@ -17,6 +17,11 @@ export interface ShownFile {
   readonly full: readonly string[];
   readonly signature: readonly string[];
   readonly stub: readonly string[];
+  /**
+   * Lines of the file shown verbatim outside whole elements (a references list, a FIND answer, a repair excerpt),
+   * trimmed: a PATCH_ELEMENT whose SEARCH lines are all among them was written from what was shown (issue 24).
+   */
+  readonly lines?: readonly string[];
 }
 
 export interface ShownRequest {

@@ -3,7 +3,7 @@ import type { TokenCounter } from '../context/tokens';
 import type { ElementNode } from '../elements/element';
 import { resolveElementPath } from '../elements/resolve';
 import type { Logger } from '../logger';
-import { describeReferences, type ElementReferences, type ReferenceFinder } from './references';
+import { describeReferences, type ElementReferences, type ReferenceFinder, SYNTAX_SEARCH } from './references';
 import type { OverlayText } from './semantics';
 
 /**
@@ -144,12 +144,13 @@ export function contextReferences(
 
 /** The element's sites as the model reads them, as many as fit `budget` tokens; undefined when not even the header does. */
 function describeWithin(references: ElementReferences, budget: number, counter: TokenCounter): string | undefined {
-  if (references.cutShort === true) {
+  if (references.cutShort === true || references.notSearched !== undefined) {
     const text = describeReferences(references);
     return counter.count(text) <= budget ? text : undefined;
   }
-  if (references.sites.length === 0 && references.unsearched === undefined) {
-    const text = `No uses of ${references.target} outside what is shown in full.`;
+  if (references.sites.length === 0 && references.unsearched === undefined && references.partial === undefined) {
+    const how = references.resolution === 'syntax' ? ` (${SYNTAX_SEARCH})` : '';
+    const text = `No uses of ${references.target} outside what is shown in full${how}.`;
     return counter.count(text) <= budget ? text : undefined;
   }
   for (let limit = Math.min(MAX_SITES, references.sites.length); limit >= 0; limit--) {

@@ -14,7 +14,8 @@ import {
   runChat,
   runProviderCall,
   sdkLogger,
-  streamCheckingFetch,
+  answerSizeGuard,
+  guardedFetch,
   unexpectedBodyIn,
   type ProviderCallSettings,
   type RawAnswer,
@@ -92,7 +93,7 @@ export class AnthropicProvider implements ChatProvider {
       timeout: this.timeoutMs + 5_000,
       logger: sdkLogger(this.logger),
       logLevel: 'warn',
-      fetch: streamCheckingFetch(),
+      fetch: guardedFetch(),
     });
   }
 
@@ -164,6 +165,7 @@ export class AnthropicProvider implements ChatProvider {
     let inputTokens: number | undefined;
     let outputTokens: number | undefined;
     let finished = false;
+    const grow = answerSizeGuard(this.context);
     for await (const event of stream) {
       controls.progress();
       switch (event.type) {
@@ -174,6 +176,7 @@ export class AnthropicProvider implements ChatProvider {
           break;
         case 'content_block_delta':
           if (event.delta.type === 'text_delta') {
+            grow(event.delta.text);
             text += event.delta.text;
             deliverText(event.delta.text, request, controls);
           }

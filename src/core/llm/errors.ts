@@ -210,6 +210,9 @@ export function outputLimitError(context: CallContext, maxOutputTokens: number |
   );
 }
 
+/** undici's code when a server sent no response headers within its `headersTimeout` (300 s in Node's fetch). */
+export const HEADERS_TIMEOUT_CODE = 'UND_ERR_HEADERS_TIMEOUT';
+
 function connectionError(cause: unknown, context: CallContext, attempts: number): LlmError {
   const tries = attempts > 1 ? ` (tried ${attempts} times)` : '';
   const code = errorCodeIn(cause);
@@ -227,6 +230,10 @@ function connectionError(cause: unknown, context: CallContext, attempts: number)
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
       reason = 'the connection timed out — check the base URL and your network';
+      break;
+    case HEADERS_TIMEOUT_CODE:
+      reason =
+        'the server accepted the request but sent no response for 300 s, the longest Node waits for one (the model may be loading or overloaded) — try again';
       break;
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':

@@ -17,7 +17,8 @@ import {
   runChat,
   runProviderCall,
   sdkLogger,
-  streamCheckingFetch,
+  answerSizeGuard,
+  guardedFetch,
   unexpectedBodyIn,
   type ProviderCallSettings,
   type RawAnswer,
@@ -101,7 +102,7 @@ export class OpenAiProvider implements ChatProvider {
       timeout: this.timeoutMs + 5_000,
       logger: sdkLogger(this.logger),
       logLevel: 'warn',
-      fetch: streamCheckingFetch(),
+      fetch: guardedFetch(),
     });
   }
 
@@ -211,6 +212,7 @@ export class OpenAiProvider implements ChatProvider {
     let model = this.model;
     let finishReason: string | undefined;
     let usage: RawAnswer['usage'] = { inputTokens: undefined, outputTokens: undefined };
+    const grow = answerSizeGuard(this.context);
     for await (const chunk of stream) {
       controls.progress();
       if (chunk.model) model = chunk.model;
@@ -218,6 +220,7 @@ export class OpenAiProvider implements ChatProvider {
       const choice = chunk.choices[0];
       if (choice === undefined) continue;
       const delta = choice.delta?.content ?? '';
+      grow(delta);
       text += delta;
       deliverText(delta, request, controls);
       if (choice.finish_reason) finishReason = choice.finish_reason;

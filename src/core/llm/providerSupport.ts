@@ -1,5 +1,6 @@
 /** Pieces both providers share: streaming delivery, usage, request logging, and what a base URL points at. */
 import type { Logger } from '../logger';
+import { DEFAULT_MAX_ANSWER_BYTES } from '../ops/format/parseOperations';
 import { LlmError, type CallContext, type ProviderFailure } from './errors';
 import type { ChatMessage, ChatRequest, ChatResponse, TokenUsage } from './provider';
 import { CallbackFailure, runWithRetries, type AttemptControls, type RetryPolicy } from './retry';
@@ -122,15 +123,122 @@ export class UnexpectedBodyError extends Error {
 
 const SHOWN_BODY_CHARACTERS = 300;
 
-/** fetch for the SDKs: refuses a streaming request's JSON or HTML answer with the start of the body. */
-export function streamCheckingFetch(inner: typeof fetch = globalThis.fetch): typeof fetch {
+/**
+ * The longest answer a model may send: the answer limit of `parseOperations` (2 MB of text). A longer one (a model
+ * stuck repeating itself, a stream that never ends) is cut there with a clear error instead of growing until the
+ * process runs out of memory.
+ */
+export const MAX_ANSWER_BYTES = DEFAULT_MAX_ANSWER_BYTES;
+
+/**
+ * The most bytes one response may carry on the wire. Streamed events wrap each few characters of text in a JSON
+ * envelope of a hundred bytes or more, so this is far above MAX_ANSWER_BYTES; it stops what the text limit cannot
+ * see: events without text, or one line that never ends.
+ */
+export const MAX_RESPONSE_BYTES = 64 * MAX_ANSWER_BYTES;
+
+/** The answer passed MAX_ANSWER_BYTES: never retried (the model would likely do it again). */
+export function answerTooLongError(context: CallContext): LlmError {
+  return new LlmError(
+    'bad-response',
+    `the answer from ${context.endpoint} passed ${formatMegabytes(MAX_ANSWER_BYTES)}, the limit of one answer (a model stuck repeating itself?); it was cut off there and discarded — ask for a smaller change, or try again`,
+  );
+}
+
+function formatMegabytes(bytes: number): string {
+  return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+}
+
+/** Counts a streamed answer's bytes as it grows and throws once it passes MAX_ANSWER_BYTES. */
+export function answerSizeGuard(context: CallContext): (delta: string) => void {
+  let bytes = 0;
+  return (delta) => {
+    bytes += Buffer.byteLength(delta, 'utf8');
+    if (bytes > MAX_ANSWER_BYTES) throw answerTooLongError(context);
+  };
+}
+
+/** A response body that passed MAX_RESPONSE_BYTES; the providers report it as an unreadable answer. */
+export class ResponseTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`the response passed ${formatMegabytes(limit)} and was cut off there`);
+  }
+}
+
+/**
+ * A redirect to another origin than the endpoint the user set: following it would send the whole prompt (the code in
+ * focus) to a host the user never chose. Same-origin redirects are followed.
+ */
+export class RedirectRefusedError extends Error {
+  constructor(
+    readonly from: URL,
+    readonly to: URL,
+    readonly status: number,
+  ) {
+    super(
+      `${from.origin} redirected the request to ${to.origin} (HTTP ${status}); Scalpel sends the prompt only to the endpoint you set, so it did not follow: if ${to.host} is where your model is served, set it as the base URL`,
+    );
+  }
+}
+
+const MAX_REDIRECTS = 5;
+
+/**
+ * fetch for the SDKs, the one way a request leaves for a model server:
+ * - redirects are followed by hand and only within the endpoint's origin (the same scheme, host and port; from http to
+ *   https on the same host too): anything else is refused with both hosts named;
+ * - a streaming request answered with JSON or HTML (a proxy's login page) is refused with the start of the body;
+ * - a response body stops at MAX_RESPONSE_BYTES.
+ */
+export function guardedFetch(inner: typeof fetch = globalThis.fetch): typeof fetch {
   return async (input, init) => {
-    const response = await inner(input, init);
+    let url = new URL(input instanceof Request ? input.url : String(input));
+    const first = url;
+    let response: Response | undefined;
+    for (let hops = 0; ; hops++) {
+      response = await inner(url, { ...init, redirect: 'manual' });
+      const location = response.headers.get('location');
+      if (response.status < 300 || response.status >= 400 || location === null) break;
+      await response.body?.cancel().catch(() => undefined);
+      const target = new URL(location, url);
+      if (!sameOrigin(first, target)) throw new RedirectRefusedError(first, target, response.status);
+      if (hops >= MAX_REDIRECTS) throw new RedirectRefusedError(url, target, response.status);
+      url = target;
+    }
     const expectsStream = typeof init?.body === 'string' && /"stream"\s*:\s*true/.test(init.body);
     const contentType = response.headers.get('content-type') ?? '';
-    if (!expectsStream || !response.ok || !/json|html/i.test(contentType)) return response;
-    throw new UnexpectedBodyError(contentType, await bodyStart(response));
+    if (expectsStream && response.ok && /json|html/i.test(contentType)) {
+      throw new UnexpectedBodyError(contentType, await bodyStart(response));
+    }
+    return limitBody(response, MAX_RESPONSE_BYTES);
   };
+}
+
+/** The same origin, or the same host reached over https instead of http (an upgrade, never a downgrade). */
+function sameOrigin(endpoint: URL, target: URL): boolean {
+  if (endpoint.origin === target.origin) return true;
+  return (
+    endpoint.protocol === 'http:' &&
+    target.protocol === 'https:' &&
+    endpoint.hostname === target.hostname &&
+    (target.port === '' || target.port === '443')
+  );
+}
+
+/** The response with its body cut (as an error) after `limit` bytes. */
+function limitBody(response: Response, limit: number): Response {
+  if (response.body === null) return response;
+  let seen = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limit) controller.error(new ResponseTooLargeError(limit));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 async function bodyStart(response: Response): Promise<string> {
@@ -151,11 +259,22 @@ async function bodyStart(response: Response): Promise<string> {
   return oneLine.length > SHOWN_BODY_CHARACTERS ? `${oneLine.slice(0, SHOWN_BODY_CHARACTERS)}…` : oneLine;
 }
 
-/** The UnexpectedBodyError behind what an SDK threw (they wrap what fetch throws as a connection error). */
-export function unexpectedBodyIn(error: unknown): UnexpectedBodyError | undefined {
+/**
+ * What guardedFetch refused, behind what an SDK threw (they wrap what fetch throws as a connection error): an
+ * unexpected body, a refused redirect, a body over the limit. The providers report it as an unreadable answer, never
+ * retried.
+ */
+export function unexpectedBodyIn(
+  error: unknown,
+): UnexpectedBodyError | RedirectRefusedError | ResponseTooLargeError | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
-    if (current instanceof UnexpectedBodyError) return current;
+    if (
+      current instanceof UnexpectedBodyError ||
+      current instanceof RedirectRefusedError ||
+      current instanceof ResponseTooLargeError
+    )
+      return current;
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
@@ -218,6 +337,10 @@ export async function runChat(
   const startedAt = Date.now();
   logRequest(logger, context, request, 'chat');
   const answer = await runProviderCall(settings, request.signal, 'chat', attempt);
+  // A non-streamed answer is bounded only by MAX_RESPONSE_BYTES on the wire: the text limit holds for it too.
+  if (Buffer.byteLength(answer.text, 'utf8') > MAX_ANSWER_BYTES) {
+    throw answerTooLongError(context);
+  }
   const usage = await usageOrEstimate(answer.usage, request.messages, answer.text);
   logAnswer(logger, context, startedAt, usage, answer.finishReason);
   return {

@@ -14,6 +14,7 @@ import {
   waitTooLongError,
   errorCodeIn,
   formatSeconds,
+  HEADERS_TIMEOUT_CODE,
   LlmError,
   llmErrorFromFailure,
   scrub,
@@ -62,6 +63,8 @@ export function backoffDelayMs(retryNumber: number, policy: RetryPolicy, random:
  * `x-should-retry` wins, as it does in the SDKs.
  */
 export function retryDelayFor(failure: ProviderFailure, retryNumber: number, policy: RetryPolicy): number | undefined {
+  // Node's HTTP client gives up on a server silent for 300 s before any header: trying again would only wait as long.
+  if (failure.kind === 'connection' && errorCodeIn(failure.cause) === HEADERS_TIMEOUT_CODE) return undefined;
   if (failure.kind === 'connection') return backoffDelayMs(retryNumber, policy);
   if (failure.kind !== 'http' || failure.status === undefined) return undefined;
   const verdict = failure.headers?.get('x-should-retry');

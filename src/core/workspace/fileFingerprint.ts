@@ -37,3 +37,19 @@ export function sameContent(a: FileFingerprint, b: FileFingerprint): boolean {
   if (!a.exists || !b.exists) return a.exists === b.exists;
   return a.size === b.size && a.sha256 === b.sha256;
 }
+
+/**
+ * A file that kept changing while Scalpel waited to read it: another program is saving it. Reading it then would
+ * take half a save for the whole file.
+ */
+export class FileBeingSavedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly waitedMs: number,
+  ) {
+    super(
+      `${path}: is being saved by another program (it kept changing for ${(waitedMs / 1000).toFixed(1)} s); nothing was read or written; try again when the save is done`,
+    );
+    this.name = 'FileBeingSavedError';
+  }
+}

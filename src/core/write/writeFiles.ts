@@ -12,17 +12,18 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  readSync,
   realpathSync,
   renameSync,
   rmdirSync,
   statfsSync,
+  statSync,
   type Stats,
   unlinkSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type FileFingerprint, fingerprintOf, fingerprintOfText, sameContent } from '../workspace/fileFingerprint';
+import { readAllOf, recordOwnWrite } from './readWhole';
 import { checkWriteTargets, type WriteGateOptions } from './writeGate';
 import { describeFsError, type WriteTarget } from './writeTarget';
 
@@ -54,6 +55,11 @@ export interface WriteFilesOptions extends WriteGateOptions {
   readonly confirmed?: ReadonlySet<string>;
   /** Runs between the last check of a file and its rename: the tests and the stress bench put a save there. */
   readonly beforeRename?: (path: string) => void;
+  /**
+   * A time limit (`Date.now()` ms): checked after every other check, right before the first file is written; past it
+   * nothing is. The clock, not a timer: a timer cannot fire while synchronous work holds the process.
+   */
+  readonly deadline?: number;
 }
 
 export type WriteFailureKind =
@@ -110,19 +116,7 @@ class WriteFailure extends Error {
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 
 function readAll(fd: number): Buffer {
-  const size = fstatSync(fd).size;
-  const chunks: Buffer[] = [];
-  let position = 0;
-  let length = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.max(65536, size - position + 1));
-    const read = readSync(fd, chunk, 0, chunk.length, position);
-    if (read === 0) break;
-    chunks.push(chunk.subarray(0, read));
-    position += read;
-    length += read;
-  }
-  return Buffer.concat(chunks, length);
+  return readAllOf(fd, fstatSync(fd).size);
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -302,7 +296,7 @@ function replaceChecked(
   expected: FileFingerprint,
   beforeRename: ((path: string) => void) | undefined,
   sync = true,
-): { previous: Buffer; raced: boolean } {
+): { previous: Buffer; raced: boolean; inode: number } {
   const { real } = planned.target;
   const path = planned.write.path;
   const temporary = writeTemporary(real, bytes, planned.mode, sync);
@@ -344,12 +338,16 @@ function replaceChecked(
       }
       renameSync(temporary, real);
     }
-    if (readAll(fd).equals(current)) return { previous: current, raced: false };
+    // The file moved aside is checked once more, by its clock and size and by its content: a program still writing
+    // into it (a save in place that paused) shows here.
+    const asideNow = fstatSync(fd);
+    const untouched = asideNow.size === opened.size && asideNow.mtimeMs === opened.mtimeMs;
+    if (untouched && readAll(fd).equals(current)) return { previous: current, raced: false, inode: ours.ino };
     // A save went into the file moved aside after the check: that file goes back to its name, with the save in it
     // (and with any write still under way into it), unless an even newer save replaced Scalpel's meanwhile.
     swapBack(real, aside, ours);
     aside = undefined;
-    return { previous: current, raced: true };
+    return { previous: current, raced: true, inode: ours.ino };
   } finally {
     if (fd !== undefined) closeSync(fd);
     if (aside !== undefined) tryUnlink(aside);
@@ -392,9 +390,10 @@ function swapBack(real: string, aside: string, ours: Stats): void {
 }
 
 /** Creates a new file, failing if anything has taken its name meanwhile: a hard link is exclusive, a rename is not. */
-function createExclusive(planned: Planned, beforeRename: ((path: string) => void) | undefined): void {
+function createExclusive(planned: Planned, beforeRename: ((path: string) => void) | undefined): number {
   const { real } = planned.target;
   const temporary = writeTemporary(real, planned.bytes, undefined);
+  const inode = lstatSync(temporary).ino;
   try {
     beforeRename?.(planned.write.path);
     try {
@@ -417,6 +416,7 @@ function createExclusive(planned: Planned, beforeRename: ((path: string) => void
   } finally {
     tryUnlink(temporary);
   }
+  return inode;
 }
 
 /**
@@ -472,6 +472,18 @@ function rollBack(written: Written): boolean {
   return kept;
 }
 
+/**
+ * Notes a file this process has just written whole (`inode`: the file it linked in), so reading it back right away need not wait for it to settle (src/core/write/readWhole.ts).
+ */
+function rememberOwnWrite(real: string, inode: number): void {
+  try {
+    const stat = statSync(real);
+    if (stat.ino === inode) recordOwnWrite(stat);
+  } catch {
+    // Gone already: nothing to remember.
+  }
+}
+
 /** Writes the batch, all or nothing. Never throws for a file system error: the result says what happened. */
 export function writeFiles(writes: readonly FileWrite[], options: WriteFilesOptions): WriteFilesResult {
   const done: Written[] = [];
@@ -479,20 +491,26 @@ export function writeFiles(writes: readonly FileWrite[], options: WriteFilesOpti
   let current: Planned | undefined;
   try {
     planned = plan(writes, options);
+    if (options.deadline !== undefined && Date.now() >= options.deadline) {
+      throw new WriteFailure('refused', planned[0]?.write.path ?? '', 'the time limit ran out before it was written');
+    }
     for (const item of planned) {
       current = item;
       if (item.target.stat === undefined) {
         const createdFolders = createFolders(item.target.real);
+        let inode: number;
         try {
-          createExclusive(item, options.beforeRename);
+          inode = createExclusive(item, options.beforeRename);
         } catch (error) {
           for (const folder of [...createdFolders].reverse()) tryRemoveFolder(folder);
           throw error;
         }
         done.push({ planned: item, restore: undefined, createdFolders });
+        rememberOwnWrite(item.target.real, inode);
         continue;
       }
-      const { previous, raced } = replaceChecked(item, item.bytes, item.baseline, options.beforeRename);
+      const { previous, raced, inode } = replaceChecked(item, item.bytes, item.baseline, options.beforeRename);
+      if (!raced) rememberOwnWrite(item.target.real, inode);
       // A raced file already holds the other program's save again: nothing of Scalpel's is left to roll back there.
       if (!raced) done.push({ planned: item, restore: previous, createdFolders: [] });
       if (raced) {

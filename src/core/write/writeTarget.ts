@@ -116,6 +116,11 @@ function realLocation(absolute: string): { ok: true; real: string } | { ok: fals
 export function resolveWriteTarget(realRoot: string, path: string): ResolvedTarget {
   const check = checkWorkspacePath(path);
   if (!check.ok) return { ok: false, reason: check.reason };
+  // With the `u` flag a surrogate pair is one code point, so only unpaired halves match: the file system would get
+  // U+FFFD in their place, a file of another name than the one reported.
+  if (/[\uD800-\uDFFF]/u.test(check.path)) {
+    return { ok: false, reason: 'its name holds an unpaired UTF-16 surrogate, which no file name can hold' };
+  }
   const absolute = join(realRoot, ...check.path.split('/'));
   if (!isInside(realRoot, absolute)) return { ok: false, reason: 'it leads outside the workspace' };
   if (nameTooLong(absolute)) return { ok: false, reason: describeFsError({ code: 'ENAMETOOLONG' }) };

@@ -39,7 +39,7 @@ export async function scalpel(cwd: string, args: readonly string[], options: Cli
     },
     cwd,
     env: { HOME: cwd, ...options.env },
-    readStdin: () => Promise.resolve(options.stdin ?? ''),
+    readStdin: (maxBytes) => Promise.resolve(Buffer.from(options.stdin ?? '', 'utf8').subarray(0, maxBytes + 1)),
     signal: controller.signal,
   };
   const code = await runCli(args, io);

@@ -1,7 +1,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../../elements/element';
 import { formatElementPath, formatSegment } from '../../elements/elementPath';
-import { countLines } from '../../elements/lines';
+import { countLines, LineIndex } from '../../elements/lines';
 import { ElementNestingError, MAX_ELEMENT_DEPTH } from '../../elements/nesting';
 import type { ContainerFlavor } from '../languageSupport';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from './languageSpec';
@@ -55,30 +55,6 @@ export interface SpecOutline {
 const SIGNATURE_LIMIT = 200;
 /** A decorator shown above a signature is one short line: its arguments are no part of what the model addresses. */
 const DECORATOR_LIMIT = 100;
-
-export class LineIndex {
-  private readonly starts: number[] = [0];
-
-  constructor(text: string) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-  }
-
-  /** 1-based line of an offset. */
-  lineOf(offset: number): number {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low + 1;
-  }
-
-  startOfLine(line: number): number {
-    return this.starts[line - 1] ?? 0;
-  }
-}
 
 /** A run of sibling nodes still to be read, and the list their elements go into. */
 interface LevelWork {

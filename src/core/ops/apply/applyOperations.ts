@@ -16,6 +16,7 @@ import { detectStyle, usesLoneCr } from './textStyle';
 import type { ApplyOptions, ApplyResult, FileChange, SnapshotReader } from './types';
 import { verifyEdit, type VerifyProblem } from './verify';
 import { checkWorkspacePath } from './workspacePath';
+import { FileBeingSavedError } from '../../workspace/fileFingerprint';
 
 /**
  * Applies a batch of operations to a snapshot of the workspace, purely: every path resolves against the snapshot,
@@ -161,7 +162,9 @@ export function applyOperations(
       let text: string | undefined;
       try {
         text = snapshot.read(path);
-      } catch {
+      } catch (error) {
+        // Being saved is not "no such file": the whole batch stops, and the surface says so.
+        if (error instanceof FileBeingSavedError) throw error;
         text = undefined;
       }
       texts.set(path, typeof text === 'string' ? text : undefined);
