@@ -103,7 +103,11 @@ async function measurePackage(
   };
   const env = createToolEnv(
     workspace,
-    { snapshot: () => ({ read: (p) => workspace.read(p) }), write: async () => refuse() },
+    {
+      snapshot: () => ({ read: (p) => workspace.read(p) }),
+      verify: async () => refuse(),
+      write: async () => refuse(),
+    },
     counter,
     nullLogger,
   );
@@ -148,7 +152,7 @@ async function measurePackage(
     await measureCall(env, 'references', 'references', { path: element.path });
     await measureCall(env, 'references', 'references (callers)', { path: element.path, relation: 'callers' });
     await measureCall(env, 'references', 'references (callees)', { path: element.path, relation: 'callees' });
-    const sites = graph.references(element.path);
+    const { sites } = graph.references(element.path);
     layout('references', useSiteTable, sites);
     layout('callers', callerTable, callersOf(sites));
     layout(

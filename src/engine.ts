@@ -30,11 +30,13 @@ export {
 export { applyOperations } from './core/ops/apply';
 export { parseOperations, serializeOperations, OPERATION_FORMAT_PROMPT } from './core/ops/format';
 export { gitignoreRuleOnDisk } from './core/workspace/gitignore';
+export { ripgrepUnderAppRoot, useRipgrep } from './core/search/ripgrep';
 export { checkWriteTargets, writePolicyGate } from './core/write';
 export { gateFailureMessage } from './core/edit/preWriteGate';
 export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';
 export { createEditService } from './core/edit/editService';
 export { EditConversation } from './core/edit/conversation';
+export { answerDecline } from './core/edit/answerNotes';
 export { editTitleOf, undoLabelOf } from './core/edit/editTitle';
 export { exclusionMessage } from './core/edit/exclusion';
 export { describeConflicts, fileOfOperation, operationPath, resolveAgainstCurrent } from './core/edit/rebase';

@@ -1,3 +1,4 @@
+import * as vscode from 'vscode';
 import type * as Engine from '../engine';
 
 export type ScalpelEngine = typeof Engine;
@@ -8,8 +9,13 @@ let demanded = false;
 function requireEngine(): ScalpelEngine {
   // A literal require of a sibling bundle that esbuild leaves alone (it is marked external in scripts/build.mjs);
   // a dynamic import() would turn the bundle into ESM loading for no gain.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  engine ??= require('./engine.js') as ScalpelEngine;
+  if (engine === undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    engine = require('./engine.js') as ScalpelEngine;
+    // The searches use the ripgrep VS Code ships with itself; the vsix carries none (without it they run in Node).
+    const ripgrep = engine.ripgrepUnderAppRoot(vscode.env.appRoot);
+    if (ripgrep !== undefined) engine.useRipgrep(ripgrep);
+  }
   return engine;
 }
 

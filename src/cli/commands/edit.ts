@@ -14,6 +14,7 @@ import { serializeOperations } from '../../core/ops/format';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { CliError, UsageError } from '../cliError';
 import { metricsFilePath } from '../metricsFile';
+import { describeReplaced, historyAsJson } from '../operationHistory';
 import { describeResult, resultsAsJson, unifiedDiff } from '../reportChanges';
 import { cliGateFailure, cliPreWriteGates, diskSnapshot, writeChanges } from '../writeChanges';
 import { focusByFileOrThrow, workspacePathOf, workspaceRoot } from '../workspaceFiles';
@@ -28,7 +29,9 @@ export const editCommand: CliCommand = {
 
 Builds the focused context, asks the model for element operations, verifies them
 (sending failures back for repair), shows the diff and writes the files.
-Exit 0 only if the edit applied (with --dry-run: if it verified).
+Exit 0 only if the edit applied (with --dry-run: if it verified); 1 when it did not verify
+or failed; 3 when --on-conflict ask left elements for you; 4 when the model declined the
+task (it answered DECLINE: <reason>, printed; nothing is written).
 
 Model (flags win over environment variables):
   --provider NAME     openai | anthropic | ollama  ($SCALPEL_PROVIDER; default: the provider
@@ -67,8 +70,9 @@ Options:
                       user_wins (default) keeps yours and reports the operation; agent_wins writes the
                       model's version and prints yours; ask writes the rest, prints both versions of each
                       such element and exits 3 (run again with user_wins or agent_wins to decide)
-  --json              print {ok, operations, results, files, usage, conflicts, notes, typeCheck} as
-                      JSON on stdout; progress goes to stderr as JSON lines
+  --json              print {ok, operations, results, files, usage, conflicts, notes, typeCheck, history}
+                      as JSON on stdout (history: every operation of every round with its final
+                      status); progress goes to stderr as JSON lines
                       {"event":"progress","phase":...,"message":...}
   --verbose           log requests to stderr
   --root DIR          workspace root; relative <file>s are relative to it, like after git -C
@@ -257,6 +261,7 @@ Options:
             ok,
             written,
             ...(ok || failure === undefined ? {} : { failure }),
+            ...(result.declined === undefined ? {} : { declined: result.declined }),
             ...(ok || result.advice === undefined ? {} : { advice: result.advice }),
             ...(outcome.plan === undefined ? {} : { plan: outcome.plan }),
             operations: serializeOperations(outcome.operations),
@@ -270,6 +275,12 @@ Options:
             ...(remaining.length === 0 ? {} : { newTypeErrors: remaining }),
             ...(typeCheck === undefined ? {} : { typeCheck: typeCheckAsJson(typeCheck) }),
             notes: outcome.notes,
+            history: historyAsJson(outcome.history, {
+              apply: outcome.apply,
+              written,
+              verified: ok,
+              keptOut: new Set(conflicts.filter((c) => c.decision !== 'agent').map((c) => c.index)),
+            }),
             ...(ok ? {} : { lastAnswer: outcome.lastAnswer }),
           },
           null,
@@ -278,11 +289,15 @@ Options:
       );
     } else if (ok) {
       io.stdout(unifiedDiff(changes));
+      for (const line of describeReplaced(outcome.history)) io.stderr(`${line}\n`);
       printNotes(io.stderr, outcome.notes);
       progress(
         `${written ? 'applied' : 'verified (dry run, nothing written)'}: ${outcome.operations.length - conflicts.length} operation(s) in ${changes.length} file(s); ` +
           `${usage.inputTokens} input + ${usage.outputTokens} output tokens in ${usage.requests} request(s)`,
       );
+    } else if (result.status === 'declined') {
+      // The reason is the answer; any other prose of it follows as notes.
+      printNotes(io.stderr, outcome.notes);
     } else if (result.status !== 'refused') {
       // A refused batch verified: its failure line says all; the operations and the answer were fine.
       for (const r of outcome.apply.results) io.stderr(`${describeResult(r)}\n`);
@@ -291,6 +306,11 @@ Options:
       else printNotes(io.stderr, outcome.notes.slice(0, -1));
       if (outcome.error === undefined && outcome.lastAnswer !== '')
         io.stderr(`--- the model's last answer ---\n${outcome.lastAnswer}\n---\n`);
+    }
+    if (result.status === 'declined' && !expired) {
+      if (values.json !== true)
+        io.stderr(`scalpel: the model declined the task: ${result.declined ?? ''}\nscalpel: nothing was written\n`);
+      return DECLINE_EXIT_CODE;
     }
     // A failed model call says what to do in its own message; the other failures get the advice in flags.
     if (!ok && values.json !== true && result.advice !== undefined && result.error === undefined)
@@ -313,7 +333,7 @@ Options:
  * then each error where an editor or terminal can jump to it (`file:line:column`), its code, the first line of its
  * message and the element it is in: one line each, never a compiler's whole chain of explanations.
  */
-function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): string[] {
+export function describeRemaining(errors: readonly NewTypeError[], allowed: boolean): string[] {
   const byFile = new Map<string, NewTypeError[]>();
   for (const error of errors) byFile.set(error.file, [...(byFile.get(error.file) ?? []), error]);
   return [...byFile].flatMap(([file, inFile]) => [
@@ -401,6 +421,9 @@ function cliActionOf(action: AdviceAction): string[] {
 
 /** `--on-conflict ask` left elements for the user to decide: the rest was written. */
 export const ASK_EXIT_CODE = 3;
+
+/** The model declined the task (`DECLINE: <reason>`, issue 24): nothing was written, and that is its answer. */
+export const DECLINE_EXIT_CODE = 4;
 
 function conflictAsJson(conflict: Conflict): object {
   return {

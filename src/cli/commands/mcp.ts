@@ -3,6 +3,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { createTokenCounter, DEFAULT_ENCODING, isTokenEncoding } from '../../core/context/tokens';
+import { createEditService, type EditService } from '../../core/edit/editService';
 import type { Logger } from '../../core/logger';
 import { appendToolCall } from '../../core/llm/metrics';
 import {
@@ -21,14 +22,27 @@ import { checkWriteOrThrow, diskSnapshot, writeChanges } from '../writeChanges';
 import { workspaceRoot } from '../workspaceFiles';
 
 /**
- * The one adapter between the agent tools and the disk: the same snapshot, pre-write gates and writer as `scalpel
- * apply` (checked against the disk again just before the write, all or nothing). An agent names no file as the user
- * does: every protected file is refused. TODO(#9): the core edit service replaces this function when it serves the
- * tools; nothing else in the MCP path writes.
+ * The one adapter between the agent tools and the disk: the same snapshot, verification, pre-write gates and writer
+ * as `scalpel apply` (checked against the disk again just before the write, all or nothing). An agent names no file
+ * as the user does: every protected file is refused. TODO(#9): the core edit service replaces this function when it
+ * serves the tools; nothing else in the MCP path writes.
  */
 export function cliBatchWriter(root: string): BatchWriter {
+  // One edit service per server: its type checker and reference search stay warm between calls.
+  let service: EditService | undefined;
   return {
     snapshot: () => diskSnapshot(root),
+    verify: ({ snapshot, operations, partial, verify, allowNewErrors }) => {
+      service ??= createEditService({ workspaceRoot: root });
+      return service.verify({
+        snapshot,
+        operations,
+        partial,
+        settings: { verify: verify ?? 'types' },
+        allowNewErrors: allowNewErrors === true,
+        allowBrokenReferences: allowNewErrors === true,
+      });
+    },
     write: async (batch) => {
       const files = batch.changes.map((c) => c.path);
       try {
@@ -71,7 +85,7 @@ function stderrLogger(write: (text: string) => void): Logger {
 export const mcpCommand: CliCommand = {
   name: 'mcp',
   summary:
-    'serve the agent tools (outline, context, find_symbols, references, find_path, apply, diagnostics) over MCP on stdio',
+    'serve the agent tools (outline, context, find_symbols, search, references, find_path, apply, diagnostics) over MCP on stdio',
   usage: `Usage: scalpel mcp [--root DIR] [--max-tokens N] [--encoding E]
 
 Runs a Model Context Protocol server on standard input and output for agents such as
@@ -119,7 +133,8 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
         capabilities: { tools: {} },
         instructions:
           'Scalpel edits TypeScript, JavaScript, Python, Go, Rust, Java and C# by element paths such as ' +
-            'src/user.ts/class[User]/method[validate]. References and the type check are TypeScript and JavaScript only. ' +
+          'src/user.ts/class[User]/method[validate]. The type check is TypeScript and JavaScript only; references ' +
+          'cover every language (outside TypeScript found by name and resolved through imports); search finds text. ' +
           'Find elements with outline or find_symbols, read them with context, change them with apply (element ' +
           'operations, verified, all or nothing). Long answers come in pages: pass the cursor an answer gives.',
       },

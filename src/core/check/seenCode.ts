@@ -1,9 +1,9 @@
 import type { ContextResult } from '../context/buildContext';
 import { linesLabel, mergeSpans, type LineSpan } from '../context/viewPieces';
 import type { FileOutline } from '../elements/element';
-import { parseElementPath } from '../elements/elementPath';
+import { filePartOf, parseElementPath } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
-import type { Operation } from '../ops/operation';
+import type { Operation, PatchElementOperation } from '../ops/operation';
 import { judgePartialPatch } from './seenLines';
 
 /**
@@ -11,7 +11,8 @@ import { judgePartialPatch } from './seenLines';
  * model saw is recorded per request (the files it saw whole, the elements it saw in full); a REPLACE_ELEMENT or
  * PATCH_ELEMENT of an element it saw only as a signature or stub (or not at all), and a REPLACE_FILE or a
  * PATCH_ELEMENT of the file itself (its text between elements) of an existing file it did not see whole, are refused
- * with the element or file to show in full, so the next answer is informed.
+ * with the element or file to show in full, so the next answer is informed. A PATCH_ELEMENT whose SEARCH lines were
+ * all shown verbatim (a references list, a FIND answer, a repair excerpt) is allowed: it replaces only what was seen.
  * Creating elements, deleting elements, import operations and new files stay allowed.
  */
 
@@ -25,6 +26,11 @@ export interface SeenCode {
    * an import declaration shortened), with the file lines it saw as written: a PATCH may change only those.
    */
   readonly partialElements?: ReadonlyMap<string, readonly LineSpan[]>;
+  /**
+   * Per file, lines shown verbatim outside whole elements (trimmed): a PATCH_ELEMENT whose SEARCH lines are all
+   * among them is allowed, since it replaces only lines the model saw (issue 24).
+   */
+  readonly lines?: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 export function emptySeenCode(): SeenCode {
@@ -50,7 +56,18 @@ export function mergeSeenCode(a: SeenCode, b: SeenCode): SeenCode {
     partialElements: partialLines(
       [...(a.partialElements ?? []), ...(b.partialElements ?? [])].map(([path, lines]) => ({ path, lines })),
     ),
+    lines: mergeShownLines(a.lines, b.lines),
   };
+}
+
+/** Lines shown verbatim per file in either record. */
+function mergeShownLines(
+  a: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+  b: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+): Map<string, ReadonlySet<string>> {
+  const byFile = new Map<string, ReadonlySet<string>>();
+  for (const [file, lines] of [...(a ?? []), ...(b ?? [])]) byFile.set(file, new Set([...(byFile.get(file) ?? []), ...lines]));
+  return byFile;
 }
 
 /** Lines seen per element path, merged. */
@@ -83,7 +100,7 @@ export function unseenTargets(
   const refused: UnseenTarget[] = [];
   for (const operation of operations) {
     if (operation.type === 'REPLACE_FILE') {
-      const file = fileOf(operation.path);
+      const file = filePartOf(operation.path);
       if (file === undefined || seen.wholeFiles.has(file) || outlineOf(file) === undefined) continue;
       refused.push({
         operation,
@@ -96,7 +113,7 @@ export function unseenTargets(
       continue;
     }
     if (operation.type !== 'REPLACE_ELEMENT' && operation.type !== 'PATCH_ELEMENT') continue;
-    const file = fileOf(operation.path);
+    const file = filePartOf(operation.path);
     if (file === undefined || seen.wholeFiles.has(file)) continue;
     const outline = outlineOf(file);
     if (outline === undefined) continue;
@@ -115,6 +132,7 @@ export function unseenTargets(
     if (!resolved.ok) continue;
     const path = resolved.overload?.path ?? resolved.path;
     if (isSeenInFull(resolved.path, seen) || isSeenInFull(path, seen)) continue;
+    if (operation.type === 'PATCH_ELEMENT' && searchesShown(operation, seen.lines?.get(file))) continue;
     const partly = seen.partialElements?.get(resolved.path);
     if (partly !== undefined && operation.type === 'PATCH_ELEMENT') {
       // Shown in part: a patch of the lines shown stands; one of other lines gets them shown (issue 28).
@@ -137,6 +155,18 @@ export function unseenTargets(
   return refused;
 }
 
+/** Every non-blank line of every SEARCH text was shown verbatim (trimmed) for the file. */
+function searchesShown(operation: PatchElementOperation, shown: ReadonlySet<string> | undefined): boolean {
+  if (shown === undefined || shown.size === 0) return false;
+  const lines = operation.patches.flatMap((patch) =>
+    patch.search
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+  );
+  return lines.length > 0 && lines.every((line) => shown.has(line));
+}
+
 /** Seen in full: the element itself, or a container shown in full around it. */
 function isSeenInFull(path: string, seen: SeenCode): boolean {
   if (seen.fullElements.has(path)) return true;
@@ -149,13 +179,5 @@ function namesFile(path: string): boolean {
     return parseElementPath(path).segments.length === 0;
   } catch {
     return false;
-  }
-}
-
-function fileOf(path: string): string | undefined {
-  try {
-    return parseElementPath(path).file;
-  } catch {
-    return undefined;
   }
 }

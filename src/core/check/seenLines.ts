@@ -1,7 +1,7 @@
 import { widened } from '../context/elementWindows';
 import { linesLabel, mergeSpans, spansCover, type LineSpan } from '../context/viewPieces';
 import type { ElementNode, FileOutline } from '../elements/element';
-import { lineAtOffset, lineStartsOf } from '../elements/lines';
+import { LineIndex } from '../elements/lines';
 import type { PatchElementOperation } from '../ops/operation';
 
 /**
@@ -47,8 +47,8 @@ function capitalize(text: string): string {
 
 /** The file lines a SEARCH text covers inside the element, or undefined when it is not found exactly once. */
 export function placeSearch(text: string, element: ElementNode, search: string): LineSpan | undefined {
-  const starts = lineStartsOf(text);
-  const lineAt = (offset: number): number => lineAtOffset(starts, offset);
+  const index = new LineIndex(text);
+  const lineAt = (offset: number): number => index.lineOf(offset);
   const code = text.slice(element.range.start, element.range.end);
   const normalized = search.replace(/\r\n/g, '\n');
   const exact = onlyIndexOf(code, normalized);

@@ -1,5 +1,5 @@
 import type { ElementNode, FileOutline } from '../elements/element';
-import { lineAtOffset, lineStartsOf } from '../elements/lines';
+import { LineIndex } from '../elements/lines';
 import { splitWords } from './taskWords';
 import { mergeSpans, type LineSpan } from './viewPieces';
 
@@ -57,7 +57,7 @@ export function windowsOf(
   if (size < WINDOW_MIN_LINES && !force) return undefined;
   const points = pointedLines(outline, element, pointers);
   if (points.length === 0 && !force) return undefined;
-  const openLine = lineAtOffset(lineStartsOf(outline.text), element.bodyRange?.start ?? element.declarationRange.start);
+  const openLine = new LineIndex(outline.text).lineOf(element.bodyRange?.start ?? element.declarationRange.start);
   const headEnd = Math.min(last, openLine + HEAD_LINES, first + HEAD_MAX_LINES - 1);
   const spans: LineSpan[] = [
     [first, headEnd],

@@ -1,6 +1,7 @@
 import type { ElementNode, FileOutline } from '../elements/element';
-import { lineAtOffset, lineStartsOf } from '../elements/lines';
+import { LineIndex } from '../elements/lines';
 import { ancestryOf } from '../elements/resolve';
+import { type LevelMarks, markText, type SectionMark, sectionMarksOf } from '../elements/sectionMarks';
 import { C_LIKE_SYNTAX, type CodeSyntax } from '../language/languageSupport';
 import { languageFor } from '../language/languages';
 import { importsView, wordsOf } from './importsInView';
@@ -69,7 +70,7 @@ class FocusedFileRenderer {
   private readonly syntax: CodeSyntax;
   /** `// @`, `# @`: what starts a label. */
   private readonly at: string;
-  private lineStarts: number[] | undefined;
+  private lineIndex: LineIndex | undefined;
 
   constructor(private readonly input: FocusedViewInput) {
     const { outline } = input;
@@ -100,17 +101,34 @@ class FocusedFileRenderer {
     this.push(
       `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or by name)\n${fence}${outline.language}\n`,
     );
+    const marks = sectionMarksOf(outline, undefined);
+    if (marks.docstring !== undefined) this.push(`${this.syntax.lineComment} ${markText(marks.docstring)}\n`);
     const imports = outline.elements.filter((e) => e.kind === 'import');
+    // What heads the file above its imports (Go's and Java's `package` line) is shown there, as the file has it.
+    const firstImport = imports[0];
+    const heads = outline.elements.filter(
+      (e) =>
+        firstImport !== undefined &&
+        e.kind !== 'import' &&
+        e.range.end <= firstImport.range.start &&
+        e.startLine === e.endLine,
+    );
+    for (const element of heads)
+      this.pieces.push(this.degradable(element, this.labelFor(element, undefined), 'signature'));
+    const lastHead = heads.at(-1);
     const importsAt = this.pieces.length;
     this.renderLevel(
-      outline.elements.filter((e) => e.kind !== 'import'),
+      outline.elements.filter((e) => e.kind !== 'import' && !heads.includes(e)),
       undefined,
       true,
+      marks,
     );
     this.pieces.push({ ...fixed(`${fence}\n`), closesFile: outline.file });
     if (imports.length > 0) {
+      // The package line above the imports is not code that uses them (`package demo;` would match `demo.parts.X`).
       const used = wordsOf(
         this.pieces
+          .slice(importsAt)
           .filter(
             (p) => p.level === 'full' || p.level === 'window' || p.level === 'container' || p.level === 'signature',
           )
@@ -125,7 +143,7 @@ class FocusedFileRenderer {
         syntax: this.syntax,
         counter: this.input.counter,
         verbatim: (element) => this.verbatim(element),
-        blankBefore: (element, previous) => this.blankLineBefore(element, previous),
+        blankBefore: (element, previous) => this.blankLineBefore(element, previous ?? lastHead),
       });
       this.pieces.splice(importsAt, 0, ...view.pieces, fixed('\n'));
     }
@@ -144,9 +162,15 @@ class FocusedFileRenderer {
    * (where an edit lands, and what it sits between); everything farther, and every member of a level that only holds a
    * container of the focus, is named only, in runs of labels on as few lines as fit: the model can still address and
    * NEED any of them, but their signatures would cost most of the view in a long module. Under a container whose own
-   * text is shown, the comments between members are shown where they stand.
+   * text is shown, the comments between members are shown where they stand; elsewhere a section comment is one marked
+   * line.
    */
-  private renderLevel(elements: readonly ElementNode[], parent: ElementNode | undefined, isTopLevel: boolean): void {
+  private renderLevel(
+    elements: readonly ElementNode[],
+    parent: ElementNode | undefined,
+    isTopLevel: boolean,
+    marks: LevelMarks,
+  ): void {
     const neighbours = this.neighboursIn(elements);
     const ownText = parent !== undefined && this.ownText.has(parent.path);
     // Nothing in focus at this level: the file's top level, or a container shown for its own text, lists signatures.
@@ -168,7 +192,10 @@ class FocusedFileRenderer {
           this.pieces.push(between);
         }
       }
-      const blank = this.blankLineBefore(element, previous);
+      // A section comment above the element is one marked line where the file has it; it ends a run of names.
+      const sections = ownText ? [] : (marks.before.get(element) ?? []);
+      if (sections.length > 0) flush();
+      const blank = `${this.blankLineBefore(element, previous)}${this.markLines(sections, element)}`;
       previous = element;
       if (this.focused.has(element.path)) {
         flush();
@@ -195,7 +222,18 @@ class FocusedFileRenderer {
     if (ownText && parent !== undefined) {
       const after = this.ownTextBefore(parent, previous, undefined);
       if (after !== undefined) this.pieces.push(after);
+      return;
     }
+    const last = elements[elements.length - 1];
+    const [after] = marks.after;
+    if (after !== undefined && last !== undefined)
+      this.push(`${after.startLine - last.endLine > 1 ? '\n' : ''}${this.markLines(marks.after, last)}`);
+  }
+
+  /** Section comments (or a docstring) as marked lines at the element's indentation: `// § DEPRECATED (line 488)`. */
+  private markLines(marks: readonly SectionMark[], element: ElementNode): string {
+    const indent = this.indentOf(element);
+    return marks.map((mark) => `${indent}${this.syntax.lineComment} ${markText(mark)}\n`).join('');
   }
 
   /**
@@ -305,17 +343,24 @@ class FocusedFileRenderer {
     }
     const ownText = this.ownText.has(element.path);
     if (ownText) this.markPartial(element.path, [element.startLine, this.lineOf(body.start)]);
+    const marks = sectionMarksOf(this.outline, element);
     if (this.syntax.blocks === 'indent') {
-      // The head down to its `:`; the members follow at their own indentation, and nothing closes the body.
+      // The head down to its `:`, a mark of its docstring (its own text shows the docstring itself); the members
+      // follow at their own indentation, and nothing closes the body.
       const head = text.slice(element.range.start, body.start).trimEnd();
-      this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
-      this.renderLevel(element.children, element, false);
+      const first = element.children[0];
+      const docstring =
+        ownText || marks.docstring === undefined || first === undefined ? '' : this.markLines([marks.docstring], first);
+      this.pieces.push(
+        fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n${docstring}`, element, 'container'),
+      );
+      this.renderLevel(element.children, element, false, marks);
       return;
     }
     const head = text.slice(element.range.start, body.start + 1);
     const tail = text.slice(body.end - 1, element.range.end);
     this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
-    this.renderLevel(element.children, element, false);
+    this.renderLevel(element.children, element, false, marks);
     if (ownText) this.markPartial(element.path, [this.lineOf(body.end - 1), element.endLine]);
     this.push(`${indent}${tail}${this.trailingComma(element)}\n`);
   }
@@ -351,22 +396,19 @@ class FocusedFileRenderer {
     this.partial.set(path, spans);
   }
 
-  private starts(): number[] {
-    this.lineStarts ??= lineStartsOf(this.outline.text);
-    return this.lineStarts;
+  private lines(): LineIndex {
+    this.lineIndex ??= new LineIndex(this.outline.text);
+    return this.lineIndex;
   }
 
   /** The 1-based line holding an offset. */
   private lineOf(offset: number): number {
-    return lineAtOffset(this.starts(), offset);
+    return this.lines().lineOf(offset);
   }
 
   /** Line `line` (1-based) as written, without its line break. */
   private lineText(line: number): string {
-    const starts = this.starts();
-    const start = starts[line - 1] ?? this.outline.text.length;
-    const next = starts[line];
-    return this.outline.text.slice(start, next === undefined ? this.outline.text.length : next - 1).replace(/\r$/, '');
+    return this.lines().lineText(this.outline.text, line);
   }
 
   private degradable(element: ElementNode, label: string, level: 'signature' | 'stub', blank = ''): Piece {

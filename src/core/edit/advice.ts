@@ -44,7 +44,8 @@ export type FailureKind =
   | { readonly kind: 'excluded' }
   | { readonly kind: 'refused' }
   | { readonly kind: 'conflict' }
-  | { readonly kind: 'nothing' };
+  | { readonly kind: 'nothing' }
+  | { readonly kind: 'declined' };
 
 export interface ProviderDescription {
   readonly model: string;
@@ -84,6 +85,12 @@ export function adviceFor(failure: FailureKind, provider?: ProviderDescription):
       };
     case 'nothing':
       return { nextStep: 'Rephrase the request if you expected a change.', actions: [{ kind: 'plan' }] };
+    case 'declined':
+      return {
+        nextStep:
+          "Nothing was changed. If the model's reason is wrong, say what it missed in the request and send it again.",
+        actions: [],
+      };
     case 'model':
       return modelAdvice(failure.code, provider);
   }

@@ -29,8 +29,10 @@ import { CodeGraph } from '../graph/codeGraph';
 import { contextReferences } from '../graph/contextReferences';
 import { ReferenceFinder } from '../graph/references';
 import { nodeSourceFileSystem } from '../graph/sourceFiles';
+import type { ExcludeGlob } from '../workspace/workspaceFiles';
 import { createSymbolFinder, type SymbolFinder } from './findSymbol';
 import { seenCodeStep } from './seenCodeStep';
+import { referencesStep } from './referencesStep';
 import { typeCheckStep } from './typeCheckStep';
 import {
   type ConfirmWrite,
@@ -44,7 +46,7 @@ import {
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
 import { CHANGES_SECTION_MAX_TOKENS, CHANGES_SECTION_SHARE, changesSection, type ChangesSection } from '../sync/sync';
 import { usageTotals, type UsageTotals } from './usage';
-import { verifyBatch, type Verification, type VerificationStep } from './verification';
+import { blockingProblems, verifyBatch, type Verification, type VerificationStep } from './verification';
 
 /**
  * The edit service: one request from start to end for every surface (palette, chat, CLI, and next the agent tools).
@@ -67,6 +69,12 @@ export interface EditServiceDeps {
    * (one checker kept warm across requests). Without it only the parse is checked.
    */
   readonly workspaceRoot?: string;
+  /**
+   * What the workspace listing of the code graph, FIND and the references leaves out besides the `.gitignore` files
+   * (VS Code: `files.exclude`, `search.exclude`, `scalpel.exclude`), read at each listing; default: VS Code's default
+   * exclusions (src/core/workspace/workspaceFiles.ts).
+   */
+  readonly workspaceExclude?: () => readonly ExcludeGlob[];
 }
 
 interface RequestBase {
@@ -95,9 +103,15 @@ export interface ServiceEditRequest extends RequestBase {
   readonly onText?: (delta: string) => void;
   /** New type errors that remain after the repair rounds do not stop the batch (the CLI's --allow-new-errors). */
   readonly allowNewErrors?: boolean;
+  /**
+   * Uses left to an element the batch renames or deletes do not stop it once the repair rounds are spent (the CLI's
+   * --allow-new-errors too; VS Code does not set it: it has no place to show them beside the preview yet).
+   */
+  readonly allowBrokenReferences?: boolean;
 }
 
-export type ServiceEditStatus = 'ready' | 'nothing' | 'conflict' | 'failed' | 'cancelled' | 'refused';
+/** `declined`: the model answered `DECLINE: <reason>` instead of operations (issue 24); `declined` holds the reason. */
+export type ServiceEditStatus = 'ready' | 'nothing' | 'conflict' | 'failed' | 'cancelled' | 'refused' | 'declined';
 
 /** One operation of the change set, with the element it changes: what the preview accepts or rejects one by one. */
 export interface PendingChange {
@@ -129,6 +143,8 @@ export interface ServiceEditResult {
   readonly gateFindings: readonly GateFinding[];
   /** Why there is no change set, in words. */
   readonly failure?: string;
+  /** The model's reason, when it declined the task. */
+  readonly declined?: string;
   readonly advice?: Advice;
   readonly error?: LlmError;
 }
@@ -195,7 +211,13 @@ export interface ServiceVerifyRequest {
   readonly settings?: Partial<EditSettings>;
   /** New type errors are reported in the verification but do not fail it (the VS Code preview shows them). */
   readonly allowNewErrors?: boolean;
+  /** Uses left to a renamed or deleted element are reported but do not fail it (`scalpel apply --allow-new-errors`). */
+  readonly allowBrokenReferences?: boolean;
+  /** What verified is kept even when other operations failed; `ok` then says whether any of it may be written. */
+  readonly partial?: boolean;
 }
+
+export { blockingProblems } from './verification';
 
 export function createEditService(deps: EditServiceDeps = {}): EditService {
   const log = deps.logger ?? nullLogger;
@@ -212,10 +234,12 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
       graph?.graph.dispose();
       typeChecker = undefined;
       referenceFinder = undefined;
+      const fileSystem = nodeSourceFileSystem(
+        deps.workspaceRoot,
+        deps.workspaceExclude === undefined ? {} : { exclude: deps.workspaceExclude },
+      );
       graph = {
-        graph: new CodeGraph(nodeSourceFileSystem(deps.workspaceRoot), {
-          toolchains: typescript === '' ? {} : { typescript },
-        }),
+        graph: new CodeGraph(fileSystem, { toolchains: typescript === '' ? {} : { typescript } }),
         typescript,
       };
     }
@@ -223,14 +247,23 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   };
   let typeChecker: TypeCheckService | undefined;
   let referenceFinder: ReferenceFinder | undefined;
-  const steps = (settings: EditSettings, allowNewErrors: boolean, mayBringIn?: BringInCheck): VerificationStep[] => {
+  /**
+   * The verification of every way in (issue 24): the seen-code rule, the deps' steps, and with `verify: types` the
+   * references left to a renamed or deleted element and the type check.
+   */
+  const steps = (settings: EditSettings, allowed: Allowances, mayBringIn?: BringInCheck): VerificationStep[] => {
     const all = stepsOf(deps);
     const workspace = settings.verify === 'types' ? graphOf(settings) : undefined;
     if (workspace === undefined) return all;
     typeChecker ??= new TypeCheckService(workspace);
+    referenceFinder ??= new ReferenceFinder(workspace);
     return [
       ...all,
-      typeCheckStep(typeChecker, { mayRemain: allowNewErrors, ...(mayBringIn === undefined ? {} : { mayBringIn }) }),
+      referencesStep(workspace, referenceFinder, { mayRemain: allowed.brokenReferences }),
+      typeCheckStep(typeChecker, {
+        mayRemain: allowed.newErrors,
+        ...(mayBringIn === undefined ? {} : { mayBringIn }),
+      }),
     ];
   };
   /** The references appendices, with the checker the type check uses: `verify: syntax` turns both off. */
@@ -261,22 +294,43 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     plan: (request) => plan(request, log, record, finderFor(request)),
     context: (request) => contextOf(request, references, log),
     checkWrite: ({ confirm, ...request }) => passPreWriteGates(deps.preWriteGates ?? [], request, confirm),
-    verify: ({ snapshot, operations, settings, allowNewErrors }) => {
-      const verified = verifyBatch(
+    verify: async ({ snapshot, operations, settings, partial, ...request }) => {
+      const allowed = allowancesOf(request);
+      const verified = await verifyBatch(
         snapshot,
         operations,
-        { strategy: editSettingsOf(settings).strategy },
-        steps(editSettingsOf(settings), allowNewErrors === true),
+        { strategy: editSettingsOf(settings).strategy, ...(partial === true ? { partial: true } : {}) },
+        steps(editSettingsOf(settings), allowed),
       );
-      return allowNewErrors === true ? verified.then(acceptRemaining) : verified;
+      return acceptRemaining(verified, allowed, partial === true);
     },
   };
 }
 
-/** A verification whose only problems are type errors the caller lets through counts as passed. */
-function acceptRemaining(verification: Verification): Verification {
-  const blocking = verification.problems.filter((problem) => problem.typeErrors === undefined);
-  return { ...verification, ok: verification.apply.ok && blocking.length === 0 };
+/** What a caller lets through: new type errors, uses left to a renamed or deleted element. */
+interface Allowances {
+  readonly newErrors: boolean;
+  readonly brokenReferences: boolean;
+}
+
+function allowancesOf(request: {
+  readonly allowNewErrors?: boolean;
+  readonly allowBrokenReferences?: boolean;
+}): Allowances {
+  return { newErrors: request.allowNewErrors === true, brokenReferences: request.allowBrokenReferences === true };
+}
+
+/**
+ * A verification whose only problems are ones the caller lets through counts as passed; with `partial`, what applied
+ * passes when nothing blocks it.
+ */
+function acceptRemaining(verification: Verification, allowed: Allowances, partial: boolean): Verification {
+  const blocking = blockingProblems(verification, {
+    allowNewErrors: allowed.newErrors,
+    allowBrokenReferences: allowed.brokenReferences,
+  });
+  const applied = verification.apply.ok || (partial && verification.apply.changes.length > 0);
+  return { ...verification, ok: applied && blocking.length === 0 };
 }
 
 /** The seen-code rule runs first on every surface; the deps' steps (the type check) after it. */
@@ -309,6 +363,7 @@ const NO_OUTCOME: EditOutcome = {
   verification: [],
   lastAnswer: '',
   notes: [],
+  history: [],
 };
 
 async function edit(
@@ -316,7 +371,7 @@ async function edit(
   deps: EditServiceDeps,
   log: Logger,
   record: (requests: readonly RequestMetrics[]) => void,
-  stepsFor: (settings: EditSettings, allowNewErrors: boolean, mayBringIn?: BringInCheck) => VerificationStep[],
+  stepsFor: (settings: EditSettings, allowed: Allowances, mayBringIn?: BringInCheck) => VerificationStep[],
   referencesFor: (settings: EditSettings) => ReferencesOfContext | undefined,
   finder: SymbolFinder,
 ): Promise<ServiceEditResult> {
@@ -370,7 +425,7 @@ async function edit(
     provider: request.provider,
     counter,
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
-    verificationSteps: stepsFor(settings, request.allowNewErrors === true, bringInCheck(request, deps)),
+    verificationSteps: stepsFor(settings, allowancesOf(request), bringInCheck(request, deps)),
     ...withReferences(referencesFor(settings)),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
@@ -385,6 +440,16 @@ async function edit(
   if (!outcome.ok) {
     if (outcome.error?.code === 'cancelled' || request.signal?.aborted === true)
       return stop('cancelled', outcome, 'cancelled; nothing was applied', { kind: 'model', code: 'cancelled' });
+    if (outcome.declined !== undefined)
+      return stop(
+        'declined',
+        outcome,
+        outcome.failure ?? `the model declined the task: ${outcome.declined}`,
+        {
+          kind: 'declined',
+        },
+        { declined: outcome.declined },
+      );
     return stop(
       'failed',
       outcome,
@@ -528,7 +593,8 @@ async function plan(
     requests,
   );
   try {
-    const planned = await askForPlan(call, files, request.instruction, { counter, finder });
+    const budget = { tokens: settings.tokenBudget, smallFileLines: settings.smallFileLines };
+    const planned = await askForPlan(call, files, request.instruction, { counter, finder, budget });
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
     record(requests);

@@ -3,6 +3,7 @@ import { linesLabel, linesOf, type LineSpan } from '../context/viewPieces';
 import type { TokenCounter } from '../context/tokens';
 import type { ElementNode, FileOutline } from '../elements/element';
 import { levenshtein, nearestPaths, resolveElementPath } from '../elements/resolve';
+import { memberList } from './memberList';
 import type { PlanFile } from './planning';
 import { readNeed } from './needLine';
 import type { ShownFile } from './shownRecord';
@@ -44,23 +45,34 @@ export function answerNeeds(
     { whole: boolean; full: string[]; partial: Array<{ path: string; lines: LineSpan[] }> }
   >();
   let left = budget;
-  const send = (path: string, text: string, file: string, element: string | undefined, lines?: LineSpan): boolean => {
+  const send = (
+    path: string,
+    text: string,
+    file: string,
+    element: ElementNode | undefined,
+    lines?: LineSpan,
+  ): boolean => {
     const tokens = counter.count(text);
     if (tokens > left) {
+      const members =
+        element === undefined || lines !== undefined || element.children.length === 0
+          ? undefined
+          : memberList(element, counter);
       unanswered.push({
         path,
-        reason: `too large to send in full (${tokens} tokens, ${Math.max(0, left)} left of the budget of ${budget}); NEED a smaller part of it`,
+        reason: `too large to send in full (${tokens} tokens, ${Math.max(0, left)} left of the budget of ${budget}); ${members === undefined ? 'NEED a smaller part of it' : `NEED the members you need instead: ${members}`}`,
         suggestions: [],
       });
       return false;
     }
     left -= tokens;
     parts.push(text);
-    sent.push(lines === undefined ? (element ?? file) : `${element ?? file} ${linesLabel(lines)}`);
+    const label = element?.path ?? file;
+    sent.push(lines === undefined ? label : `${label} ${linesLabel(lines)}`);
     const record = shown.get(file) ?? { whole: false, full: [], partial: [] };
     if (element === undefined) record.whole = true;
-    else if (lines !== undefined) record.partial.push({ path: element, lines: [lines] });
-    else record.full.push(element);
+    else if (lines !== undefined) record.partial.push({ path: element.path, lines: [lines] });
+    else record.full.push(element.path);
     shown.set(file, record);
     return true;
   };
@@ -107,14 +119,10 @@ export function answerNeeds(
         });
         continue;
       }
-      send(raw, linesText(file.outline, element, span), file.path, element.path, span);
+      send(raw, linesText(file.outline, element, span), file.path, element, span);
       continue;
     }
-    if (!send(raw, elementText(file.outline, element), file.path, element.path)) {
-      const last = unanswered[unanswered.length - 1];
-      if (last !== undefined)
-        unanswered[unanswered.length - 1] = { ...last, suggestions: element.children.slice(0, 8).map((c) => c.path) };
-    }
+    send(raw, elementText(file.outline, element), file.path, element);
   }
 
   const lines: string[] = [];

@@ -18,14 +18,19 @@ export const SEEN_CODE_STEP = 'seen-code';
 export function seenCodeOf(shown: readonly ShownRequest[]): SeenCode {
   const wholeFiles = new Set<string>();
   const fullElements = new Set<string>();
+  const lines = new Map<string, Set<string>>();
   for (const request of shown) {
     for (const file of request.files) {
       if (file.whole) wholeFiles.add(file.path);
       for (const path of file.full) fullElements.add(path);
+      if (file.lines === undefined || file.lines.length === 0) continue;
+      const into = lines.get(file.path) ?? new Set<string>();
+      for (const line of file.lines) into.add(line);
+      lines.set(file.path, into);
     }
   }
   const partialElements = partialLines(shown.flatMap((request) => request.files.flatMap((f) => f.partial ?? [])));
-  return { wholeFiles, fullElements, partialElements };
+  return { wholeFiles, fullElements, partialElements, lines };
 }
 
 export function seenCodeStep(): VerificationStep {

@@ -19,6 +19,11 @@ export interface ShownFile {
   readonly stub: readonly string[];
   /** Elements shown in part, with the lines shown as written (issue 28: windows, a container's own text). */
   readonly partial?: readonly PartialView[];
+  /**
+   * Lines of the file shown verbatim outside whole elements (a references list, a FIND answer, a repair excerpt),
+   * trimmed: a PATCH_ELEMENT whose SEARCH lines are all among them was written from what was shown (issue 24).
+   */
+  readonly lines?: readonly string[];
 }
 
 export interface ShownRequest {

@@ -4,6 +4,7 @@ import type { Operation } from '../ops/operation';
 import type { ErrorReach } from '../check/newErrors';
 import type { NewTypeError, TypeCheckSummary } from '../check/typeCheck';
 import type { LineSpan } from '../context/viewPieces';
+import type { BrokenReference } from './referencesStep';
 import type { ShownRequest } from './shownRecord';
 
 /**
@@ -44,12 +45,16 @@ export interface VerificationProblem {
    */
   readonly reach?: ErrorReach;
   readonly reachNote?: string;
+  /** Uses of a renamed or deleted element the batch leaves in place (the references step), behind the message. */
+  readonly brokenReferences?: readonly BrokenReference[];
 }
 
-/** What a step found, with what the type check has to say beyond its problems. */
+/** What a step found, with what the type check has to say beyond its problems, and what it could not check. */
 export interface StepOutcome {
   readonly problems: readonly VerificationProblem[];
   readonly typeCheck?: TypeCheckSummary;
+  /** What the step could not check, in words (said, never passed off as checked). */
+  readonly notes?: readonly string[];
 }
 
 export interface VerificationStep {
@@ -67,6 +72,8 @@ export interface StepReport {
   readonly problems: readonly VerificationProblem[];
   /** The type check's checker and the errors it set aside, when the step is the type check. */
   readonly typeCheck?: TypeCheckSummary;
+  /** What the step could not check, in words ("references to X were not checked: ..."). */
+  readonly notes?: readonly string[];
 }
 
 export interface Verification {
@@ -102,7 +109,8 @@ export async function verifyBatch(
     },
   ];
   const problems: VerificationProblem[] = [];
-  if (apply.ok) {
+  // With `partial`, what applied is checked too: it is what would be written.
+  if (apply.ok || (options.partial === true && apply.changes.length > 0)) {
     for (const step of steps) {
       const output = await step.run({
         snapshot,
@@ -112,14 +120,32 @@ export async function verifyBatch(
         ...(options.visibleFiles === undefined ? {} : { requestFiles: options.visibleFiles }),
         ...(hooks.progress === undefined ? {} : { progress: hooks.progress }),
       });
-      const found = 'problems' in output ? output.problems : output;
+      const outcome: StepOutcome = 'problems' in output ? output : { problems: output };
       reports.push({
         step: step.name,
-        problems: found,
-        ...('typeCheck' in output && output.typeCheck !== undefined ? { typeCheck: output.typeCheck } : {}),
+        problems: outcome.problems,
+        ...(outcome.typeCheck === undefined ? {} : { typeCheck: outcome.typeCheck }),
+        ...(outcome.notes === undefined || outcome.notes.length === 0 ? {} : { notes: outcome.notes }),
       });
-      problems.push(...found);
+      problems.push(...outcome.problems);
     }
   }
   return { ok: apply.ok && problems.length === 0, apply, steps: reports, problems };
+}
+
+/** What the steps could not check, every step's notes in order. */
+export function verificationNotes(steps: readonly StepReport[]): string[] {
+  return steps.flatMap((report) => report.notes ?? []);
+}
+
+/** The problems that stop a batch: all but the kinds the caller lets through. */
+export function blockingProblems(
+  verification: Pick<Verification, 'problems'>,
+  allowed: { readonly allowNewErrors?: boolean; readonly allowBrokenReferences?: boolean },
+): VerificationProblem[] {
+  return verification.problems.filter(
+    (problem) =>
+      !(allowed.allowNewErrors === true && problem.typeErrors !== undefined) &&
+      !(allowed.allowBrokenReferences === true && problem.brokenReferences !== undefined),
+  );
 }

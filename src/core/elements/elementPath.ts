@@ -244,3 +244,13 @@ export function lastSegmentOf(path: string): string {
   const kind = canonicalKind(last.kind) ?? 'statement';
   return formatSegment(kind, last.name, last.ordinal);
 }
+
+/** The file part of an element path (or of a file path), or undefined when the path does not parse. */
+export function filePartOf(path: string): string | undefined {
+  try {
+    return parseElementPath(path).file;
+  } catch (error) {
+    if (error instanceof ElementPathSyntaxError) return undefined;
+    throw error;
+  }
+}

@@ -1,7 +1,7 @@
 import type { FileOutline } from '../elements/element';
 import { languageFor, outlineSource } from '../language/languages';
 import { ImportGraph } from './importGraph';
-import { hashText, type OverlayText, type WorkspaceSemantics } from './semantics';
+import { hashText, type OverlayText, type ReferenceSemantics, type WorkspaceSemantics } from './semantics';
 import type { SourceFileSystem } from './sourceFiles';
 
 /** Outlines hold their file's text: enough for the files a few requests touch, never the whole workspace. */
@@ -22,6 +22,7 @@ export interface CodeGraphOptions {
 export class CodeGraph {
   readonly imports: ImportGraph;
   private readonly semantics = new Map<string, WorkspaceSemantics | undefined>();
+  private readonly referenceSearches = new Map<string, ReferenceSemantics | undefined>();
   private readonly outlines = new Map<string, { key: string; outline: FileOutline }>();
 
   constructor(
@@ -43,6 +44,20 @@ export class CodeGraph {
       );
     }
     return this.semantics.get(language.id);
+  }
+
+  /**
+   * Where declarations of the file's language are used: its semantics' references, or the reference search of a
+   * language without semantics (tree-sitter); undefined for a language with neither.
+   */
+  referencesFor(file: string): ReferenceSemantics | undefined {
+    const semantics = this.semanticsFor(file);
+    if (semantics !== undefined) return semantics;
+    const language = languageFor(file);
+    if (language === undefined) return undefined;
+    if (!this.referenceSearches.has(language.id))
+      this.referenceSearches.set(language.id, language.references?.(this.fileSystem));
+    return this.referenceSearches.get(language.id);
   }
 
   /** A file's text with `texts` in place of the disk; undefined when it does not exist. */
@@ -80,6 +95,7 @@ export class CodeGraph {
   dispose(): void {
     for (const semantics of this.semantics.values()) semantics?.dispose();
     this.semantics.clear();
+    this.referenceSearches.clear();
     this.outlines.clear();
   }
 }

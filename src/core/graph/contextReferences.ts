@@ -9,6 +9,7 @@ import {
   type ElementReferences,
   type ReferenceFinder,
   type ReferenceSite,
+  SYNTAX_SEARCH,
 } from './references';
 import type { OverlayText } from './semantics';
 
@@ -173,12 +174,13 @@ function describeWithin(
   counter: TokenCounter,
   ownFile: string,
 ): string | undefined {
-  if (references.cutShort === true) {
+  if (references.cutShort === true || references.notSearched !== undefined) {
     const text = describeReferences(references);
     return counter.count(text) <= budget ? text : undefined;
   }
-  if (references.sites.length === 0 && references.unsearched === undefined) {
-    const text = `No uses of ${references.target} outside what is shown in full.`;
+  if (references.sites.length === 0 && references.unsearched === undefined && references.partial === undefined) {
+    const how = references.resolution === 'syntax' ? ` (${SYNTAX_SEARCH})` : '';
+    const text = `No uses of ${references.target} outside what is shown in full${how}.`;
     return counter.count(text) <= budget ? text : undefined;
   }
   if (references.sites.length === 0) {
@@ -203,7 +205,10 @@ export function describeGrouped(references: ElementReferences, limit: number, ow
     (a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line,
   );
   const files = new Set(sites.map((s) => s.file));
-  const lines = [`References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}):`];
+  const byName = sites.filter((s) => s.byName === true).length;
+  const lines = [
+    `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}${byName === 0 ? '' : `; ${byName === sites.length ? 'all' : byName} by name only`}):`,
+  ];
   let file: string | undefined;
   for (const site of sites.slice(0, limit)) {
     if (site.file !== file) {
@@ -216,7 +221,7 @@ export function describeGrouped(references: ElementReferences, limit: number, ow
         : site.elementPath.startsWith(`${site.file}/`)
           ? site.elementPath.slice(site.file.length + 1)
           : site.elementPath;
-    lines.push(`- ${where}: ${clip(site.lineText)}`);
+    lines.push(`- ${where}: ${clip(site.lineText)}${site.byName === true && byName < sites.length ? '  (by name)' : ''}`);
   }
   if (sites.length > limit) {
     const rest = sites.slice(limit);
@@ -230,5 +235,6 @@ export function describeGrouped(references: ElementReferences, limit: number, ow
     lines.push(
       `- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`,
     );
+  if (references.partial !== undefined) lines.push(`- (${references.partial}: uses may exist beyond these)`);
   return lines.join('\n');
 }

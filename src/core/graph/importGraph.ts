@@ -1,5 +1,6 @@
+import { filesMatchingSync } from '../search/textSearch';
 import type { CodeGraph } from './codeGraph';
-import type { ImportEdge } from './semantics';
+import type { ImportEdge, OverlayText } from './semantics';
 
 export type { ImportEdge } from './semantics';
 
@@ -17,6 +18,20 @@ interface IndexEntry {
   readonly imports: readonly ImportEdge[];
 }
 
+/** Identifier searches whose answers are kept (by the versions of the files) at most. */
+const MAX_CACHED_MENTIONS = 500;
+
+/** The files that mention a name, and how far the search that found them reached. */
+export interface MentioningFiles {
+  readonly files: readonly string[];
+  /** Files searched: every listed source file (and the overlay's). */
+  readonly searched: number;
+  /** The search stopped at its time limit: `files` is partial. */
+  readonly cutShort: boolean;
+  /** The listing itself stopped at its limit: files beyond it were not searched. */
+  readonly truncated: boolean;
+}
+
 export interface DependentFiles {
   /** Files that import one of the given files (directly, or through files that re-export them), nearest first. */
   readonly files: readonly string[];
@@ -29,7 +44,7 @@ export class ImportGraph {
   private importers = new Map<string, Set<string>>();
   private listing: readonly string[] | undefined;
   private known: ReadonlySet<string> | undefined;
-  private readonly mentionCache = new Map<string, readonly string[]>();
+  private readonly mentionCache = new Map<string, MentioningFiles>();
   private generation = 0;
   private augmenting: { generation: number; files: readonly string[] } | undefined;
 
@@ -49,7 +64,9 @@ export class ImportGraph {
       for (const file of [...this.entries.keys()]) if (!present.has(file)) this.entries.delete(file);
     }
     const toScan = new Set<string>(listingChanged ? this.entries.keys() : []);
+    // Only the files of a language that scans imports are read and kept: the others are searched on disk.
     for (const file of listing) {
+      if (!this.scansImports(file)) continue;
       const version = fs.versionOf(file);
       const entry = this.entries.get(file);
       if (version === undefined) {
@@ -63,6 +80,7 @@ export class ImportGraph {
       toScan.add(file);
     }
     this.listing = listing;
+    if (listingChanged) this.mentionCache.clear();
     if (toScan.size === 0) return;
     // A new set only when the listing changed: the language keeps its resolutions while the set stays the same.
     if (listingChanged || this.known === undefined) this.known = new Set(listing);
@@ -146,22 +164,63 @@ export class ImportGraph {
     return this.augmenting.files;
   }
 
-  /** Workspace files whose text holds this identifier as a whole word, sorted. */
-  filesMentioning(identifier: string): readonly string[] {
+  /**
+   * Workspace files whose text holds this identifier as a whole word, sorted: a text search of every listed file
+   * (src/core/search/textSearch.ts), with `texts` and the unsaved files of the file system in place of the disk.
+   * Kept until a file changes, unless texts are given.
+   */
+  filesMentioning(identifier: string, texts?: ReadonlyMap<string, OverlayText>): MentioningFiles {
     this.ensureBuilt();
-    const cached = this.mentionCache.get(identifier);
+    const overlay = this.overlayOf(texts);
+    const version = this.versionsKey();
+    const useCache = overlay.size === 0 && this.graph.fileSystem.unsavedFiles === undefined && version !== undefined;
+    const key = `${version ?? ''}\0${identifier}`;
+    const cached = useCache ? this.mentionCache.get(key) : undefined;
     if (cached !== undefined) return cached;
-    const word = new RegExp(`(?<![\\w$])${escapeRegExp(identifier)}(?![\\w$])`);
-    const files = [...this.entries]
-      .filter(([, entry]) => entry.text.includes(identifier) && word.test(entry.text))
-      .map(([file]) => file)
-      .sort();
-    this.mentionCache.set(identifier, files);
-    return files;
+    const listing = this.listing ?? [];
+    const files = overlay.size === 0 ? listing : [...new Set([...listing, ...overlay.keys()])];
+    const found = filesMatchingSync(
+      { text: identifier, mode: 'identifier' },
+      { root: this.graph.fileSystem.root, files, texts: overlay },
+    );
+    const answer: MentioningFiles = {
+      files: found.files,
+      searched: files.length,
+      cutShort: found.cutShort,
+      truncated: this.graph.fileSystem.listingTruncated?.() === true,
+    };
+    if (useCache && !found.cutShort) {
+      if (this.mentionCache.size >= MAX_CACHED_MENTIONS) this.mentionCache.clear();
+      this.mentionCache.set(key, answer);
+    }
+    return answer;
+  }
+
+  /** The request's texts and the file system's unsaved ones: what a search reads instead of the disk. */
+  private overlayOf(texts: ReadonlyMap<string, OverlayText> | undefined): Map<string, OverlayText> {
+    const overlay = new Map<string, OverlayText>();
+    const fs = this.graph.fileSystem;
+    for (const file of fs.unsavedFiles?.() ?? []) overlay.set(file, fs.readFile(file));
+    for (const [file, text] of texts ?? []) overlay.set(file, text);
+    return overlay;
+  }
+
+  /**
+   * Changes when a listed file's text may have; undefined when the graph cannot tell (files outside the index are
+   * read from the disk by the search, and their versions are not followed).
+   */
+  private versionsKey(): string | undefined {
+    const listing = this.listing ?? [];
+    if (listing.some((file) => !this.entries.has(file))) return undefined;
+    return `${this.generation}:${listing.length}`;
   }
 
   private ensureBuilt(): void {
     if (this.listing === undefined) this.refresh();
+  }
+
+  private scansImports(file: string): boolean {
+    return this.graph.semanticsFor(file) !== undefined;
   }
 
   private scanImports(file: string, text: string, known: ReadonlySet<string>): ImportEdge[] {
@@ -183,8 +242,4 @@ export class ImportGraph {
     }
     this.importers = importers;
   }
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

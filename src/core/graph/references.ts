@@ -1,5 +1,6 @@
 import type { ElementNode } from '../elements/element';
 import { elementsAtOffset, resolveElementPathOrThrow } from '../elements/resolve';
+import { languageFor } from '../language/languages';
 import type { CodeGraph } from './codeGraph';
 import { ReferenceSearchCutShort, type OverlayText, type ReferenceHit } from './semantics';
 
@@ -25,6 +26,8 @@ export interface ReferenceSite {
   readonly isWrite: boolean;
   /** The reference calls it (or constructs it, or renders it as a JSX tag). */
   readonly isCall: boolean;
+  /** Only the name ties it to the element (see ReferenceHit.byName); absent: resolved. */
+  readonly byName?: true;
 }
 
 export interface ElementReferences {
@@ -36,6 +39,15 @@ export interface ElementReferences {
   readonly unsearched?: number;
   /** The search ran out of time: `sites` is empty and `unsearched` counts every other file that mentions the name. */
   readonly cutShort?: true;
+  /** Why no search ran (a language without a reference search, a name that is no identifier); `sites` is empty. */
+  readonly notSearched?: string;
+  /** Why the search did not cover the whole workspace, when it did not (a listing or a name search cut short). */
+  readonly partial?: string;
+  /**
+   * How the sites were found: `compiler` (each resolved by the language's compiler) or `syntax` (identifiers of code,
+   * resolved through imports where cheap; the others marked byName).
+   */
+  readonly resolution?: 'compiler' | 'syntax';
 }
 
 export interface ReferencesOptions {
@@ -63,6 +75,9 @@ const REFERABLE: ReadonlySet<string> = new Set([
   'enum',
   'member',
   'namespace',
+  'struct',
+  'trait',
+  'record',
 ]);
 
 export function isReferable(element: ElementNode): boolean {
@@ -81,26 +96,46 @@ export class ReferenceFinder {
     if (text === undefined) throw new Error(`${file}: no such file`);
     const outline = this.graph.outlineOf(file, text);
     const { element } = resolveElementPathOrThrow(outline, elementPath);
-    const semantics = this.graph.semanticsFor(file);
-    if (!isReferable(element) || semantics === undefined) return { target: element.path, sites: [] };
+    if (!isReferable(element))
+      return { target: element.path, sites: [], notSearched: `a ${element.kind} is not referred to by name` };
+    const language = languageFor(file);
+    const search = this.graph.referencesFor(file);
+    if (search === undefined || language === undefined)
+      return {
+        target: element.path,
+        sites: [],
+        notSearched: `${language?.displayName ?? file} has no reference search`,
+      };
+    const name = search.searchName === undefined ? element.name : search.searchName(element);
+    if (name === undefined)
+      return { target: element.path, sites: [], notSearched: `its name "${element.name}" is not one identifier` };
+    const resolution = search.resolution ?? 'compiler';
 
+    // The compiler sees a top-level declaration only where its file is imported; a name search cannot tell.
     const topLevel = outline.elements.includes(element);
-    const visible = topLevel ? new Set([file, ...imports.dependentsOf([file]).files]) : undefined;
+    const visible =
+      topLevel && resolution === 'compiler' ? new Set([file, ...imports.dependentsOf([file]).files]) : undefined;
     const direct = new Set(imports.importersOf(file));
-    const mentioning = imports
-      .filesMentioning(element.name)
-      .filter((f) => f !== file && (visible === undefined || visible.has(f)));
+    const mentions = imports.filesMentioning(name, texts);
+    const mentioning = mentions.files.filter(
+      (f) => f !== file && languageFor(f) === language && (visible === undefined || visible.has(f)),
+    );
     // Direct importers first: under the limit, the files most likely to hold real uses are the ones searched.
     const ordered = [...mentioning.filter((f) => direct.has(f)), ...mentioning.filter((f) => !direct.has(f))];
     const candidates = ordered.slice(0, options.maxFiles ?? DEFAULT_MAX_FILES);
     const unsearched = ordered.length - candidates.length;
+    const partial = mentions.cutShort
+      ? `the name search stopped at its time limit after ${mentions.searched} files`
+      : mentions.truncated
+        ? 'the workspace listing stopped at its limit, so files past it were not searched'
+        : undefined;
     const { timeLimitMs } = options;
     let hits: ReferenceHit[];
     try {
-      hits = semantics.references(file, element, candidates, texts, timeLimitMs === undefined ? {} : { timeLimitMs });
+      hits = search.references(file, element, candidates, texts, timeLimitMs === undefined ? {} : { timeLimitMs });
     } catch (error) {
       if (error instanceof ReferenceSearchCutShort) {
-        return { target: element.path, sites: [], unsearched: ordered.length, cutShort: true };
+        return { target: element.path, sites: [], unsearched: ordered.length, cutShort: true, resolution };
       }
       throw error;
     }
@@ -116,7 +151,13 @@ export class ReferenceFinder {
         a.line - b.line ||
         a.column - b.column,
     );
-    return { target: element.path, sites, ...(unsearched > 0 ? { unsearched } : {}) };
+    return {
+      target: element.path,
+      sites,
+      resolution,
+      ...(unsearched > 0 ? { unsearched } : {}),
+      ...(partial === undefined ? {} : { partial }),
+    };
   }
 
   /** `lineStarts` caches each file's line starts for the sites of one search: a file can hold thousands. */
@@ -149,6 +190,7 @@ export class ReferenceFinder {
       lineText,
       isWrite: hit.isWrite,
       isCall: hit.isCall,
+      ...(hit.byName === true ? { byName: true } : {}),
     };
   }
 }
@@ -164,23 +206,35 @@ export interface DescribeReferencesOptions {
  */
 export function describeReferences(references: ElementReferences, options: DescribeReferencesOptions = {}): string {
   const { sites, target } = references;
+  if (references.notSearched !== undefined)
+    return `References to ${target}: not searched (${references.notSearched}); uses may exist.`;
   if (references.cutShort === true) {
     const files = references.unsearched ?? 0;
     const mention = files === 1 ? '1 other file mentions' : `${files} other files mention`;
     return `References to ${target}: not searched in time (${mention} the name); uses may exist beyond what is shown.`;
   }
-  const unsearched =
-    references.unsearched === undefined
-      ? ''
-      : `\n- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`;
-  if (sites.length === 0)
-    return `No references to ${target} in the ${unsearched === '' ? 'workspace' : 'files searched'}.${unsearched}`;
+  const notes = [
+    ...(references.unsearched === undefined
+      ? []
+      : [
+          `- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`,
+        ]),
+    ...(references.partial === undefined ? [] : [`- (${references.partial}: uses may exist beyond these)`]),
+  ];
+  const suffix = notes.length === 0 ? '' : `\n${notes.join('\n')}`;
+  if (sites.length === 0) {
+    const how = references.resolution === 'syntax' ? ` (${SYNTAX_SEARCH})` : '';
+    return `No references to ${target} in the ${notes.length === 0 ? 'workspace' : 'files searched'}${how}.${suffix}`;
+  }
   const limit = options.limit ?? 12;
   const files = new Set(sites.map((s) => s.file));
-  const header = `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}):`;
+  const byName = sites.filter((s) => s.byName === true).length;
+  const header = `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}${byName === 0 ? '' : `; ${byName === sites.length ? 'all' : byName} by name only`}):`;
   const lines = [header];
   for (const site of sites.slice(0, limit)) {
-    lines.push(`- ${site.elementPath ?? `${site.file} (top level)`}: ${clip(site.lineText)}`);
+    lines.push(
+      `- ${site.elementPath ?? `${site.file} (top level)`}: ${clip(site.lineText)}${site.byName === true && byName < sites.length ? '  (by name)' : ''}`,
+    );
   }
   if (sites.length > limit) {
     const rest = sites.slice(limit);
@@ -190,8 +244,11 @@ export function describeReferences(references: ElementReferences, options: Descr
       `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`,
     );
   }
-  return `${lines.join('\n')}${unsearched}`;
+  return `${lines.join('\n')}${suffix}`;
 }
+
+/** How a `syntax` search looked, in the words a "no references" line gives. */
+export const SYNTAX_SEARCH = 'searched by name in code, outside comments and strings';
 
 /** A line of code as a references list quotes it: at most 160 characters. */
 export function clip(text: string): string {

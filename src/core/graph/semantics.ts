@@ -69,6 +69,11 @@ export interface ReferenceHit {
   readonly isWrite: boolean;
   /** The use calls the declaration (or constructs it, tags a template with it, renders it as a JSX tag). */
   readonly isCall: boolean;
+  /**
+   * Only the name ties the use to the declaration (a method called on a value whose type the syntax does not tell):
+   * what it says is said "by name". Absent: resolved.
+   */
+  readonly byName?: true;
 }
 
 export interface ReferenceSearchOptions {
@@ -100,7 +105,38 @@ export interface UseHit {
   readonly declarationText: string;
 }
 
-export interface WorkspaceSemantics {
+/**
+ * Where a declaration is used: the part of a language's semantics the references in a context, FIND, the agent tools'
+ * references and the reference checks read (src/core/graph/references.ts). TypeScript's comes with its full
+ * {@link WorkspaceSemantics}; the tree-sitter languages have this part only
+ * (src/core/language/treeSitter/treeSitterReferences.ts).
+ */
+export interface ReferenceSemantics {
+  /**
+   * How uses are told apart from other things of the same name. Absent (`compiler`): the language's compiler
+   * resolves each one. `syntax`: identifiers outside comments and strings, resolved through imports, packages and
+   * modules where that is cheap; the rest are marked {@link ReferenceHit.byName}.
+   */
+  readonly resolution?: 'syntax';
+  /**
+   * The identifier code refers to the element by (Go's `method[(*T).Scale]` is `Scale`); undefined when it has none.
+   * Absent: the element's name.
+   */
+  searchName?(element: ElementNode): string | undefined;
+  /**
+   * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
+   * one) with `texts` in place. Throws {@link ReferenceSearchCutShort} past `options.timeLimitMs`.
+   */
+  references(
+    file: string,
+    element: ElementNode,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+    options?: ReferenceSearchOptions,
+  ): ReferenceHit[];
+}
+
+export interface WorkspaceSemantics extends ReferenceSemantics {
   /** The import edges of a file; `known` lists the workspace files a specifier may resolve to. */
   scanImports(file: string, text: string, known: ReadonlySet<string>): ImportEdge[];
   /**
@@ -121,17 +157,6 @@ export interface WorkspaceSemantics {
     texts: ReadonlyMap<string, OverlayText>,
     roots?: readonly string[],
   ): ReadonlyMap<string, string | undefined>;
-  /**
-   * The uses (not the declaration) of `element` of `file`, searched in `candidates` (workspace files that may hold
-   * one) with `texts` in place. Throws {@link ReferenceSearchCutShort} past `options.timeLimitMs`.
-   */
-  references(
-    file: string,
-    element: ElementNode,
-    candidates: readonly string[],
-    texts: ReadonlyMap<string, OverlayText>,
-    options?: ReferenceSearchOptions,
-  ): ReferenceHit[];
   /**
    * The workspace declarations the element's own code uses (its members' code excluded, its own parameters and
    * locals excluded), one hit per use, with `texts` in place.

@@ -1,5 +1,5 @@
 import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../elements/element';
-import type { WorkspaceSemantics } from '../graph/semantics';
+import type { ReferenceSemantics, WorkspaceSemantics } from '../graph/semantics';
 import type { SourceFileSystem } from '../graph/sourceFiles';
 import type { ImportBindingChange, ImportDeclarationState, ImportShape, ImportStep } from './importModel';
 
@@ -52,6 +52,11 @@ export interface LanguageSupport extends LanguageInfo {
    * workspace and is kept warm across requests.
    */
   semantics?(fileSystem: SourceFileSystem, options?: SemanticsOptions): WorkspaceSemantics;
+  /**
+   * Where declarations are used, for a language without full {@link semantics} (the tree-sitter ones): the references
+   * in a context, FIND and the agent tools read it. Ignored when `semantics` is present (its references serve).
+   */
+  references?(fileSystem: SourceFileSystem): ReferenceSemantics;
   /** How the language writes comments and bodies; absent: C-like (`//` comments, `{ … }` bodies). */
   readonly syntax?: CodeSyntax;
   /**
@@ -84,6 +89,13 @@ export interface CodeSyntax {
   readonly emptyBody?: string;
   /** Whether `...` alone on a line is ordinary code (Python's Ellipsis), not a lazy placeholder. */
   readonly ellipsisIsCode: boolean;
+  /**
+   * Whether the compiler reads a lone CR as whitespace, not as a line break (Rust, Go: LF only). Absent: a lone CR
+   * ends a line (Python, Java, C#, TypeScript), and a file of lone CRs is edited line by line, its CRs kept.
+   */
+  readonly loneCrIsWhitespace?: boolean;
+  /** Whether a string opening a module or a body documents it (Python's docstrings): the views mark it. */
+  readonly docstrings?: boolean;
 }
 
 /** What a language that does not say otherwise is written like. */

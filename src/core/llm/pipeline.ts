@@ -8,7 +8,9 @@ import {
 } from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
-import { answerNotes, mergeNotes } from '../edit/answerNotes';
+import { answerDecline, answerNotes, codeBlocksOutsideOperations, mergeNotes } from '../edit/answerNotes';
+import { identityReader } from '../edit/operationIdentity';
+import { RepairBatch, type OperationRecord } from '../edit/repairMerge';
 import { contextFailureOf } from '../edit/contextFailure';
 import { answerFinds, createSymbolFinder, type SymbolFinder } from '../edit/findSymbol';
 import { answerNeeds } from '../edit/needAnswer';
@@ -17,6 +19,7 @@ import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
 import { referencesPay } from '../graph/contextReferences';
 import { nearMembers } from '../context/operationFocus';
+import { linesShownIn } from '../edit/shownLines';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import { typeCheckSummary } from '../edit/typeCheckStep';
 import { typeRepairSection } from '../edit/typeRepair';
@@ -124,6 +127,8 @@ export interface EditRound {
    * aside unverified, for the next answer to write again from what it was shown.
    */
   readonly answered?: { readonly setAside: number; readonly sent: readonly string[] };
+  /** The answer declined the task (`DECLINE: <reason>`), with this reason; the request ended there. */
+  readonly declined?: string;
 }
 
 export interface EditOutcome {
@@ -145,7 +150,14 @@ export interface EditOutcome {
   readonly lastAnswer: string;
   /** What the model wrote beside its operations, every round's once, in order: shown to the user. */
   readonly notes: readonly string[];
+  /**
+   * Every operation the model sent, in every round, with what became of it: in the last verified batch, replaced by a
+   * later one with the same identity, failed (and sent back), or set aside beside NEED/FIND lines.
+   */
+  readonly history: readonly OperationRecord[];
   readonly context?: Pick<ContextResult, 'tokens' | 'wholeFileTokens' | 'files' | 'dropped' | 'elements'>;
+  /** The model declined the task (`DECLINE: <reason>`): its reason. Nothing was applied. */
+  readonly declined?: string;
   /** Why it did not apply, in words for the user. */
   readonly failure?: string;
   /** Why it did not apply, sorted, for the advice. */
@@ -182,11 +194,6 @@ export function contextRequestOf(view: FileView): ContextFileRequest {
 
 function plainOutline(path: string, text: string): FileOutline {
   return { file: path, text, language: 'ts', elements: [], syntaxErrors: [], lineCount: countLines(text) };
-}
-
-/** The key under which a repair's new operation replaces an earlier one of the batch. */
-function operationKey(operation: Operation): string {
-  return `${operation.type} ${operation.path.replace(/^file:/i, '')}`;
 }
 
 /**
@@ -265,6 +272,18 @@ function withShownByNeeds(files: readonly ShownFile[], added: readonly ShownFile
   return result;
 }
 
+/**
+ * The record of a request plus the lines its text listed verbatim (uses, FIND answers, type errors' lines), for the
+ * files the record holds: a file known only by such lines is not part of the request and cannot be edited in it.
+ */
+function withShownLines(files: readonly ShownFile[], lines: ReadonlyMap<string, readonly string[]>): ShownFile[] {
+  return files.map((file) => {
+    const listed = lines.get(file.path);
+    if (listed === undefined || listed.length === 0) return file;
+    return { ...file, lines: [...new Set([...(file.lines ?? []), ...listed])] };
+  });
+}
+
 /** The default token budget of a NEED answer when the request sets none (the edit settings' default). */
 const DEFAULT_NEED_BUDGET = 12_000;
 /** A NEED answer may always use this much, even when the context took most of the budget. */
@@ -331,6 +350,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     requests,
   );
   const views = fileViewsOf(request);
+  const batch = new RepairBatch(identityReader(request.snapshot));
   const finder =
     request.finder ??
     createSymbolFinder({ counter, requestFiles: views.map((v) => v.path), snapshot: request.snapshot });
@@ -348,6 +368,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
   let verification: readonly StepReport[] = [];
   let context: ContextResult | undefined;
   const outcome = (ok: boolean, failure?: string, failureKind?: FailureKind, error?: LlmError): EditOutcome => ({
+    ...declinedOf(rounds),
     ok,
     apply,
     operations,
@@ -358,6 +379,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     verification,
     lastAnswer,
     notes,
+    history: batch.records(),
     ...(plan === undefined ? {} : { plan }),
     ...(context === undefined
       ? {}
@@ -396,7 +418,16 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     );
     if (views.length > 0 && (planning === 'always' || (planning === 'auto' && needsPlan))) {
       progress('plan', 'asking the model which elements it needs');
-      const planned = await askForPlan(call, views, request.instruction, { counter, finder });
+      // The plan must fit the context built from it: one over the budget gets member lists back, not a failure.
+      const budget =
+        options.budget === undefined
+          ? undefined
+          : { tokens: options.budget, smallFileLines, ...(options.full === true ? { full: true } : {}) };
+      const planned = await askForPlan(call, views, request.instruction, {
+        counter,
+        finder,
+        ...(budget === undefined ? {} : { budget }),
+      });
       shown.push({ phase: 'plan', files: shownByOutline(views) });
       for (const { path, reason } of planned.unresolved) log.warn(`plan: ignoring "${path}": ${reason}`);
       applyPlan(views, planned);
@@ -425,7 +456,8 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       },
       referencesWanted(request.instruction, views),
     );
-    const shownContext = shownByContext(context);
+    // Lines the references listed count as seen for the PATCH of them (issue 24).
+    const shownContext = withShownLines(shownByContext(context), linesShownIn(context.text));
     const fixedTokens =
       counter.count(CODING_SYSTEM_PROMPT) +
       counter.count(request.instruction) +
@@ -473,7 +505,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       messages.push({ role: 'user', content });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - contextTokens + wholeFileTokens);
-      shown.push({ phase: 'repair', files: withShownByNeeds(shownContext, shownNow) });
+      shown.push({
+        phase: 'repair',
+        files: withShownLines(withShownByNeeds(shownContext, shownNow), linesShownIn(content)),
+      });
     };
     for (let round = 0; ; round++) {
       lastAnswer = answer.text;
@@ -482,6 +517,15 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       const needs = parsePlan(answer.text, { strict: true });
       const finds = parseFinds(answer.text);
       const parsed = parseOperations(answer.text);
+      // A decline ends the request at once, in any round: nothing is applied, not even operations kept so far.
+      const declined = parsed.operations.length === 0 ? answerDecline(answer.text) : undefined;
+      if (declined !== undefined) {
+        rounds.push({ phase, needs, finds, declined });
+        parseErrors = [...parsed.errors];
+        const last = requests[requests.length - 1];
+        if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        return outcome(false, `the model declined the task: ${declined}; nothing was applied`, { kind: 'declined' });
+      }
       // A question is answered first, in a round of its own; operations beside it were written without what it
       // asks for, so they are set aside and the model answers again whole (docs/operations.md).
       if ((needs.length > 0 || finds.length > 0) && round < repairRounds) {
@@ -494,6 +538,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
           finds,
           answered: { setAside: parsed.operations.length, sent: asked.sent },
         });
+        batch.setAside(round, parsed.operations);
         shownByNeeds = withShownByNeeds(shownByNeeds, asked.shown);
         progress(
           'repair',
@@ -504,18 +549,9 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       }
       rounds.push({ phase, needs, finds });
       parseErrors = [...parsed.errors];
-      if (!verifiedOnce) {
-        operations = [...parsed.operations];
-      } else {
-        // Operations that passed are kept; a new operation on the same target replaces the earlier one.
-        const replaced = new Set(parsed.operations.map(operationKey));
-        const failed = new Set([
-          ...apply.results.filter((r) => r.status === 'failed').map((r) => r.index),
-          ...problems.flatMap((p) => (p.operationIndex === undefined ? [] : [p.operationIndex])),
-        ]);
-        const kept = operations.filter((op, index) => !failed.has(index) && !replaced.has(operationKey(op)));
-        operations = [...kept, ...parsed.operations];
-      }
+      // Operations that passed are kept; a new operation replaces a kept one only with the same identity.
+      batch.add(round, parsed.operations, verifiedOnce ? failuresOf(apply, problems) : undefined);
+      operations = batch.operations;
       // Reading a long answer is synchronous work: the timers (--timeout, Ctrl-C) get their turn before verifying it.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (request.signal?.aborted === true) throw cancelledError();
@@ -562,10 +598,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         `sending ${countFailures(apply, parseErrors, problems)} failure(s) back to the model (repair ${round + 1} of ${repairRounds})`,
       );
       if (operations.length === 0 && parseErrors.length === 0) {
-        await followUp(
-          'Your answer held no operations. Answer with edit operations in the format described, and nothing else.',
-          withShownInRepair(shownByNeeds, problems),
-        );
+        await followUp(noOperationsMessage(answer.text), withShownInRepair(shownByNeeds, problems));
         continue;
       }
       const repair = repairMessageOf(apply, parseErrors, problems, {
@@ -661,6 +694,32 @@ function askedAgainMessage(
     `Nothing has been applied yet.${aside} Now answer with ${verifiedOnce ? 'corrected operations for the failed ones' : 'all the operations of the task'}, in the format described.`,
   );
   return parts.join('\n\n');
+}
+
+function declinedOf(rounds: readonly EditRound[]): { declined?: string } {
+  const declined = rounds.at(-1)?.declined;
+  return declined === undefined ? {} : { declined };
+}
+
+/** The follow-up to an answer without operations: code without a header is named as such, and a decline offered. */
+function noOperationsMessage(answer: string): string {
+  const blocks = codeBlocksOutsideOperations(answer);
+  const what =
+    blocks === 0
+      ? 'Your answer held no operations.'
+      : `Your answer held ${blocks === 1 ? 'a code block' : `${blocks} code blocks`} without an operation header, so nothing could be applied: put each change under its header (REPLACE_ELEMENT <path>, CREATE_ELEMENT ..., or REPLACE_FILE <file> for a whole file).`;
+  return `${what} Answer with edit operations in the format described, and nothing else; or, if the task should not be done, only DECLINE: <reason>.`;
+}
+
+/** The positions of the batch that failed or that a check blamed, with the message sent back about them. */
+function failuresOf(apply: ApplyResult, problems: readonly VerificationProblem[]): Map<number, string> {
+  const failures = new Map<number, string>();
+  for (const result of apply.results)
+    if (result.status === 'failed') failures.set(result.index, result.message ?? 'failed');
+  for (const problem of problems)
+    if (problem.operationIndex !== undefined && !failures.has(problem.operationIndex))
+      failures.set(problem.operationIndex, problem.message);
+  return failures;
 }
 
 function countFailures(

@@ -1,6 +1,7 @@
 import { CONTEXT_LEGEND } from '../context/buildContext';
 import { createTokenCounter, type TokenCounter } from '../context/tokens';
 import { signatureLine, type FileOutline, type ElementNode } from '../elements/element';
+import { markText, type SectionMark, sectionMarksOf } from '../elements/sectionMarks';
 import { OPERATION_FORMAT_PROMPT } from '../ops/format/formatPrompt';
 import type { Operation, OperationResult, ParseError } from '../ops/operation';
 import type { VerificationProblem } from '../edit/verification';
@@ -10,11 +11,11 @@ import type { VerificationProblem } from '../edit/verification';
  * (with its one example), the path grammar and the rules; the focused context goes in the user message.
  */
 
-export const CODING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor: you change code with edit operations on program elements.
+export const CODING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor.
 
 ${OPERATION_FORMAT_PROMPT}
 The context shows each file as a focused view. ${CONTEXT_LEGEND}
-To see more first, answer only with lines NEED <element or file path> (sent in full) or FIND <identifier> (its definition and uses). Else answer with the operations; add a short note only if the user must know something.`;
+To see more first, answer only with lines NEED <element or file path> (sent in full) or FIND <identifier> (its definition and uses). If the premise is false, answer only DECLINE: <reason>. Else the operations, plus a note only if the user must know something.`;
 
 /** The focused context, the user's changes since the model last saw the files (issue 11), then the task. */
 export function codingUserMessage(contextText: string, instruction: string, userChanges?: string): string {
@@ -52,7 +53,8 @@ let defaultCounter: TokenCounter | undefined;
  * One line per element: its path, indented by depth, and its signature; the model picks from these. A big file's
  * outline must still fit its budget, so the members of large containers (classes, object literals, namespaces) are
  * folded, largest and least relevant to the task first: first to a compact list of their labels (members the task
- * names keep their full line), then to a count with a hint to NEED the container. Top-level elements always stay.
+ * names keep their full line), then to a count with a hint to NEED the container. A container whose one member is a
+ * container (a namespace around a class) never folds: its member does. Top-level elements always stay.
  */
 export function planningOutline(outline: FileOutline, options: PlanningOutlineOptions = {}): string {
   const counter = options.counter ?? (defaultCounter ??= createTokenCounter());
@@ -79,6 +81,12 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
   const fullLine = (element: ElementNode, depth: number): string => {
     const note = allNotes || mentioned(element) ? notes.get(element.path) : undefined;
     return `${'  '.repeat(depth)}${element.path}  ${signatureLine(element)}${note === undefined ? '' : `  // ${note}`}`;
+  };
+
+  // Section comments and docstrings, one marked line each where the file has them (`§ DEPRECATED (line 488)`).
+  const marks = planningMarks(outline);
+  const emitMarks = (list: readonly SectionMark[] | undefined, depth: number, emit: (line: string) => void): void => {
+    for (const mark of list ?? []) emit(`${'  '.repeat(depth)}${markText(mark)}`);
   };
 
   /**
@@ -114,6 +122,13 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
     let run: ElementNode[] = [];
     for (const element of elements) {
       if (isTestCall(element)) {
+        // A section comment ends a run of test calls: it stands where the file has it.
+        const sections = marks.before.get(element);
+        if (sections !== undefined && sections.length > 0) {
+          testCallLines(run, base, depth, emit);
+          run = [];
+          emitMarks(sections, depth, emit);
+        }
         run.push(element);
         continue;
       }
@@ -127,7 +142,9 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
   const renderMembers = (element: ElementNode, depth: number, emit: (line: string) => void): void => {
     const fold = folds.get(element) ?? 'full';
     if (fold === 'full') {
+      emitMarks(marks.opening.get(element), depth + 1, emit);
       renderLevel(element.children, element.path, depth + 1, emit);
+      emitMarks(marks.closing.get(element), depth + 1, emit);
       return;
     }
     const indent = '  '.repeat(depth + 1);
@@ -146,6 +163,7 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
     }
   };
   const renderElement = (element: ElementNode, depth: number, emit: (line: string) => void): void => {
+    emitMarks(marks.before.get(element), depth, emit);
     emit(fullLine(element, depth));
     if (element.children.length > 0) renderMembers(element, depth, emit);
   };
@@ -166,8 +184,10 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
   };
   const labelOf = (element: ElementNode): string => element.path.slice(outline.file.length + 1);
 
+  const fileMarks = [...(marks.opening.get(undefined) ?? []), ...(marks.closing.get(undefined) ?? [])];
+  const fileMarkTokens = fileMarks.reduce((sum, mark) => sum + tokensOf(`  ${markText(mark)}`), 0);
   const levelTokens = (): number => {
-    let sum = 0;
+    let sum = fileMarkTokens;
     renderLevel(tops, outline.file, 1, (line) => {
       sum += tokensOf(line);
     });
@@ -211,6 +231,9 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
       for (const { element, depth } of containers) {
         // A container inside a folded one is not shown: folding it changes nothing now, nor when its parent folds.
         if (hidden(element)) continue;
+        // A container whose one member is a container (a C# block namespace around its class) is never folded: that
+        // would hide the whole class behind one label. Its member folds instead, in its turn.
+        if (element.children.length === 1 && (element.children[0]?.children.length ?? 0) > 0) continue;
         const before = membersTokens(element, depth);
         folds.set(element, level);
         total += membersTokens(element, depth) - before;
@@ -232,12 +255,17 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
     }
   }
   const lines = [header];
+  const push = (line: string): void => {
+    lines.push(line);
+  };
+  emitMarks(marks.opening.get(undefined), 1, push);
   renderLevel(
     tops.filter((element) => !compact.has(element)),
     outline.file,
     1,
-    (line) => lines.push(line),
+    push,
   );
+  emitMarks(marks.closing.get(undefined), 1, push);
   if (compact.size > 0) {
     // 4. Past even that, the label list itself is cut, and says how many it leaves out.
     let room = budget - (total - [...compact].reduce((sum, e) => sum + tokensOf(`${labelOf(e)}, `), 0)) - 16;
@@ -273,6 +301,32 @@ function testCallLabel(element: ElementNode, base: string): string {
   if (element.kind !== 'statement') return label;
   const name = /^[^(]*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/.exec(element.signature)?.[2];
   return name === undefined ? label : `${label} '${name}'`;
+}
+
+interface PlanningMarks {
+  /** Section comments standing before an element. */
+  readonly before: ReadonlyMap<ElementNode, readonly SectionMark[]>;
+  /** The docstring opening a container's body (undefined: the module's). */
+  readonly opening: ReadonlyMap<ElementNode | undefined, readonly SectionMark[]>;
+  /** Section comments after a container's last member (undefined: the file's). */
+  readonly closing: ReadonlyMap<ElementNode | undefined, readonly SectionMark[]>;
+}
+
+/** The marks of every level of the outline; imports and their comments are not part of a planning outline. */
+function planningMarks(outline: FileOutline): PlanningMarks {
+  const before = new Map<ElementNode, readonly SectionMark[]>();
+  const opening = new Map<ElementNode | undefined, readonly SectionMark[]>();
+  const closing = new Map<ElementNode | undefined, readonly SectionMark[]>();
+  const visit = (container: ElementNode | undefined): void => {
+    const level = sectionMarksOf(outline, container);
+    if (level.docstring !== undefined) opening.set(container, [level.docstring]);
+    if (level.after.length > 0) closing.set(container, level.after);
+    for (const [element, list] of level.before) if (element.kind !== 'import') before.set(element, list);
+    for (const child of container === undefined ? outline.elements : container.children)
+      if (child.children.length > 0) visit(child);
+  };
+  visit(undefined);
+  return { before, opening, closing };
 }
 
 function countDescendants(element: ElementNode): number {

@@ -1,69 +1,44 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import { readFileSync, statSync } from 'node:fs';
 import { isOutlinable } from '../elements/outline';
+import {
+  listWorkspaceFiles,
+  normalizeWorkspacePath,
+  workspaceExclusionOf,
+  type WorkspaceFilesOptions,
+  type WorkspaceListing,
+} from '../workspace/workspaceFiles';
 import { resolveInWorkspace } from '../workspace/workspacePaths';
 import type { ToolWorkspace } from './types';
 
-/** Folders that hold generated or vendored code: never listed, whatever .gitignore says. */
-const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'out', 'build', 'coverage']);
+/** Declaration files describe code that lives elsewhere: the tools list the sources. */
+const DECLARATION_FILE = /\.d\.[mc]?ts$/;
 
-function readGitignore(root: string): Ignore {
-  const rules = ignore();
-  try {
-    rules.add(readFileSync(join(root, '.gitignore'), 'utf8'));
-  } catch {
-    // No .gitignore: only the fixed folders are skipped.
-  }
-  return rules;
-}
-
-/** The workspace on disk, for the CLI's MCP server and the tests. Paths leaving the root are refused. */
-export function diskWorkspace(root: string): ToolWorkspace {
-  const gitignore = readGitignore(root);
+/**
+ * The workspace on disk, for the CLI's MCP server and the tests (and, with the user's exclusion settings, VS Code's
+ * tools): the one workspace listing (src/core/workspace/workspaceFiles.ts) and the same rule for reading, so a file
+ * that `.gitignore` or an exclusion setting leaves out is neither listed nor read. Paths leaving the root are refused.
+ */
+export function diskWorkspace(root: string, options: WorkspaceFilesOptions = {}): ToolWorkspace {
   const absoluteOf = (path: string): string | undefined => {
     try {
-      return resolveInWorkspace(root, path === '' || path === '.' ? '.' : path);
+      return resolveInWorkspace(root, path === '' ? '.' : path);
     } catch {
       return undefined;
     }
   };
+  const listing = (folder = ''): WorkspaceListing => listWorkspaceFiles(root, folder, options);
+  const excludedBy = (path: string): string | undefined => workspaceExclusionOf(root, path, options);
   return {
     root,
+    listing,
     listSourceFiles(folder = '') {
-      const start = folder.replace(/^\.\/?/, '').replace(/\/+$/, '');
-      const absolute = absoluteOf(start === '' ? '.' : start);
-      if (absolute === undefined) return [];
-      const found: string[] = [];
-      const walk = (dir: string, rel: string): void => {
-        let names: string[];
-        try {
-          names = readdirSync(dir);
-        } catch {
-          return;
-        }
-        for (const name of names) {
-          const childRel = rel === '' ? name : `${rel}/${name}`;
-          let isDir: boolean;
-          try {
-            isDir = statSync(join(dir, name)).isDirectory();
-          } catch {
-            continue;
-          }
-          if (isDir) {
-            if (name.startsWith('.') || SKIPPED_FOLDERS.has(name) || gitignore.ignores(`${childRel}/`)) continue;
-            walk(join(dir, name), childRel);
-          } else if (isOutlinable(name) && !/\.d\.[mc]?ts$/.test(name) && !gitignore.ignores(childRel)) {
-            found.push(childRel);
-          }
-        }
-      };
-      walk(absolute, start);
-      return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return listing(folder).files.filter((file) => isOutlinable(file) && !DECLARATION_FILE.test(file));
     },
+    excludedBy,
     read(path) {
-      const absolute = absoluteOf(path);
-      if (absolute === undefined) return undefined;
+      const normalized = normalizeWorkspacePath(path);
+      const absolute = absoluteOf(normalized);
+      if (absolute === undefined || excludedBy(normalized) !== undefined) return undefined;
       try {
         return readFileSync(absolute, 'utf8');
       } catch {
@@ -71,7 +46,7 @@ export function diskWorkspace(root: string): ToolWorkspace {
       }
     },
     version(path) {
-      const absolute = absoluteOf(path);
+      const absolute = absoluteOf(normalizeWorkspacePath(path));
       if (absolute === undefined) return 'missing';
       try {
         const stat = statSync(absolute);
@@ -81,7 +56,7 @@ export function diskWorkspace(root: string): ToolWorkspace {
       }
     },
     isFolder(path) {
-      const absolute = absoluteOf(path === '' ? '.' : path);
+      const absolute = absoluteOf(normalizeWorkspacePath(path));
       if (absolute === undefined) return false;
       try {
         return statSync(absolute).isDirectory();

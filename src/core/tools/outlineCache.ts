@@ -31,8 +31,7 @@ export class OutlineCache {
     const exclusion = this.workspace.excludedBy?.(path);
     if (exclusion !== undefined)
       throw new ToolInputError(`${path} is excluded by ${exclusion}; Scalpel does not show it`);
-    if (!isOutlinable(path))
-      throw new ToolInputError(`${path}: not a file Scalpel reads (${supportedNames()})`);
+    if (!isOutlinable(path)) throw new ToolInputError(`${path}: not a file Scalpel reads (${supportedNames()})`);
     throw new ToolInputError(`${path}: no such file in the workspace (paths are relative to its root)`);
   }
 }

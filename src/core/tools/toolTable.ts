@@ -5,6 +5,7 @@ import { findPathTool } from './definitions/findPath';
 import { findSymbolsTool } from './definitions/findSymbols';
 import { outlineTool } from './definitions/outline';
 import { referencesTool } from './definitions/references';
+import { searchTool } from './definitions/search';
 import { getChangesTool, syncStateTool } from './definitions/sync';
 import type { Tool, ToolSpec } from './types';
 import { validateInput } from './validateInput';
@@ -17,6 +18,7 @@ export const TOOLS: readonly Tool[] = [
   defineTool(outlineTool),
   defineTool(contextTool),
   defineTool(findSymbolsTool),
+  defineTool(searchTool),
   defineTool(referencesTool),
   defineTool(findPathTool),
   defineTool(applyTool),

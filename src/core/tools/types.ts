@@ -1,6 +1,10 @@
+import type { NewTypeError } from '../check/typeCheck';
 import type { TokenCounter } from '../context/tokens';
+import type { VerifyLevel } from '../edit/editSettings';
+import type { Verification } from '../edit/verification';
 import type { EditConversation } from '../edit/conversation';
 import type { Logger } from '../logger';
+import type { WorkspaceListing } from '../workspace/workspaceFiles';
 import type { FileChange, SnapshotReader } from '../ops/apply';
 import type { Operation, OperationResult } from '../ops/operation';
 import type { AnswerBudget } from './budget';
@@ -34,6 +38,13 @@ export interface ToolWorkspace {
   readonly root: string;
   /** Workspace-relative paths (forward slashes) of the source files under `folder` ('' = the root), sorted. */
   listSourceFiles(folder?: string): string[];
+  /**
+   * Every file under `folder` (any kind), with the links the walk did not follow and whether it stopped at its limit:
+   * what the search tool reads and the notes a folder answer gives. Absent: the source files are all there is.
+   */
+  listing?(folder?: string): WorkspaceListing;
+  /** Files whose text `read` gives differently from the disk (unsaved editors); a text search reads those from `read`. */
+  unsavedFiles?(): readonly string[];
   /** The text of a workspace-relative path, or undefined when there is no such file. */
   read(path: string): string | undefined;
   /** Changes whenever the file's text may have changed (mtime and size, or a document version). */
@@ -50,6 +61,19 @@ export interface VerifiedBatch {
   readonly operations: readonly Operation[];
   readonly results: readonly OperationResult[];
   readonly changes: readonly FileChange[];
+  /** New type errors it was let through with (allowNewErrors): a preview marks them. */
+  readonly typeErrors?: readonly NewTypeError[];
+}
+
+/** What the apply tool asks of a surface's verification: the one `scalpel edit` runs (issue 24). */
+export interface BatchVerifyRequest {
+  readonly snapshot: SnapshotReader;
+  readonly operations: readonly Operation[];
+  readonly partial: boolean;
+  /** `types` (the default): also the references left to a renamed or deleted element and the type check. */
+  readonly verify?: VerifyLevel;
+  /** New type errors and uses left to a renamed or deleted element are reported but do not stop the batch. */
+  readonly allowNewErrors?: boolean;
 }
 
 export interface WriteOutcome {
@@ -67,6 +91,8 @@ export interface WriteOutcome {
 export interface BatchWriter {
   /** The snapshot the batch is resolved against (what `write` will compare with before writing). */
   snapshot(): SnapshotReader;
+  /** The surface's edit service verifies the batch, with the same steps as its own edits. */
+  verify(request: BatchVerifyRequest): Promise<Verification>;
   write(batch: VerifiedBatch): Promise<WriteOutcome>;
 }
 

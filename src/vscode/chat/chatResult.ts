@@ -8,7 +8,7 @@ export type ScalpelChatCommand = 'edit' | 'context' | 'plan' | 'changes';
 export interface ScalpelChatMetadata {
   readonly command: ScalpelChatCommand;
   readonly instruction: string;
-  readonly outcome: 'ok' | 'failed' | 'cancelled' | 'nothing' | 'usage';
+  readonly outcome: 'ok' | 'failed' | 'cancelled' | 'nothing' | 'usage' | 'declined';
   /** The pending edit an /edit prepared. */
   readonly editId?: string;
   /**

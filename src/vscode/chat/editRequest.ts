@@ -56,6 +56,10 @@ export async function handleEdit(turn: ChatTurn): Promise<vscode.ChatResult> {
       stream.markdown(`${sentence(result.failure ?? 'nothing changes')} ${result.advice?.nextStep ?? ''}\n\n`);
       reportNotes(stream, result.outcome.notes);
       return chatResult({ ...metadata, outcome: 'nothing' });
+    case 'declined':
+      stream.markdown(`**The model declined:** ${sentence(result.declined ?? '')}\n\nNothing was changed.\n\n`);
+      reportNotes(stream, result.outcome.notes);
+      return chatResult({ ...metadata, outcome: 'declined' });
     case 'refused':
       stream.markdown(`**The edit was refused:** ${result.failure ?? ''}\n\n${result.advice?.nextStep ?? ''}\n\n`);
       actionLinks(stream, adviceCommands(result.advice));

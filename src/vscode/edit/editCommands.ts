@@ -200,6 +200,12 @@ export async function applyOperationsFromText(
   const root = folder.uri;
   const engine = ctx.engine();
   const parsed = engine.parseOperations(text);
+  const declined = parsed.operations.length === 0 ? engine.answerDecline(text) : undefined;
+  if (declined !== undefined) {
+    const message = `The answer in ${source} declines the task: ${declined} Nothing was applied.`;
+    void vscode.window.showInformationMessage(`Scalpel: ${message}`);
+    return { status: 'failed', message, declined };
+  }
   if (parsed.operations.length === 0 && parsed.errors.length === 0) {
     throw new UserFacingError(
       `No Scalpel operations found in ${source}. Copy the model's whole answer (the lines starting with REPLACE_ELEMENT, PATCH_ELEMENT, ...) and run the command again.`,

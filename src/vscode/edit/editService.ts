@@ -14,11 +14,13 @@ import type { StepReport, Verification } from '../../core/edit/verification';
 import type { UsageTotals } from '../../core/edit/usage';
 import type { EditFileRequest, EditProgress } from '../../core/llm/pipeline';
 import type { ChatProvider } from '../../core/llm/provider';
-import type { FileChange } from '../../core/ops/apply';
+import type { FileChange, SnapshotReader } from '../../core/ops/apply';
+import type { VerifyLevel } from '../../core/edit/editSettings';
 import type { Operation, OperationResult } from '../../core/ops/operation';
 import type { ContextDocumentProvider } from '../contextDocuments';
 import type { Ctx } from '../ctx';
 import { exclusionCheckOf } from '../exclusions';
+import { workspaceExcludes } from '../tools/toolWorkspace';
 import { showNotice } from '../notices';
 import type { PendingEdit, RetrySpec } from '../pendingEdits';
 import type { AcceptResult, EditSession, EditSessions, RejectResult } from '../preview/editSessions';
@@ -68,6 +70,8 @@ export interface EditCommandResult {
   readonly typeErrors?: number;
   /** What the model wrote beside its operations (issue 18). */
   readonly notes?: readonly string[];
+  /** The model declined the task (`DECLINE: <reason>`): its reason; nothing was changed. */
+  readonly declined?: string;
 }
 
 /** What a surface gathered for one edit request. */
@@ -169,6 +173,8 @@ export class EditService {
         preWriteGates: [engine.writePolicyGate((paths) => writeGateOptionsOf(engine, root, paths))],
         // The type check reads the folder's files from disk; only local folders have a path it can read.
         ...(root.scheme === 'file' ? { workspaceRoot: root.fsPath } : {}),
+        // FIND, the references and the type check list the folder as the agent tools do.
+        workspaceExclude: () => workspaceExcludes(root, this.ctx.config(root).exclude),
       });
       this.cores.set(key, core);
     }
@@ -276,13 +282,27 @@ export class EditService {
     });
   }
 
-  /** Operations pasted from another chat, through the same verification steps as a model's answer. */
-  verify(root: vscode.Uri, operations: readonly Operation[]): Promise<Verification> {
+  /**
+   * Operations pasted from another chat or sent by an agent tool, through the same verification steps as a model's
+   * answer. New type errors are shown in the preview, not refused; `overrides` are the agent tool's own choices.
+   */
+  verify(
+    root: vscode.Uri,
+    operations: readonly Operation[],
+    overrides: {
+      readonly snapshot?: SnapshotReader;
+      readonly partial?: boolean;
+      readonly verify?: VerifyLevel;
+      readonly allowBrokenReferences?: boolean;
+    } = {},
+  ): Promise<Verification> {
+    const { snapshot, verify, ...rest } = overrides;
     return this.service(root).verify({
-      snapshot: new WorkspaceSnapshot(root),
+      snapshot: snapshot ?? new WorkspaceSnapshot(root),
       operations,
-      settings: this.ctx.config(root),
+      settings: { ...this.ctx.config(root), ...(verify === undefined ? {} : { verify }) },
       allowNewErrors: true,
+      ...rest,
     });
   }
 
@@ -416,6 +436,13 @@ export class EditService {
       case 'cancelled':
         void vscode.window.showInformationMessage('Scalpel: cancelled; nothing was applied.');
         return { status: 'cancelled', message: 'cancelled', ...common };
+      case 'declined': {
+        // The model's answer to the request, not an error: its reason, and nothing changed.
+        const message = `Scalpel: the model declined: ${result.declined ?? ''} Nothing was changed.`;
+        this.ctx.log.info(message);
+        void vscode.window.showInformationMessage(message);
+        return { status: 'failed', message, declined: result.declined ?? '', ...common };
+      }
       case 'failed':
       case 'refused':
       case 'nothing': {

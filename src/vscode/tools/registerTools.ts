@@ -131,7 +131,7 @@ export function registerTools(ctx: Ctx, services: ScalpelServices): void {
       if (event.affectsConfiguration(`${CONFIG_SECTION}.${OFFER_MCP_SETTING}`)) changed.fire();
       if (['tokenEncoding', 'exclude'].some((name) => event.affectsConfiguration(`${CONFIG_SECTION}.${name}`)))
         envs.clear();
-      if (event.affectsConfiguration('files.exclude')) envs.clear();
+      if (event.affectsConfiguration('files.exclude') || event.affectsConfiguration('search.exclude')) envs.clear();
     }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => {
       envs.clear();

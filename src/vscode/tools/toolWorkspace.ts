@@ -1,38 +1,29 @@
 import * as vscode from 'vscode';
 import type { BatchWriter, ToolWorkspace } from '../../core/tools';
+import type { ExcludeGlob } from '../../core/workspace/workspaceFiles';
 import type { EditService } from '../edit/editService';
 import { openDocument, readCurrentText, WorkspaceSnapshot } from '../edit/workspaceSnapshot';
 import type { ScalpelEngine } from '../engineLoader';
-import { globToRegExp } from '../exclusions';
 
 /**
- * The workspace as the agent tools see it in VS Code: the disk listing of the core, with the text (and version) of
- * an open document, unsaved changes included, in place of the file on disk.
+ * The workspace as the agent tools see it in VS Code: the core's disk workspace with the user's exclusions
+ * (`scalpel.exclude` and `files.exclude` keep a file out of every tool, as out of every request; `search.exclude`
+ * keeps it out of searches and listings only), and the text (and version) of an open document, unsaved changes
+ * included, in place of the file on disk.
  */
 export function vscodeToolWorkspace(
   engine: ScalpelEngine,
   root: vscode.Uri,
   scalpelExclude: readonly string[],
 ): ToolWorkspace {
-  const disk = engine.diskWorkspace(root.fsPath);
+  const disk = engine.diskWorkspace(root.fsPath, { exclude: workspaceExcludes(root, scalpelExclude) });
   const uriOf = (path: string): vscode.Uri => vscode.Uri.joinPath(root, ...path.split('/').filter((p) => p !== ''));
-  // What must never reach a model reaches no agent either: scalpel.exclude and files.exclude (the root .gitignore
-  // already keeps files out of the listing).
-  const rules = [
-    ...scalpelExclude.map((pattern) => ({ rule: `scalpel.exclude "${pattern}"`, regExp: globToRegExp(pattern) })),
-    ...enabledFilesExclude(root).map((pattern) => ({
-      rule: `files.exclude "${pattern}"`,
-      regExp: globToRegExp(pattern),
-    })),
-  ];
-  const excludedBy = (path: string): string | undefined => {
-    const segments = path.split('/');
-    const candidates = segments.map((_, i) => segments.slice(0, segments.length - i).join('/'));
-    return rules.find(({ regExp }) => candidates.some((c) => regExp.test(c)))?.rule;
-  };
+  const excludedBy = (path: string): string | undefined => disk.excludedBy?.(path);
   return {
     root: disk.root,
-    listSourceFiles: (folder) => disk.listSourceFiles(folder).filter((path) => excludedBy(path) === undefined),
+    listSourceFiles: (folder) => disk.listSourceFiles(folder),
+    listing: (folder) => disk.listing?.(folder) ?? { files: [], skippedLinks: [], truncated: false, foldersRead: 0 },
+    unsavedFiles: () => unsavedFilesUnder(root),
     isFolder: (path) => disk.isFolder(path),
     excludedBy,
     read: (path) => {
@@ -46,6 +37,14 @@ export function vscodeToolWorkspace(
   };
 }
 
+/** The workspace-relative paths of the documents with unsaved changes under `root`. */
+function unsavedFilesUnder(root: vscode.Uri): string[] {
+  const prefix = `${root.path.replace(/\/+$/, '')}/`;
+  return vscode.workspace.textDocuments
+    .filter((d) => d.isDirty && d.uri.scheme === root.scheme && d.uri.path.startsWith(prefix))
+    .map((d) => d.uri.path.slice(prefix.length));
+}
+
 /**
  * The one adapter between the agent tools and the editor: a verified batch goes to the same preview / accept / undo
  * as the commands (EditService.deliver), or is applied at once when `scalpel.preview` says so.
@@ -53,9 +52,24 @@ export function vscodeToolWorkspace(
 export function previewBatchWriter(root: vscode.Uri, edits: EditService): BatchWriter {
   return {
     snapshot: () => new WorkspaceSnapshot(root),
+    // The commands' verification; type errors the agent lets through are marked in the preview.
+    verify: ({ snapshot, operations, partial, verify, allowNewErrors }) =>
+      edits.verify(root, operations, {
+        snapshot,
+        partial,
+        ...(verify === undefined ? {} : { verify }),
+        allowBrokenReferences: allowNewErrors === true,
+      }),
     write: async (batch) => {
       const result = await edits.deliver(
-        { root, title: batch.title, operations: batch.operations, results: batch.results, changes: batch.changes },
+        {
+          root,
+          title: batch.title,
+          operations: batch.operations,
+          results: batch.results,
+          changes: batch.changes,
+          ...(batch.typeErrors === undefined ? {} : { typeErrors: batch.typeErrors }),
+        },
         { checkExclusions: true },
       );
       const files = result.files ?? [];
@@ -79,10 +93,23 @@ export function previewBatchWriter(root: vscode.Uri, edits: EditService): BatchW
   };
 }
 
-function enabledFilesExclude(root: vscode.Uri): string[] {
-  const value = vscode.workspace.getConfiguration('files', root).get<unknown>('exclude');
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value as Record<string, unknown>)
-    .filter(([, enabled]) => enabled === true)
-    .map(([pattern]) => pattern);
+/**
+ * What the one workspace listing leaves out in this folder, besides its `.gitignore` files: `scalpel.exclude` and
+ * `files.exclude` (never read), `search.exclude` (not searched or listed). The edit service's code graph reads the
+ * same list.
+ */
+export function workspaceExcludes(root: vscode.Uri, scalpelExclude: readonly string[]): ExcludeGlob[] {
+  const enabled = (setting: 'files.exclude' | 'search.exclude'): string[] => {
+    const [section, key] = setting.split('.') as [string, string];
+    const value = vscode.workspace.getConfiguration(section, root).get<unknown>(key);
+    if (value === null || typeof value !== 'object') return [];
+    return Object.entries(value as Record<string, unknown>)
+      .filter(([, on]) => on === true)
+      .map(([pattern]) => pattern);
+  };
+  return [
+    ...scalpelExclude.map((glob) => ({ glob, setting: 'scalpel.exclude' })),
+    ...enabled('files.exclude').map((glob) => ({ glob, setting: 'files.exclude' })),
+    ...enabled('search.exclude').map((glob) => ({ glob, setting: 'search.exclude', listingOnly: true as const })),
+  ];
 }

@@ -424,6 +424,24 @@ ${note}
     }
   });
 
+  it('/edit that the model declines shows the reason and its note, after one request, and prepares nothing', async () => {
+    // Issue 24: DECLINE: <reason> ends the request at once.
+    const reason = 'validate already rejects an empty name; nothing to add.';
+    await placeCursor(USER_TS, "problems.push('name is empty')");
+    const before = await readWorkspaceFileFromDisk(USER_TS);
+    const from = server.requests.length;
+    server.enqueue(scripted.answer(`The check is there already.\n\nDECLINE: ${reason}\n`));
+    const answer = await ask('@scalpel /edit reject an empty name');
+    const text = markdownOf(answer);
+    assert.ok(text.includes(`**The model declined:** V${reason.slice(1)}`), text);
+    assert.match(text, /Nothing was changed\./);
+    assert.match(text, /> The check is there already\./);
+    assert.equal(answer.result?.metadata?.outcome, 'declined');
+    assert.equal(answer.result?.metadata?.editId, undefined);
+    assert.equal(chatRequestsSince(server, from).length, 1, 'no repair round');
+    assert.equal(await readWorkspaceFileFromDisk(USER_TS), before);
+  });
+
   it('/context of an attached file shows that file, whole', async () => {
     await placeCursor(USER_TS, "problems.push('name is empty')");
     const answer = await ask('@scalpel /context', [workspaceUri('src/config.ts')]);

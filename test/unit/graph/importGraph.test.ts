@@ -20,10 +20,11 @@ void describe('import graph', () => {
   write('src/page.tsx', "import { feature } from './feature';\nexport const page = feature;\n");
   write('node_modules/pkg/index.ts', "import { db } from '../../src/core/db';\n");
   write('dist/out.js', "require('../src/core/db');\n");
+  write('.gitignore', 'dist/\n');
   after(() => rmSync(root, { recursive: true, force: true }));
   const graph = new CodeGraph(nodeSourceFileSystem(root)).imports;
 
-  void test('lists the source files, dependencies and build output left out', () => {
+  void test('lists the source files; installed dependencies and what .gitignore ignores (the build output) left out', () => {
     assert.deepEqual(graph.files(), [
       'src/aliased.ts',
       'src/core/db.ts',
@@ -62,7 +63,8 @@ void describe('import graph', () => {
   });
 
   void test('files mentioning an identifier as a whole word', () => {
-    assert.deepEqual(graph.filesMentioning('page'), ['src/late.ts', 'src/page.tsx']);
-    assert.deepEqual(graph.filesMentioning('pag'), []);
+    assert.deepEqual(graph.filesMentioning('page').files, ['src/late.ts', 'src/page.tsx']);
+    assert.deepEqual(graph.filesMentioning('pag').files, []);
+    assert.equal(graph.filesMentioning('page').cutShort, false);
   });
 });

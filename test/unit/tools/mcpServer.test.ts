@@ -65,6 +65,7 @@ void describe('scalpel mcp over stdio, on a copy of rxjs', () => {
         'outline',
         'context',
         'find_symbols',
+        'search',
         'references',
         'find_path',
         'apply',

@@ -7,9 +7,9 @@ import { call, repoRoot, tableRows, toolEnv } from './toolSupport';
 
 /**
  * The agent tools (the same ones the MCP server and VS Code's language-model tools serve) on the tree-sitter
- * languages: outline, find_symbols, context and apply work as on TypeScript; references, callers and call chains,
- * which need TypeScript's language service, say so; diagnostics check those files' syntax and say the type check
- * was not run.
+ * languages: outline, find_symbols, context and apply work as on TypeScript; references and callers come from the
+ * name search resolved through the syntax (and say so); callees and call chains, which need TypeScript's language
+ * service, say so; diagnostics check those files' syntax and say the type check was not run.
  */
 
 function languagesWorkspace(): string {
@@ -30,7 +30,13 @@ void describe('agent tools on Python, Go, Rust, Java and C# files', () => {
     assert.equal(run.isError, false, run.text);
     assert.deepEqual(
       run.text.split('\n').filter((l) => l.startsWith('## ')),
-      ['## src/HardCases.cs', '## src/HardCases.java', '## src/hard_cases.go', '## src/hard_cases.py', '## src/hard_cases.rs'],
+      [
+        '## src/HardCases.cs',
+        '## src/HardCases.java',
+        '## src/hard_cases.go',
+        '## src/hard_cases.py',
+        '## src/hard_cases.rs',
+      ],
     );
     assert.match(run.text, /^44-47 method\[\(\*Square\)\.Scale\]$/m);
     assert.match(run.text, /^31-39 impl\[Point\]$/m);
@@ -54,7 +60,10 @@ void describe('agent tools on Python, Go, Rust, Java and C# files', () => {
     ]);
     const context = await call(env, 'context', { focus: ['src/hard_cases.go/method[(*Square).Scale]'] });
     assert.equal(context.isError, false, context.text);
-    assert.match(context.text, /\/\/ @ src\/hard_cases\.go\/method\[\(\*Square\)\.Scale\]\n\/\/ Scale scales in place.*\nfunc \(s \*Square\) Scale/);
+    assert.match(
+      context.text,
+      /\/\/ @ src\/hard_cases\.go\/method\[\(\*Square\)\.Scale\]\n\/\/ Scale scales in place.*\nfunc \(s \*Square\) Scale/,
+    );
   });
 
   void test('apply writes a verified Rust edit; a broken one changes nothing', async () => {
@@ -65,17 +74,29 @@ void describe('agent tools on Python, Go, Rust, Java and C# files', () => {
     const bad = await call(env, 'apply', { operations: operations('pub fn norm(&self) -> f64 {\n    self.x +\n}') });
     assert.equal(bad.isError, true, bad.text);
     assert.equal(readFileSync(file, 'utf8'), before);
-    const good = await call(env, 'apply', { operations: operations('pub fn norm(&self) -> f64 {\n    self.x.hypot(self.y)\n}') });
+    const good = await call(env, 'apply', {
+      operations: operations('pub fn norm(&self) -> f64 {\n    self.x.hypot(self.y)\n}'),
+    });
     assert.equal(good.isError, false, good.text);
-    assert.match(readFileSync(file, 'utf8'), /\n {4}pub fn norm\(&self\) -> f64 \{\n {8}self\.x\.hypot\(self\.y\)\n {4}\}\n/);
+    assert.match(
+      readFileSync(file, 'utf8'),
+      /\n {4}pub fn norm\(&self\) -> f64 \{\n {8}self\.x\.hypot\(self\.y\)\n {4}\}\n/,
+    );
   });
 
-  void test('references and call chains say they are TypeScript only instead of answering "none"', async () => {
-    const references = await call(env, 'references', { path: 'src/hard_cases.py/class[Square]/method[area]' });
-    assert.equal(references.isError, true);
-    assert.match(references.text, /references are followed in TypeScript or JavaScript files only, and src\/hard_cases\.py is Python; search names with find_symbols instead/);
+  void test('references answer in every language, said to be by name; call chains say they are TypeScript only', async () => {
+    const unused = await call(env, 'references', { path: 'src/hard_cases.py/class[Square]/method[area]' });
+    assert.equal(unused.isError, false, unused.text);
+    assert.match(unused.text, /^references of src\/hard_cases\.py\/class\[Square\]\/method\[area\]: 0 in 0 files$/m);
+    assert.match(unused.text, /^searched by name in code, outside comments and strings$/m);
+    const used = await call(env, 'references', { path: 'src/hard_cases.py/function[parse]#3' });
+    assert.match(used.text, /^\d+ statement\[if\] call print\(parse\(1\)\)$/m);
     const callers = await call(env, 'references', { path: 'src/hard_cases.go/function[New]', relation: 'callers' });
-    assert.match(callers.text, /callers are followed in .* src\/hard_cases\.go is Go/);
+    assert.equal(callers.isError, false, callers.text);
+    // `errors.New("empty")` is the errors package's New, not this one.
+    assert.match(callers.text, /^callers of src\/hard_cases\.go\/function\[New\]: 0 elements, 0 calls in 0 files$/m);
+    const callees = await call(env, 'references', { path: 'src/hard_cases.go/function[New]', relation: 'callees' });
+    assert.match(callees.text, /callees are followed in .* src\/hard_cases\.go is Go/);
     const chain = await call(env, 'find_path', {
       from: 'src/HardCases.java/class[HardCases]/method[run]',
       to: 'src/HardCases.java/class[Base]',
@@ -87,10 +108,16 @@ void describe('agent tools on Python, Go, Rust, Java and C# files', () => {
   void test('diagnostics check the syntax of other languages and say the type check is TypeScript only', async () => {
     const clean = await call(env, 'diagnostics', { paths: ['src/HardCases.cs', 'src/hard_cases.go'] });
     assert.equal(clean.isError, false, clean.text);
-    assert.match(clean.text, /^diagnostics of 2 files: 0 errors, 0 others \(2 files of C#, Go checked for syntax only: the type check is TypeScript's\)$/m);
+    assert.match(
+      clean.text,
+      /^diagnostics of 2 files: 0 errors, 0 others \(2 files of C#, Go checked for syntax only: the type check is TypeScript's\)$/m,
+    );
     writeFileSync(join(root, 'src', 'broken.py'), 'def ok():\n    return 1\n\n\ndef bad(:\n    pass\n');
     const broken = await call(env, 'diagnostics', { paths: ['src/broken.py'] });
-    assert.match(broken.text, /^diagnostics of 1 file: \d+ errors, 0 others \(1 file of Python checked for syntax only/m);
+    assert.match(
+      broken.text,
+      /^diagnostics of 1 file: \d+ errors, 0 others \(1 file of Python checked for syntax only/m,
+    );
     assert.match(broken.text, /^5:\d+ syntax /m);
   });
 });

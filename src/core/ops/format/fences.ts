@@ -141,3 +141,22 @@ export function fenceFor(text: string): string {
   }
   return '`'.repeat(Math.max(3, longest + 1));
 }
+
+/**
+ * The lines outside fenced code blocks, in order, each block standing as one `undefined` (it ends a paragraph); a
+ * block never closed runs to the end. For prose around code: a model's notes, the listings Scalpel sends.
+ */
+export function linesOutsideFences(lines: Iterable<string>): Array<string | undefined> {
+  const outside: Array<string | undefined> = [];
+  let fence: FenceLine | undefined;
+  for (const line of lines) {
+    const fenceLine = readFenceLine(line);
+    if (fence !== undefined) {
+      if (fenceLine !== undefined && closes(fenceLine, fence)) fence = undefined;
+    } else if (fenceLine !== undefined) {
+      fence = fenceLine;
+      outside.push(undefined);
+    } else outside.push(line);
+  }
+  return outside;
+}

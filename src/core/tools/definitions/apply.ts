@@ -6,7 +6,12 @@ import {
   type ConflictPolicy,
   type Resolution,
 } from '../../edit/rebase';
-import { applyOperations, type ApplyResult, type FileChange, type SnapshotReader } from '../../ops/apply';
+import { answerDecline } from '../../edit/answerNotes';
+import type { VerifyLevel } from '../../edit/editSettings';
+import { remainingTypeErrors } from '../../edit/typeCheckStep';
+import { blockingProblems, verificationNotes } from '../../edit/verification';
+import { languageFor } from '../../language/languages';
+import type { ApplyResult, FileChange, SnapshotReader } from '../../ops/apply';
 import { parseOperations } from '../../ops/format';
 import type { OperationResult } from '../../ops/operation';
 import { compactTable, count, type TableSpec } from '../table';
@@ -18,6 +23,8 @@ interface ApplyInput {
   readonly dryRun: boolean;
   readonly partial: boolean;
   readonly onConflict: ConflictPolicy;
+  readonly verify: VerifyLevel;
+  readonly allowNewErrors: boolean;
 }
 
 export const resultTable: TableSpec<OperationResult> = {
@@ -71,7 +78,8 @@ export const applyTool: ToolSpec<ApplyInput> = {
   description:
     'Apply edits as Scalpel element operations (REPLACE_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, PATCH_ELEMENT, ' +
     'ADD_IMPORT, REMOVE_IMPORT, CREATE_FILE, REPLACE_FILE; header line with an element path, then a fenced code ' +
-    'body). The batch is verified as a whole (it parses, only targeted elements change) and written all or nothing; ' +
+    'body). The batch is verified as a whole (it parses, only targeted elements change, no new type errors in the ' +
+    'changed files and their importers, no uses left of an element it renames or deletes) and written all or nothing; ' +
     'every operation gets a result with the nearest valid paths when one does not resolve. dryRun verifies and shows ' +
     'the diff without writing. In VS Code the change opens as a preview the user accepts.',
   inputSchema: {
@@ -86,6 +94,17 @@ export const applyTool: ToolSpec<ApplyInput> = {
       partial: {
         type: 'boolean',
         description: 'Write the operations that verified even if others failed (default false: all or nothing).',
+      },
+      verify: {
+        type: 'string',
+        enum: ['types', 'syntax'],
+        description:
+          'types (default): also refuse new type errors and uses left of a renamed or deleted element (listed); syntax: the parse alone.',
+      },
+      allowNewErrors: {
+        type: 'boolean',
+        description:
+          'Write the batch even with new type errors or uses left of a renamed or deleted element; they are listed (default false).',
       },
       onConflict: {
         type: 'string',
@@ -105,7 +124,16 @@ export const applyTool: ToolSpec<ApplyInput> = {
     if (operations.trim() === '') throw new ToolInputError('"operations" is empty');
     const onConflict = typeof input['onConflict'] === 'string' ? input['onConflict'] : 'user_wins';
     if (!isConflictPolicy(onConflict)) throw new ToolInputError('"onConflict" is user_wins, agent_wins or ask');
-    return { operations, dryRun: input['dryRun'] === true, partial: input['partial'] === true, onConflict };
+    const verify = typeof input['verify'] === 'string' ? input['verify'] : 'types';
+    if (verify !== 'types' && verify !== 'syntax') throw new ToolInputError('"verify" is types or syntax');
+    return {
+      operations,
+      dryRun: input['dryRun'] === true,
+      partial: input['partial'] === true,
+      onConflict,
+      verify,
+      allowNewErrors: input['allowNewErrors'] === true,
+    };
   },
   describe: (input) => {
     const parsed = parseOperations(input.operations);
@@ -114,6 +142,9 @@ export const applyTool: ToolSpec<ApplyInput> = {
   },
   async handle(input, env, budget) {
     const parsed = parseOperations(input.operations);
+    const declined = parsed.operations.length === 0 ? answerDecline(input.operations) : undefined;
+    if (declined !== undefined)
+      return { text: `the answer declines the task: ${declined}\nnothing was written`, isError: true };
     if (parsed.operations.length === 0) {
       const reasons = parsed.errors.map(
         (e) => `line ${e.line}: ${e.message}${e.expected === undefined ? '' : ` (expected ${e.expected})`}`,
@@ -129,11 +160,20 @@ export const applyTool: ToolSpec<ApplyInput> = {
       if (touched && current.read(path) !== seen) moved.set(path, seen);
     }
     const seen: SnapshotReader = { read: (path) => moved.get(path) ?? current.read(path) };
-    let result: ApplyResult = applyOperations(
-      moved.size === 0 ? current : seen,
-      parsed.operations,
-      input.partial ? { partial: true } : {},
-    );
+    // The verification of `scalpel edit` and `scalpel apply`, by the surface's edit service.
+    const verification = await env.writer.verify({
+      snapshot: moved.size === 0 ? current : seen,
+      operations: parsed.operations,
+      partial: input.partial,
+      verify: input.verify,
+      allowNewErrors: input.allowNewErrors,
+    });
+    let result: ApplyResult = verification.apply;
+    const problems = verification.steps.slice(1).flatMap((report) => report.problems);
+    const blocking = blockingProblems(verification, {
+      allowNewErrors: input.allowNewErrors,
+      allowBrokenReferences: input.allowNewErrors,
+    });
     let resolution: Resolution | undefined;
     if (moved.size > 0 && result.changes.length > 0) {
       resolution = mergeWithUser(result, moved, current, input.onConflict);
@@ -143,17 +183,22 @@ export const applyTool: ToolSpec<ApplyInput> = {
     const unreadable = parsed.errors.map(
       (e) => `unreadable line ${e.line}: ${e.message}${e.expected === undefined ? '' : ` (expected ${e.expected})`}`,
     );
-    const verified = result.ok && parsed.errors.length === 0;
-    const writable = verified || (input.partial && result.changes.length > 0);
+    const verified = result.ok && blocking.length === 0 && parsed.errors.length === 0;
+    const writable = (verified || (input.partial && result.changes.length > 0)) && verification.ok;
     const failed = result.results.filter((r) => r.status !== 'ok').length;
     const files = result.changes.map((c) => c.path);
     lines.push(
       verified
         ? `verified: ${count(parsed.operations.length)} operations; ${files.length === 0 ? 'no file changes' : `changes ${files.join(', ')}`}`
-        : `not verified: ${count(failed)} of ${count(parsed.operations.length)} operations failed${unreadable.length > 0 ? `, ${unreadable.length} unreadable` : ''}`,
+        : failed > 0 || unreadable.length > 0
+          ? `not verified: ${count(failed)} of ${count(parsed.operations.length)} operations failed${unreadable.length > 0 ? `, ${unreadable.length} unreadable` : ''}${blocking.length > 0 ? `, ${count(blocking.length)} checks refused it` : ''}`
+          : `not verified: ${count(blocking.length)} check${blocking.length === 1 ? '' : 's'} refused the batch`,
     );
     lines.push(...unreadable);
     lines.push(compactTable(resultTable, result.results));
+    for (const problem of problems)
+      lines.push(`${blocking.includes(problem) ? 'refused' : 'allowed'} ${problem.path}: ${problem.message}`);
+    lines.push(...verificationNotes(verification.steps).map((note) => `note: ${note}`));
     if (resolution !== undefined) lines.push(...describeMerge(resolution, [...moved.keys()]));
     if (!writable) {
       lines.push('nothing was written; fix the failed operations and send the whole batch again');
@@ -184,18 +229,26 @@ export const applyTool: ToolSpec<ApplyInput> = {
       lines.push('nothing was written: the operations leave every file as it is');
       return { text: lines.join('\n') };
     }
+    const typeErrors = remainingTypeErrors(verification.steps);
     const outcome = await env.writer.write({
       title: `agent edit: ${count(parsed.operations.length)} operations`,
       operations: parsed.operations,
       results: result.results,
       changes: result.changes,
+      ...(typeErrors.length === 0 ? {} : { typeErrors }),
     });
     lines.push(`${outcome.status}: ${outcome.message}`);
     // What the agent wrote is what it has seen of those files now.
     if (outcome.status === 'written' || outcome.status === 'applied')
       for (const change of result.changes) env.conversation.recordShown(change.path, change.after);
-    if (outcome.status === 'written' || outcome.status === 'applied')
-      lines.push('check types with the diagnostics tool on the changed files');
+    if (outcome.status === 'written' || outcome.status === 'applied') {
+      const unchecked =
+        input.verify === 'syntax' ? files : files.filter((file) => languageFor(file)?.semantics === undefined);
+      if (unchecked.length > 0)
+        lines.push(
+          `the types of ${unchecked.join(', ')} were not checked (${input.verify === 'syntax' ? 'verify: syntax' : 'no type checker for the language'}): the diagnostics tool shows what the language reports`,
+        );
+    }
     return { text: lines.join('\n'), isError: !['written', 'applied', 'preview'].includes(outcome.status) };
   },
 };

@@ -6,6 +6,7 @@ import { decodeCursorOrThrow, encodeCursor, queryKey } from '../budget';
 import type { CodeGraph } from '../graph/codeGraph';
 import { count, pageNote, tablePage, type TableSpec } from '../table';
 import { ToolInputError, type ToolAnswer, type ToolEnv } from '../types';
+import type { WorkspaceListing } from '../../workspace/workspaceFiles';
 
 /** The part of an element path after its file: `class[User]/method[validate]`. */
 export function withinFile(path: string, file: string): string {
@@ -107,4 +108,23 @@ export function semanticsOrThrow(path: string, what: string): void {
   throw new ToolInputError(
     `${what} are followed in ${withSemantics} files only, and ${file} is ${language.displayName}; search names with find_symbols instead`,
   );
+}
+
+/**
+ * What a folder's listing left out that the agent should know: links not followed (they lead outside the workspace)
+ * and a listing cut at its limit. Ignored and excluded files are left out silently, as in the editor's own search.
+ */
+export function listingNotesOf(listing: WorkspaceListing | undefined): string[] {
+  if (listing === undefined) return [];
+  const notes: string[] = [];
+  const links = listing.skippedLinks;
+  if (links.length > 0) {
+    const named = links.slice(0, 5).map((link) => `${link.path} (${link.reason})`);
+    notes.push(
+      `not followed: ${named.join(', ')}${links.length > 5 ? ` and ${count(links.length - 5)} more links` : ''}`,
+    );
+  }
+  if (listing.truncated)
+    notes.push(`the workspace listing stopped at ${count(listing.files.length)} files: files past it are not included`);
+  return notes;
 }

@@ -6,6 +6,7 @@ import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { stringArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer, withinFile } from './common';
+import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
 
 interface DiagnosticsInput {
   readonly paths: readonly string[];
@@ -93,9 +94,10 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
   async handle(input, env, budget) {
     const files: string[] = [];
     for (const raw of input.paths) {
-      const path = raw.replace(/^\.\/?/, '').replace(/\/+$/, '');
+      const path = normalizeWorkspacePath(raw);
       if (env.workspace.isFolder(path)) files.push(...env.workspace.listSourceFiles(path));
-      else if (!isOutlinable(path)) throw new ToolInputError(`${raw}: neither a folder nor a file Scalpel reads (${languageNames()})`);
+      else if (!isOutlinable(path))
+        throw new ToolInputError(`${raw}: neither a folder nor a file Scalpel reads (${languageNames()})`);
       else {
         // Throws for a missing or excluded file, saying which.
         env.outlines.getOrThrow(path);

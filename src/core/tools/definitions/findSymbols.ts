@@ -6,6 +6,7 @@ import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { stringArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, lineRange, pagedAnswer, withinFile } from './common';
+import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
 
 interface FindSymbolsInput {
   readonly name?: string;
@@ -68,7 +69,7 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
       ...(name === undefined || name === '' ? {} : { name }),
       ...(path === undefined || path === '' ? {} : { path }),
       ...(kinds === undefined || kinds.length === 0 ? {} : { kinds }),
-      folder: (stringArg(input, 'folder') ?? '').replace(/^\.\/?/, '').replace(/\/+$/, ''),
+      folder: normalizeWorkspacePath(stringArg(input, 'folder') ?? ''),
       ...cursorOf(input),
     };
   },

@@ -3,7 +3,16 @@ import type { UseEdge, UseSite } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { stringArg } from '../validateInput';
-import { canonicalPathOrThrow, semanticsOrThrow, CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer, withinFile } from './common';
+import {
+  canonicalPathOrThrow,
+  semanticsOrThrow,
+  CURSOR_PROPERTY,
+  cursorOf,
+  graphOf,
+  lastSegmentOf,
+  pagedAnswer,
+  withinFile,
+} from './common';
 
 type Relation = 'references' | 'callers' | 'callees';
 
@@ -16,15 +25,20 @@ interface ReferencesInput {
 export const useSiteTable: TableSpec<UseSite> = {
   columns: ['line', 'element', 'use', 'code'],
   group: (row) => row.file,
-  cells: (row) => [String(row.line), withinFile(row.element, row.file), row.call ? 'call' : 'ref', row.code],
+  cells: (row) => [String(row.line), withinFile(row.element, row.file), useOf(row), row.code],
   json: (row) => ({
     file: row.file,
     line: row.line,
     element: row.element,
-    use: row.call ? 'call' : 'ref',
+    use: useOf(row),
     code: row.code,
   }),
 };
+
+/** `call` or `ref`, with `~` when only the name ties the use to the element. */
+function useOf(row: UseSite): string {
+  return `${row.call ? 'call' : 'ref'}${row.byName === true ? '~' : ''}`;
+}
 
 export interface CallerRow {
   readonly file: string;
@@ -72,10 +86,12 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
   name: 'references',
   title: 'References, callers or callees',
   description:
-    'Where an element is used across the workspace (relation "references": every use with its line, enclosing ' +
-    'element and code), which elements call it ("callers"), or which workspace elements its own code calls ' +
-    '("callees"). Uses the TypeScript language service, so renamed imports and method calls through instances count; ' +
-    'TypeScript and JavaScript only.',
+    'Where an element is used ("references": each use with its line, enclosing element and code), which elements ' +
+    'call it ("callers"), or which workspace elements its own code calls ("callees", TypeScript and JavaScript ' +
+    'only). It finds identifiers in code: resolved by the compiler in TypeScript and JavaScript (renamed imports, ' +
+    'calls through instances); in Python, Go, Rust, Java and C# by name, resolved through imports, packages and ' +
+    'modules, a use that only the name ties to the element marked "~". It does not see names in strings or ' +
+    'comments, property keys (obj["name"], "name" in obj), duck-typed or dynamic uses: use search for those.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -101,7 +117,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
     const path = canonicalPathOrThrow(env, input.path);
     if (parseElementPath(path).segments.length === 0)
       throw new ToolInputError(`${path} is a file; give an element path such as ${path}/function[name]`);
-    semanticsOrThrow(path, input.relation);
+    if (input.relation === 'callees') semanticsOrThrow(path, input.relation);
     const graph = await graphOf(env);
     if (input.relation === 'callees') {
       const edges = graph.uses(path).filter((e) => e.kind === 'call');
@@ -111,14 +127,26 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       const heading = `callees of ${path}: ${count(rows.length)} workspace elements (line = where the call is)`;
       return pagedAnswer(env, budget, { ...input }, heading, calleeTable, rows, 'callees');
     }
-    const sites = graph.references(path);
+    const { sites, resolution, gaps } = graph.references(path);
     const files = new Set(sites.map((s) => s.file)).size;
+    const byName = sites.filter((s) => s.byName === true).length;
+    const notes = [
+      ...(byName === 0
+        ? []
+        : [
+            `~: ${count(byName)} of these only the name ties to ${lastSegmentOf(path)} (found by name in code, not resolved)`,
+          ]),
+      ...(resolution === 'syntax' && sites.length === 0
+        ? [`searched by name in code, outside comments and strings`]
+        : []),
+      ...gaps.map((gap) => `not searched in full: ${gap}`),
+    ];
     if (input.relation === 'callers') {
       const rows = callersOf(sites);
       const heading = `callers of ${path}: ${count(rows.length)} elements, ${count(sites.filter((s) => s.call).length)} calls in ${count(files)} files`;
-      return pagedAnswer(env, budget, { ...input }, heading, callerTable, rows, 'callers');
+      return pagedAnswer(env, budget, { ...input }, heading, callerTable, rows, 'callers', notes);
     }
     const heading = `references of ${path}: ${count(sites.length)} in ${count(files)} files`;
-    return pagedAnswer(env, budget, { ...input }, heading, useSiteTable, sites, 'references');
+    return pagedAnswer(env, budget, { ...input }, heading, useSiteTable, sites, 'references', notes);
   },
 };

@@ -6,6 +6,7 @@ import { ToolInputError, type ToolEnv, type ToolSpec } from '../types';
 import { stringsArg } from '../validateInput';
 import { outlineTable, rowsOf, type OutlineRow } from './outline';
 import { pagedAnswer } from './common';
+import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
 
 /**
  * The sync tools (issue 11): `get_changes`, what the user changed in files since the agent last saw them (through
@@ -20,7 +21,7 @@ interface PathsInput {
 function filesOf(raw: readonly string[], env: ToolEnv): string[] {
   const files: string[] = [];
   for (const entry of raw) {
-    const path = entry.replace(/^\.\/?/, '').replace(/\/+$/, '');
+    const path = normalizeWorkspacePath(entry);
     if (env.workspace.isFolder(path)) files.push(...env.workspace.listSourceFiles(path));
     else files.push(path);
   }

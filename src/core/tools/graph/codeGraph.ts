@@ -16,6 +16,17 @@ export interface UseSite {
   readonly code: string;
   /** Whether the use calls (or constructs, or renders as JSX) the element. */
   readonly call: boolean;
+  /** Only the name ties the use to the element (a method on a value whose type the syntax does not tell). */
+  readonly byName?: true;
+}
+
+/** The uses of an element, and what the search that found them did not cover. */
+export interface ReferenceAnswer {
+  readonly sites: UseSite[];
+  /** `compiler`: each use resolved by the language's compiler; `syntax`: by the syntax and imports (see byName). */
+  readonly resolution: 'compiler' | 'syntax';
+  /** What the search did not cover, in words (files not searched, a search cut short); empty when it covered all. */
+  readonly gaps: readonly string[];
 }
 
 /** An element another element uses. */
@@ -45,7 +56,7 @@ export interface GraphDiagnostic {
 
 export interface CodeGraph {
   /** Every use of the element across the workspace (its own declaration excluded), in file and line order. */
-  references(path: string): UseSite[];
+  references(path: string): ReferenceAnswer;
   /** The workspace elements the element's own code uses, calls first. */
   uses(path: string): UseEdge[];
   /** Syntax and type diagnostics of the files. */

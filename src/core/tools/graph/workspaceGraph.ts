@@ -6,7 +6,7 @@ import { isReferable, ReferenceFinder } from '../../graph/references';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import type { OutlineCache } from '../outlineCache';
 import { ToolInputError, type ToolWorkspace } from '../types';
-import type { CodeGraph, GraphDiagnostic, UseEdge, UseSite } from './codeGraph';
+import type { CodeGraph, GraphDiagnostic, ReferenceAnswer, UseEdge, UseSite } from './codeGraph';
 
 /**
  * The agent tools' code graph over the shared one of src/core/graph (issue 18's "one index, two consumers"): the
@@ -19,11 +19,13 @@ const MAX_CODE_CHARS = 160;
 const MAX_SEARCHED_FILES = 2_000;
 
 function fileSystemOf(workspace: ToolWorkspace): SourceFileSystem {
+  const unsaved = workspace.unsavedFiles?.bind(workspace);
   return {
     root: workspace.root,
     listSourceFiles: () => workspace.listSourceFiles(),
     versionOf: (file) => (workspace.read(file) === undefined ? undefined : workspace.version(file)),
     readFile: (file) => workspace.read(file),
+    ...(unsaved === undefined ? {} : { unsavedFiles: unsaved }),
   };
 }
 
@@ -31,7 +33,7 @@ export class WorkspaceGraph implements CodeGraph {
   private readonly graph: SharedCodeGraph;
   private readonly finder: ReferenceFinder;
   /** Answers for the workspace as it is; paging through a long list asks again. Emptied when any file changes. */
-  private readonly answers = new Map<string, UseSite[] | UseEdge[]>();
+  private readonly answers = new Map<string, ReferenceAnswer | UseEdge[]>();
   private answersVersion = '';
 
   constructor(
@@ -43,7 +45,7 @@ export class WorkspaceGraph implements CodeGraph {
   }
 
   /** The cached answer to `key`, or `compute`'s, kept until a file of the workspace changes. */
-  private cached<T extends UseSite[] | UseEdge[]>(key: string, compute: () => T): T {
+  private cached<T extends ReferenceAnswer | UseEdge[]>(key: string, compute: () => T): T {
     const version = this.workspace
       .listSourceFiles()
       .map((file) => `${file}\0${this.workspace.version(file)}`)
@@ -81,7 +83,7 @@ export class WorkspaceGraph implements CodeGraph {
     return elementsAtOffset(this.graph.outlineOf(file, text), offset).at(-1)?.path ?? file;
   }
 
-  references(path: string): UseSite[] {
+  references(path: string): ReferenceAnswer {
     return this.cached(`references ${path}`, () => this.findReferences(path));
   }
 
@@ -89,22 +91,30 @@ export class WorkspaceGraph implements CodeGraph {
     return this.cached(`uses ${path}`, () => this.findUses(path));
   }
 
-  private findReferences(path: string): UseSite[] {
+  private findReferences(path: string): ReferenceAnswer {
     const { file, element } = this.elementOrThrow(path);
     if (element.kind === 'import' || element.kind === 'statement' || element.kind === 'export') {
       throw new ToolInputError(`${element.path} is a ${element.kind}; ask for the references of a declared element`);
     }
     if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
-    const { sites } = this.finder.referencesOf(file, element.path, { maxFiles: MAX_SEARCHED_FILES });
-    return sites
+    const found = this.finder.referencesOf(file, element.path, { maxFiles: MAX_SEARCHED_FILES });
+    if (found.notSearched !== undefined)
+      throw new ToolInputError(`the references of ${element.path} were not searched: ${found.notSearched}; use search`);
+    const sites: UseSite[] = found.sites
       .map((site) => ({
         file: site.file,
         line: site.line,
         element: site.elementPath ?? site.file,
         code: clip(site.lineText),
         call: site.isCall,
+        ...(site.byName === true ? { byName: true as const } : {}),
       }))
       .sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+    const gaps = [
+      ...(found.unsearched === undefined ? [] : [`${found.unsearched} more files that mention the name not searched`]),
+      ...(found.partial === undefined ? [] : [found.partial]),
+    ];
+    return { sites, resolution: found.resolution ?? 'compiler', gaps };
   }
 
   private findUses(path: string): UseEdge[] {

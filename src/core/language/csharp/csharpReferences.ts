@@ -1,0 +1,245 @@
+import type { Node } from 'web-tree-sitter';
+import type { ElementNode } from '../../elements/element';
+import {
+  ancestors,
+  isField,
+  KEYWORD_SHAPE,
+  nameParentOrShape,
+  SKIP_SHAPE,
+  useShape,
+  type ReferenceRules,
+  type ReferenceTarget,
+  type Site,
+  type SiteShape,
+  type Verdict,
+} from '../treeSitter/treeSitterReferences';
+
+/**
+ * C# uses, resolved through namespaces: a type is used in its own namespace (and the namespaces inside it), where a
+ * file has `using` its namespace, and by its qualified name (its constructors' names are its uses too); elsewhere only the name ties them, since a file's other
+ * `using`s may bring a type of that name (by name). A member is used bare and on `this` inside its type (a `partial`
+ * type's other files included), as `Type.Member`, and as a property set in `new Type { Member = ... }`; on a derived
+ * type and any other value only the name ties them (by name).
+ */
+
+export interface CSharpScope {
+  /** `using A.B;` */
+  readonly usings: readonly string[];
+  /** `using static A.B.C;` */
+  readonly staticUsings: readonly string[];
+  /** The simple names of the types the file's types derive from. */
+  readonly bases: ReadonlySet<string>;
+  /** The file-scoped namespace (`namespace A.B;`), '' when there is none. */
+  readonly fileNamespace: string;
+  /** The names of the types the file declares, each with the namespace it is declared in. */
+  readonly declared: ReadonlyMap<string, readonly string[]>;
+}
+
+const DECLARATION_PARENTS = new Set([
+  'class_declaration',
+  'struct_declaration',
+  'interface_declaration',
+  'enum_declaration',
+  'record_declaration',
+  'delegate_declaration',
+  'method_declaration',
+  'property_declaration',
+  'event_declaration',
+  'enum_member_declaration',
+  'local_function_statement',
+  'variable_declarator',
+]);
+const NAME_TYPES = new Set(['identifier']);
+const BINDING_PARENTS = new Set([
+  'parameter',
+  'catch_declaration',
+  'foreach_statement',
+  'type_parameter',
+  'declaration_expression',
+  'implicit_parameter',
+]);
+
+function scopeOf(_file: string, root: Node): CSharpScope {
+  const usings: string[] = [];
+  const staticUsings: string[] = [];
+  for (const directive of root.descendantsOfType('using_directive')) {
+    if (directive === null || directive.childForFieldName('name') !== null) continue;
+    const text = directive.text.replace(/\s+/g, ' ');
+    const match = /using (static )?([\w.]+)\s*;/.exec(text.replace(/^global /, ''));
+    if (match === null) continue;
+    if (match[1] !== undefined) staticUsings.push(match[2] ?? '');
+    else usings.push(match[2] ?? '');
+  }
+  const bases = new Set<string>();
+  for (const list of root.descendantsOfType('base_list'))
+    for (const type of list?.namedChildren ?? [])
+      bases.add(
+        type.text
+          .replace(/<[\s\S]*>$/, '')
+          .split('.')
+          .at(-1) ?? '',
+      );
+  const fileScoped = root.namedChildren.find((c) => c.type === 'file_scoped_namespace_declaration');
+  const fileNamespace = fileScoped?.childForFieldName('name')?.text.replace(/\s+/g, '') ?? '';
+  const declared = new Map<string, string[]>();
+  for (const type of [
+    'class_declaration',
+    'struct_declaration',
+    'interface_declaration',
+    'enum_declaration',
+    'record_declaration',
+  ])
+    for (const node of root.descendantsOfType(type)) {
+      const name = node?.childForFieldName('name')?.text;
+      if (node === null || name === undefined) continue;
+      declared.set(name, [...(declared.get(name) ?? []), namespaceAt(node)]);
+    }
+  return { usings, staticUsings, bases, fileNamespace, declared };
+}
+
+/** The namespace a node sits in: the namespace declarations around it (and a file-scoped one), joined. */
+function namespaceAt(node: Node): string {
+  const parts: string[] = [];
+  for (const ancestor of ancestors(node))
+    if (ancestor.type === 'namespace_declaration') parts.unshift(ancestor.childForFieldName('name')?.text ?? '');
+  let root: Node = node;
+  while (root.parent !== null) root = root.parent;
+  const fileScoped = root.namedChildren.find((c) => c.type === 'file_scoped_namespace_declaration');
+  if (fileScoped !== undefined) parts.unshift(fileScoped.childForFieldName('name')?.text ?? '');
+  return parts.join('.').replace(/\s+/g, '');
+}
+
+function shapeOf(node: Node): SiteShape | undefined {
+  const parent = nameParentOrShape(node, NAME_TYPES, DECLARATION_PARENTS);
+  if (parent === undefined || 'role' in parent) return parent;
+  if (BINDING_PARENTS.has(parent.type) && (isField(node, 'name') || isField(node, 'left'))) return SKIP_SHAPE;
+  for (const ancestor of ancestors(node)) {
+    if (
+      ancestor.type === 'using_directive' ||
+      ancestor.type === 'file_scoped_namespace_declaration' ||
+      (ancestor.type === 'namespace_declaration' && ancestor.childForFieldName('name')?.endIndex === node.endIndex)
+    )
+      return SKIP_SHAPE;
+    if (ancestor.type === 'block' || ancestor.type === 'declaration_list') break;
+  }
+  if (parent.type === 'argument' && isField(node, 'name')) return KEYWORD_SHAPE;
+  if (
+    parent.type === 'assignment_expression' &&
+    isField(node, 'left') &&
+    parent.parent?.type === 'initializer_expression'
+  )
+    return { role: 'use', via: 'keyword', isCall: false, isWrite: true };
+  let expression = node;
+  let via: SiteShape['via'] = 'bare';
+  let qualifier: string | undefined;
+  if (parent.type === 'member_access_expression' && isField(node, 'name')) {
+    expression = parent;
+    qualifier = parent.childForFieldName('expression')?.text.replace(/\s+/g, '') ?? '';
+    via = qualifier === 'this' || qualifier === 'base' ? 'self' : 'qualified';
+  } else if (parent.type === 'qualified_name' && isField(node, 'name')) {
+    expression = parent;
+    qualifier = parent.childForFieldName('qualifier')?.text.replace(/\s+/g, '') ?? '';
+    via = 'qualified';
+  }
+  const outer = expression.parent;
+  const isCall =
+    (outer?.type === 'invocation_expression' && isField(expression, 'function')) ||
+    (outer?.type === 'object_creation_expression' && isField(expression, 'type'));
+  const isWrite =
+    (outer?.type === 'assignment_expression' && isField(expression, 'left')) ||
+    outer?.type === 'postfix_unary_expression' ||
+    outer?.type === 'prefix_unary_expression';
+  return useShape(via, qualifier, isCall, isWrite);
+}
+
+function resolveType(target: ReferenceTarget, site: Site<CSharpScope>, targetNamespace: string): Verdict {
+  const { shape, scope } = site;
+  if (shape.via === 'qualified') {
+    const qualifier = shape.qualifier ?? '';
+    return qualifier === targetNamespace || qualifier === `global::${targetNamespace}` ? 'resolved' : 'byName';
+  }
+  if (site.file === target.file) return 'resolved';
+  // A type of that name declared in the file itself, in another namespace (a partial type in the same one is this).
+  const own = scope.declared.get(target.name);
+  if (own !== undefined && !own.includes(targetNamespace)) return 'other';
+  const namespace = namespaceAt(site.node);
+  if (namespace === targetNamespace || namespace.startsWith(`${targetNamespace}.`)) return 'resolved';
+  if (scope.usings.includes(targetNamespace)) return 'resolved';
+  return 'byName';
+}
+
+/** Whether the site is inside a type named like the container, in the container's namespace (a partial type). */
+function insideType(
+  site: Site<CSharpScope>,
+  target: ReferenceTarget,
+  container: ElementNode,
+  namespace: string,
+): boolean {
+  if (site.file === target.file) return site.holders.some((h) => h.path === container.path);
+  return (
+    site.holders.some((h) => h.name === container.name && h.kind === container.kind) &&
+    namespaceAt(site.node) === namespace
+  );
+}
+
+/** The type of the `new T { ... }` whose initializer holds the node. */
+function initializedType(node: Node): string | undefined {
+  for (const ancestor of ancestors(node)) {
+    if (ancestor.type === 'object_creation_expression')
+      return ancestor
+        .childForFieldName('type')
+        ?.text.replace(/<[\s\S]*>$/, '')
+        .split('.')
+        .at(-1);
+  }
+  return undefined;
+}
+
+function resolveMember(
+  target: ReferenceTarget,
+  container: ElementNode,
+  site: Site<CSharpScope>,
+  namespace: string,
+): Verdict {
+  const { shape, scope } = site;
+  const inside = insideType(site, target, container, namespace);
+  // A call names a method (or a delegate-typed member); a method is rarely named without calling it (a method group).
+  if (target.element.kind === 'property' && shape.isCall && site.node.parent?.type !== 'member_access_expression')
+    return 'other';
+  switch (shape.via) {
+    case 'self':
+      return inside && shape.qualifier === 'this' ? 'resolved' : 'byName';
+    case 'bare': {
+      if (inside) return 'resolved';
+      const owner = `${namespace === '' ? '' : `${namespace}.`}${container.name}`;
+      if (scope.staticUsings.includes(owner)) return 'resolved';
+      return scope.bases.has(container.name) ? 'byName' : 'other';
+    }
+    case 'qualified': {
+      const last = (shape.qualifier ?? '').split('.').at(-1) ?? '';
+      return last === container.name ? 'resolved' : 'byName';
+    }
+    case 'keyword': {
+      const type = initializedType(site.node);
+      return type === container.name ? 'resolved' : 'byName';
+    }
+  }
+}
+
+export const csharpReferenceRules: ReferenceRules<CSharpScope> = {
+  identifierOf: (element) =>
+    /^@?[\p{L}_][\p{L}\p{N}_]*$/u.test(element.name) ? element.name.replace(/^@/, '') : undefined,
+  shapeOf,
+  scopeOf: (file, root) => scopeOf(file, root),
+  resolve(target, targetScope, site) {
+    const container = target.containers.filter((c) => c.kind !== 'namespace').at(-1);
+    const targetNamespace = [
+      targetScope.fileNamespace,
+      ...target.containers.filter((c) => c.kind === 'namespace').map((c) => c.name),
+    ]
+      .filter((part) => part !== '')
+      .join('.');
+    if (container === undefined) return resolveType(target, site, targetNamespace);
+    return resolveMember(target, container, site, targetNamespace);
+  },
+};
