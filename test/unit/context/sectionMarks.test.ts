@@ -94,7 +94,7 @@ void describe('section comments and docstrings in the focused context', () => {
       'import java.util.Map;',
       '',
       'public class Shop {',
-      ...Array.from({ length: 8 }, (_, i) => `    public int price${i}(int a) {\n        return a * ${i};\n    }\n`),
+      ...Array.from({ length: 40 }, (_, i) => `    public int price${i}(int a) {\n        return a * ${i};\n    }\n`),
       '}',
       '',
     ].join('\n');
@@ -119,7 +119,7 @@ void describe('section comments and docstrings in the focused context', () => {
       '    Subclasses give the area.',
       '    """',
       '',
-      ...Array.from({ length: 8 }, (_, i) => `    def area${i}(self) -> float:\n        return math.pi * ${i}\n`),
+      ...Array.from({ length: 40 }, (_, i) => `    def area${i}(self) -> float:\n        return math.pi * ${i}\n`),
     ].join('\n');
     const text = focused(file, python, ['class[Shape]/method[area5]']);
     assert.match(text, /^```python\n# § docstring: Shapes and their areas\. \(lines 1-4\)\nimport math\n/m);
