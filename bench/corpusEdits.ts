@@ -1,5 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import { buildContext, type ContextFileRequest } from '../src/core/context/buildContext';
+import { focusOfOperations } from '../src/core/context/operationFocus';
 import type { TokenCounter } from '../src/core/context/tokens';
 import type { FileOutline } from '../src/core/elements/element';
 import { outlineSource } from '../src/core/elements/outline';
@@ -86,8 +87,12 @@ export function measureEdit(pair: ChangedFilePair, counter: TokenCounter): { mea
   const operations = diff.operations;
 
   const outline = outlineSource(file, pair.beforeText);
-  const { focus, unresolved, whole } = focusOf(outline, operations);
-  const request: ContextFileRequest = whole ? { outline, focus: [], whole: true } : { outline, focus };
+  // What the operations need (issue 28): a replaced or patched element in full, a container a member is created in
+  // at the cost of that change, a container whose own text is patched with its members by signature.
+  const { focus, containers, unresolved, whole } = focusOfOperations(outline, operations);
+  const request: ContextFileRequest = whole
+    ? { outline, focus: [], whole: true }
+    : { outline, focus, ...(containers.length === 0 ? {} : { containers }) };
   const context = buildContext([request], counter);
   const lineFocus = focusOfChangedLines(outline, pair.beforeText, pair.afterText);
   const lineContext = buildContext([{ outline, focus: lineFocus }], counter);
@@ -146,66 +151,6 @@ function wholeFileAnswer(file: string, text: string): string {
   return `${file}\n${fence}\n${text.endsWith('\n') ? text : `${text}\n`}${fence}\n`;
 }
 
-/**
- * The elements an edit touches, as the model needs them in full: the target of every element operation, and for a
- * created element its neighbour (or its container when it has none). Imports are always shown in a focused view, so
- * import operations need no focus; a whole-file replacement needs the whole file.
- */
-function focusOf(
-  outline: FileOutline,
-  operations: readonly Operation[],
-): { focus: string[]; unresolved: string[]; whole: boolean } {
-  const focus = new Set<string>();
-  const unresolved: string[] = [];
-  let whole = false;
-  const add = (path: string): void => {
-    // A path the batch itself creates (or renames) is not in the old file; its nearest existing container is.
-    for (let candidate = path; candidate.includes('/'); candidate = candidate.slice(0, candidate.lastIndexOf('/'))) {
-      if (candidate === outline.file) break;
-      const resolved = resolveElementPath(outline, candidate);
-      if (resolved.ok) {
-        focus.add(resolved.element.path);
-        if (candidate !== path) unresolved.push(path);
-        return;
-      }
-    }
-    unresolved.push(path);
-  };
-  for (const operation of operations) {
-    switch (operation.type) {
-      case 'REPLACE_FILE':
-      case 'CREATE_FILE':
-        whole = true;
-        break;
-      case 'ADD_IMPORT':
-      case 'REMOVE_IMPORT':
-        break;
-      case 'PATCH_ELEMENT':
-        // A patch of the file itself (its comments between elements) is written from the whole file (seen-code rule).
-        if (operation.path === outline.file) whole = true;
-        else add(operation.path);
-        break;
-      case 'REPLACE_ELEMENT':
-      case 'DELETE_ELEMENT':
-        add(operation.path);
-        break;
-      case 'CREATE_ELEMENT': {
-        const { position } = operation;
-        if (position.kind === 'BEFORE' || position.kind === 'AFTER') {
-          add(position.sibling.includes('/') ? position.sibling : `${operation.path}/${position.sibling}`);
-        } else {
-          const siblings = childrenOf(outline, operation.path).filter((e) => e.kind !== 'import');
-          const neighbour = position.kind === 'FIRST_CHILD' ? siblings[0] : siblings[siblings.length - 1];
-          if (neighbour !== undefined) add(neighbour.path);
-          else if (operation.path !== outline.file) add(operation.path);
-        }
-        break;
-      }
-    }
-  }
-  return { focus: [...focus], unresolved, whole };
-}
-
 /** The elements holding the changed lines: innermost holding a change, or every element a change covers whole. */
 function focusOfChangedLines(outline: FileOutline, before: string, after: string): string[] {
   const focus = new Set<string>();
@@ -216,12 +161,6 @@ function focusOfChangedLines(outline: FileOutline, before: string, after: string
   }
   // An element inside another focused one is already shown in full.
   return [...focus].filter((path) => ![...focus].some((other) => path.startsWith(`${other}/`)));
-}
-
-function childrenOf(outline: FileOutline, path: string): readonly FileOutline['elements'][number][] {
-  if (path === outline.file) return outline.elements;
-  const resolved = resolveElementPath(outline, path);
-  return resolved.ok ? resolved.element.children : [];
 }
 
 function roundTrip(file: string, before: string, after: string, operations: readonly Operation[]): string {

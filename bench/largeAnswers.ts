@@ -1,4 +1,6 @@
+import { loadAllLanguages } from '../src/core/language/languages';
 import { applyOperations } from '../src/core/ops/apply';
+import type { CreatePosition, Operation } from '../src/core/ops/operation';
 import { DEFAULT_MAX_ANSWER_BYTES, parseOperations } from '../src/core/ops/format';
 import { runBenchMain } from './benchSection';
 
@@ -96,7 +98,137 @@ function time<T>(run: () => T): { result: T; ms: number; cpuMs: number } {
   return { result, ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000 };
 }
 
-function main(): void {
+/**
+ * Issue 25 item 5: CREATE_ELEMENT was quadratic in the size of its container (Python 1 MB 6 s, 5 MB over 300 s). Files
+ * of 1, 3 and 5 MB of each language, a new element created at every position beside a REPLACE_ELEMENT of the same
+ * file in the same run: the ratio create/replace stays near 1 when creating is linear, and grows with the size when
+ * it is not.
+ */
+interface LanguageUnit {
+  readonly file: string;
+  readonly head: string;
+  readonly tail: string;
+  /** The container new members go in (the file, or its one class). */
+  readonly container: (file: string) => string;
+  readonly member: (index: number) => string;
+  readonly path: (index: number) => string;
+}
+
+const LANGUAGE_UNITS: readonly LanguageUnit[] = [
+  {
+    file: 'src/big.py',
+    head: '',
+    tail: '',
+    container: (file) => file,
+    member: (i) =>
+      `def helper${i}(value):\n    # keeps the value in range\n    return max(0, min(value, ${i})) + ${i}\n`,
+    path: (i) => `function[helper${i}]`,
+  },
+  {
+    file: 'src/big.go',
+    head: 'package big\n\n',
+    tail: '',
+    container: (file) => file,
+    member: (i) => `func helper${i}(value int) int {\n\t// keeps the value\n\treturn value + ${i}\n}\n`,
+    path: (i) => `function[helper${i}]`,
+  },
+  {
+    file: 'src/big.rs',
+    head: '',
+    tail: '',
+    container: (file) => file,
+    member: (i) => `fn helper${i}(value: i64) -> i64 {\n    // keeps the value\n    value + ${i}\n}\n`,
+    path: (i) => `function[helper${i}]`,
+  },
+  {
+    file: 'src/Big.java',
+    head: 'class Big {\n',
+    tail: '}\n',
+    container: (file) => `${file}/class[Big]`,
+    member: (i) => `    int helper${i}(int value) {\n        return value + ${i};\n    }\n`,
+    path: (i) => `class[Big]/method[helper${i}]`,
+  },
+  {
+    file: 'src/Big.cs',
+    head: 'class Big {\n',
+    tail: '}\n',
+    container: (file) => `${file}/class[Big]`,
+    member: (i) => `    int Helper${i}(int value) {\n        return value + ${i};\n    }\n`,
+    path: (i) => `class[Big]/method[Helper${i}]`,
+  },
+  {
+    file: 'src/big.ts',
+    head: '',
+    tail: '',
+    container: (file) => file,
+    member: (i) => `export function helper${i}(value: number): number {\n  return value + ${i};\n}\n`,
+    path: (i) => `function[helper${i}]`,
+  },
+];
+
+function createRows(sizesMb: readonly number[]): string[] {
+  const lines = [
+    '| language | file size | operation | outcome | wall time | CPU time | CPU ratio to REPLACE_ELEMENT |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const unit of LANGUAGE_UNITS) {
+    for (const mb of sizesMb) {
+      const members: string[] = [];
+      let size = unit.head.length + unit.tail.length;
+      for (let i = 0; size < mb * 1024 * 1024; i++) {
+        const member = unit.member(i);
+        members.push(member);
+        size += member.length + 1;
+      }
+      const count = members.length;
+      const text = unit.head + members.join('\n') + unit.tail;
+      const middle = Math.floor(count / 2);
+      const fresh = unit.member(count + 1).trim();
+      const sibling = (i: number): string => unit.path(i).split('/').pop() ?? '';
+      const cases: Array<[string, Operation]> = [
+        [
+          'REPLACE_ELEMENT (baseline)',
+          {
+            type: 'REPLACE_ELEMENT',
+            path: `${unit.file}/${unit.path(middle)}`,
+            content: unit.member(middle).trim().replace('value', 'v'),
+          },
+        ],
+        ...(
+          [
+            ['CREATE_ELEMENT LAST_CHILD', { kind: 'LAST_CHILD' }],
+            ['CREATE_ELEMENT FIRST_CHILD', { kind: 'FIRST_CHILD' }],
+            ['CREATE_ELEMENT AFTER the middle one', { kind: 'AFTER', sibling: sibling(middle) }],
+            ['CREATE_ELEMENT BEFORE the last one', { kind: 'BEFORE', sibling: sibling(count - 1) }],
+          ] as Array<[string, CreatePosition]>
+        ).map(([name, position]): [string, Operation] => [
+          name,
+          { type: 'CREATE_ELEMENT', path: unit.container(unit.file), position, content: fresh },
+        ]),
+      ];
+      let baseline = 0;
+      for (const [name, operation] of cases) {
+        const measured = time(() =>
+          applyOperations({ read: (path) => (path === unit.file ? text : undefined) }, [operation]),
+        );
+        if (baseline === 0) baseline = measured.cpuMs;
+        const outcome = measured.result.ok
+          ? 'applied'
+          : `refused: ${(measured.result.results[0]?.message ?? '').slice(0, 60)}`;
+        lines.push(
+          `| ${unit.file.split('.').pop() ?? ''} | ${mb} MB | ${name} | ${outcome} | ${(measured.ms / 1000).toFixed(2)} s | ${(measured.cpuMs / 1000).toFixed(2)} s | ${(measured.cpuMs / baseline).toFixed(2)} |`,
+        );
+        process.stderr.write(`[bench:answers] ${unit.file} ${mb} MB ${name}: ${measured.ms.toFixed(0)} ms\n`);
+      }
+    }
+  }
+  return lines;
+}
+
+async function main(): Promise<void> {
+  await loadAllLanguages();
+  const sizes = (process.env['SCALPEL_BENCH_CREATE_MB'] ?? '1,3,5').split(',').map(Number);
+  const createTable = createRows(sizes);
   const rows: Row[] = [];
   for (const { name, answer, snapshot } of answers()) {
     const bytes = Buffer.byteLength(answer);
@@ -137,7 +269,9 @@ function main(): void {
         `| ${row.name} | ${(row.bytes / (1024 * 1024)).toFixed(1)} MB | ${row.outcome} | ${(row.ms / 1000).toFixed(2)} s | ${(row.cpuMs / 1000).toFixed(2)} s | ${row.ms < GOAL_MS ? 'met' : 'missed'} |`,
     ),
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+  process.stdout.write(
+    `${lines.join('\n')}\n\nCreating beside replacing, per language and file size:\n\n${createTable.join('\n')}\n`,
+  );
 }
 
 runBenchMain('bench:answers', main);

@@ -173,6 +173,14 @@ function main(): void {
     endPhase();
     if (contextCost.status !== 0)
       log(`  could not measure the context cost: exit ${String(contextCost.status ?? contextCost.signal)}`);
+    startPhase('context replay', 'operation targets and the replay against older versions (bench/contextReplay.ts)');
+    const contextReplay = spawnSync(process.execPath, [join(root, 'out', 'bench', 'contextReplayRun.js')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    endPhase();
+    if (contextReplay.status !== 0)
+      log(`  could not measure the context replay: exit ${String(contextReplay.status ?? contextReplay.signal)}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -1,4 +1,5 @@
 import { version } from '../../package.json';
+import { ElementNestingError } from '../core/elements/nesting';
 import { loadLanguagesFor } from '../core/language/languages';
 import { FileBeingSavedError } from '../core/workspace/fileFingerprint';
 import { CliError } from './cliError';
@@ -69,7 +70,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`scalpel ${command.name}: ${error.message}\n`);
       return error.exitCode;
     }
-    if (error instanceof FileBeingSavedError) {
+    if (error instanceof ElementNestingError || error instanceof FileBeingSavedError) {
       io.stderr(`scalpel ${command.name}: ${error.message}\n`);
       return 1;
     }

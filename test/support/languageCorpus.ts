@@ -114,3 +114,21 @@ function listFiles(source: LanguageCorpusSource, extensions: readonly string[]):
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * One real file of a language corpus, by the end of its path inside its package (`regex-syntax-0.6.27/src/hir/literal/mod.rs`),
+ * for a test that holds a view of real code: its text and a short path to outline it under. Undefined when the
+ * corpus is not installed, except in CI, where the test command installs it and a missing file is a failure.
+ */
+export function corpusFileText(language: string, pathEnd: string): { path: string; text: string } | undefined {
+  try {
+    const file = loadLanguageCorpus(language)
+      .files()
+      .find((f) => f.relPath.endsWith(pathEnd));
+    if (file === undefined) throw new Error(`no ${language} corpus file ends with ${pathEnd}. ${installHint(language)}`);
+    return { path: pathEnd.split('/').slice(-2).join('/'), text: readFileSync(file.absPath, 'utf8') };
+  } catch (error) {
+    if (process.env['CI'] !== undefined) throw error;
+    return undefined;
+  }
+}

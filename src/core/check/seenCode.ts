@@ -1,8 +1,10 @@
 import type { ContextResult } from '../context/buildContext';
+import { linesLabel, mergeSpans, type LineSpan } from '../context/viewPieces';
 import type { FileOutline } from '../elements/element';
 import { filePartOf, parseElementPath } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
 import type { Operation, PatchElementOperation } from '../ops/operation';
+import { judgePartialPatch } from './seenLines';
 
 /**
  * The seen-code rule: an operation that replaces code as a whole must have been written from that code. What the
@@ -20,6 +22,11 @@ export interface SeenCode {
   /** Canonical paths of the elements the model saw in full (their members with them). */
   readonly fullElements: ReadonlySet<string>;
   /**
+   * Elements the model saw in part (issue 28: a very large element's windows, a container's header and own text,
+   * an import declaration shortened), with the file lines it saw as written: a PATCH may change only those.
+   */
+  readonly partialElements?: ReadonlyMap<string, readonly LineSpan[]>;
+  /**
    * Per file, lines shown verbatim outside whole elements (trimmed): a PATCH_ELEMENT whose SEARCH lines are all
    * among them is allowed, since it replaces only lines the model saw (issue 24).
    */
@@ -30,11 +37,14 @@ export function emptySeenCode(): SeenCode {
   return { wholeFiles: new Set(), fullElements: new Set() };
 }
 
-/** What a context showed in full: the files sent whole and the elements at level `full`. */
-export function seenInContext(context: Pick<ContextResult, 'files' | 'elements'>): SeenCode {
+/** What a context showed in full: the files sent whole and the elements at level `full`, and what it showed in part. */
+export function seenInContext(
+  context: Pick<ContextResult, 'files' | 'elements'> & Partial<Pick<ContextResult, 'partial'>>,
+): SeenCode {
   return {
     wholeFiles: new Set(context.files.filter((f) => f.mode === 'whole').map((f) => f.file)),
     fullElements: new Set(context.elements.filter((e) => e.level === 'full').map((e) => e.path)),
+    partialElements: partialLines(context.partial ?? []),
   };
 }
 
@@ -43,15 +53,38 @@ export function mergeSeenCode(a: SeenCode, b: SeenCode): SeenCode {
   return {
     wholeFiles: new Set([...a.wholeFiles, ...b.wholeFiles]),
     fullElements: new Set([...a.fullElements, ...b.fullElements]),
+    partialElements: partialLines(
+      [...(a.partialElements ?? []), ...(b.partialElements ?? [])].map(([path, lines]) => ({ path, lines })),
+    ),
+    lines: mergeShownLines(a.lines, b.lines),
   };
+}
+
+/** Lines shown verbatim per file in either record. */
+function mergeShownLines(
+  a: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+  b: ReadonlyMap<string, ReadonlySet<string>> | undefined,
+): Map<string, ReadonlySet<string>> {
+  const byFile = new Map<string, ReadonlySet<string>>();
+  for (const [file, lines] of [...(a ?? []), ...(b ?? [])]) byFile.set(file, new Set([...(byFile.get(file) ?? []), ...lines]));
+  return byFile;
+}
+
+/** Lines seen per element path, merged. */
+export function partialLines(
+  views: Iterable<{ readonly path: string; readonly lines: readonly LineSpan[] }>,
+): Map<string, readonly LineSpan[]> {
+  const byPath = new Map<string, LineSpan[]>();
+  for (const { path, lines } of views) byPath.set(path, [...(byPath.get(path) ?? []), ...lines]);
+  return new Map([...byPath].map(([path, lines]) => [path, mergeSpans(lines)]));
 }
 
 export interface UnseenTarget {
   readonly operation: Operation;
   /** Why it is refused, for the repair message. */
   readonly reason: string;
-  /** The file, or the canonical element path, to show in full in the repair round. */
-  readonly show: { readonly file: string; readonly path?: string };
+  /** The file, or the canonical element path, to show in full in the repair round (only `lines` of it, when set). */
+  readonly show: { readonly file: string; readonly path?: string; readonly lines?: readonly LineSpan[] };
 }
 
 /**
@@ -100,11 +133,22 @@ export function unseenTargets(
     const path = resolved.overload?.path ?? resolved.path;
     if (isSeenInFull(resolved.path, seen) || isSeenInFull(path, seen)) continue;
     if (operation.type === 'PATCH_ELEMENT' && searchesShown(operation, seen.lines?.get(file))) continue;
+    const partly = seen.partialElements?.get(resolved.path);
+    if (partly !== undefined && operation.type === 'PATCH_ELEMENT') {
+      // Shown in part: a patch of the lines shown stands; one of other lines gets them shown (issue 28).
+      const verdict = judgePartialPatch(operation, resolved.element, outline, partly);
+      if (verdict.seen) continue;
+      refused.push({ operation, reason: verdict.reason, show: { file, path: resolved.path, lines: verdict.lines } });
+      continue;
+    }
     refused.push({
       operation,
       reason:
-        `${operation.type} of ${resolved.path}, which you saw only as a signature or stub: its body was not shown. ` +
-        'It is shown in full below; write the operation again from it.',
+        partly === undefined
+          ? `${operation.type} of ${resolved.path}, which you saw only as a signature or stub: its body was not shown. ` +
+            'It is shown in full below; write the operation again from it.'
+          : `${operation.type} of ${resolved.path}, which you saw only in part (${mergeSpans(partly).map(linesLabel).join(', ')}). ` +
+            'It is shown in full below; write the operation again from it, or PATCH_ELEMENT only lines you were shown.',
       show: { file, path: resolved.path },
     });
   }

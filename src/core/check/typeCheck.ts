@@ -1,3 +1,4 @@
+import { LineIndex } from '../elements/lines';
 import { elementsAtOffset } from '../elements/resolve';
 import type { CodeGraph } from '../graph/codeGraph';
 import { languageFor } from '../language/languages';
@@ -309,20 +310,18 @@ export class TypeCheckService {
     const { text, errors } = fileErrors;
     if (errors.length === 0) return [];
     const outline = this.graph.outlineOf(file, text);
-    const lineStarts = lineStartsOf(text);
+    const lines = new LineIndex(text);
     const root = this.graph.fileSystem.root;
     return errors.map((error) => {
-      const line = lineIndexAt(lineStarts, error.start);
-      const lineStart = lineStarts[line] ?? 0;
-      const lineEnd = lineStarts[line + 1] ?? text.length;
+      const line = lines.lineOf(error.start);
       return {
         file,
-        line: line + 1,
-        column: error.start - lineStart + 1,
+        line,
+        column: error.start - lines.startOfLine(line) + 1,
         code: error.code,
         message: relativeMessage(error.message, root),
         elementPath: elementsAtOffset(outline, error.start).at(-1)?.path,
-        lineText: text.slice(lineStart, lineEnd).trim(),
+        lineText: lines.lineText(text, line).trim(),
         environment: error.environment,
       };
     });
@@ -409,24 +408,6 @@ export function errorCountPhrase(errors: readonly Pick<NewTypeError, 'checker'>[
   if (counts.size === 0) return '0 errors';
   const parts = [...counts].map(([checker, n]) => `${n} ${checker} error${n === 1 ? '' : 's'}`);
   return parts.length === 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) ?? ''}`;
-}
-
-function lineStartsOf(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return starts;
-}
-
-/** 0-based line of an offset, by binary search over the line starts. */
-function lineIndexAt(starts: readonly number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if ((starts[mid] ?? 0) <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }
 
 /** At most this many errors of one file are listed to the model or in a chat; the rest are counted. */

@@ -1,17 +1,24 @@
 import type { ElementNode, FileOutline } from '../elements/element';
-import { ancestryOf, resolveElementPathOrThrow } from '../elements/resolve';
-import { languageFor } from '../language/languages';
-import { C_LIKE_SYNTAX, type CodeScan, type CodeSyntax } from '../language/languageSupport';
+import { resolveElementPathOrThrow } from '../elements/resolve';
+import { windowsOf, type WindowPointers } from './elementWindows';
+import { renderFocusedView, syntaxOf, type PartialView } from './focusedView';
+import { wordsOfTask } from './taskWords';
 import type { TokenCounter } from './tokens';
+import { fenceFor, fixed, joinPieces, tokensAt, type DetailLevel, type LineSpan, type Piece } from './viewPieces';
+
+export { fenceFor } from './viewPieces';
+export type { DetailLevel, LineSpan } from './viewPieces';
+export type { PartialView } from './focusedView';
+export { signatureWithoutLineComments } from './signature';
 
 /**
  * The focused context: what the model sees of the files a task touches. Focused elements appear in full, their
  * containers as headers around them, their siblings as signatures, and the rest of the file as one-line stubs,
- * each labelled with its path, in file order. Under a token budget, detail degrades from the outside in; focused
- * bodies are never cut.
+ * each labelled with its path, in file order, with the imports the shown code uses (focusedView.ts). Under a token
+ * budget, detail degrades from the outside in; a focus that does not fit even so is shown in part (a container's
+ * members by name, a long element as windows) before the budget is declared too small. No file's view costs more
+ * than the file sent whole plus a tenth: then the file goes whole.
  */
-
-export type DetailLevel = 'whole-file' | 'full' | 'container' | 'signature' | 'stub' | 'dropped';
 
 export interface ContextOptions {
   /** Token budget for the whole context; unlimited when undefined. */
@@ -20,17 +27,40 @@ export interface ContextOptions {
   readonly smallFileLines?: number;
   /** Send every file whole. */
   readonly full?: boolean;
+  /** The task: the lines of a very large focused element that hold its words are shown as windows around them. */
+  readonly instruction?: string;
+  /** Identifiers the model asked about (FIND): they point at lines like the task's words. */
+  readonly symbols?: readonly string[];
+}
+
+/**
+ * A container shown at the cost of a change to it (issue 28): its header, its own text between members, the members
+ * `near` the position of the change in full, the others by signature or name. A member created at a position names
+ * the members beside it; a patch of the container's own text names none.
+ */
+export interface ContainerFocus {
+  readonly path: string;
+  readonly near?: readonly string[];
 }
 
 export interface ContextFileRequest {
   readonly outline: FileOutline;
   /** Element paths to show in full; resolved tolerantly. An empty list sends the file as signatures and stubs. */
   readonly focus: readonly string[];
+  /** Containers shown at the cost of a change to them, not in full. */
+  readonly containers?: readonly ContainerFocus[];
+  /** 1-based lines the user points at (cursor, selection): a very large element is shown as windows around them. */
+  readonly lines?: readonly number[];
+  /**
+   * Elements shown apart from the view (the agent tools' numbered slices of a long element): the imports their code
+   * uses are shown like those of the code in the view.
+   */
+  readonly shownApart?: readonly string[];
   /** Send this file whole whatever its size (a file the element model cannot read, or one the model asked for). */
   readonly whole?: boolean;
   /**
    * Text shown after the file's view, e.g. where its focused elements are used across the workspace
-   * (`describeReferences`); the caller budgets it.
+   * (`describeReferences`); the caller budgets it, and the view cuts it where it would cost more than the file.
    */
   readonly appendix?: string;
 }
@@ -47,6 +77,10 @@ export interface ContextFileSummary {
   readonly wholeFileTokens: number;
   /** Canonical paths of the focused elements. */
   readonly focus: readonly string[];
+  /** Tokens of the file's imports as shown (with the line naming those left out); 0 for a file sent whole. */
+  readonly importTokens: number;
+  /** Tokens of the appendix as shown (the references), after any cut. */
+  readonly appendixTokens: number;
 }
 
 export interface ContextResult {
@@ -59,10 +93,17 @@ export interface ContextResult {
   readonly files: readonly ContextFileSummary[];
   /** The level chosen for every element the context mentions, in file order. */
   readonly elements: readonly ContextElementLevel[];
+  /**
+   * Elements shown in part, with the file lines shown as written: a container's header and own text, a very large
+   * element's head and windows. The seen-code rule lets a PATCH change those lines.
+   */
+  readonly partial: readonly PartialView[];
   /** Elements shown as stubs instead of signatures to meet the budget. */
   readonly degraded: readonly string[];
   /** Elements left out to meet the budget. */
   readonly dropped: readonly string[];
+  /** Focused elements shown in part to meet the budget (members by name, or windows). */
+  readonly shownInPart: readonly string[];
 }
 
 export class ContextBudgetError extends Error {
@@ -71,14 +112,17 @@ export class ContextBudgetError extends Error {
     readonly budget: number,
   ) {
     super(
-      `the focused elements alone need ${required} tokens but the budget is ${budget} (over by ${required - budget}); ` +
-        'raise the budget or focus on fewer elements',
+      `the focused elements alone need ${required} tokens but the budget is ${budget} (over by ${required - budget}), ` +
+        'even with their members named only and long elements shown as windows; raise the budget or focus on fewer elements',
     );
     this.name = 'ContextBudgetError';
   }
 }
 
 export const DEFAULT_SMALL_FILE_LINES = 50;
+
+/** A focused view (with its appendix) may cost at most this much more than the file sent whole. */
+export const WHOLE_FILE_ALLOWANCE = 0.1;
 
 export const CONTEXT_LEGEND =
   'Lines `// @ <path>` (`# @` where comments start with `#`) label the element below with its path; ' +
@@ -87,75 +131,70 @@ export const CONTEXT_LEGEND =
   'whole is preceded by `Elements:`, its element paths with their lines (members in parentheses). ' +
   'Only elements shown in full may be replaced as a whole.';
 
-/** A piece of the rendered context; degradable pieces carry their alternatives. */
-interface Piece {
-  readonly element?: ElementNode;
-  /** Further elements the piece names, on one line with `element` (a run of elements shown by name only). */
-  readonly more?: readonly ElementNode[];
-  /** Set on the piece that closes a file's section: where the note about dropped elements goes. */
-  readonly closesFile?: string;
-  /** Lines from the nearest focused element, for degrading farthest first. */
-  readonly distance: number;
-  /** 0 for neighbours of a focused element, 1 for the rest of the file: the rest goes first. */
-  readonly tier: number;
-  level: DetailLevel;
-  readonly texts: Partial<Record<DetailLevel, string>>;
-  /** Token counts per level, filled on demand: only a budget needs them. */
-  readonly tokens: Partial<Record<DetailLevel, number>>;
-}
-
-function joinPieces(pieces: readonly Piece[]): string {
-  return pieces.map((p) => p.texts[p.level] ?? '').join('');
-}
-
-function tokensAt(piece: Piece, level: DetailLevel, counter: TokenCounter): number {
-  let tokens = piece.tokens[level];
-  if (tokens === undefined) {
-    tokens = counter.count(piece.texts[level] ?? '');
-    piece.tokens[level] = tokens;
-  }
-  return tokens;
-}
+/** Focused elements shorter than this are never shown in part to meet a budget: their windows would save little. */
+const SHRINK_MIN_LINES = 12;
 
 export function buildContext(
   requests: readonly ContextFileRequest[],
   counter: TokenCounter,
   options: ContextOptions = {},
 ): ContextResult {
-  const smallFileLines = options.smallFileLines ?? DEFAULT_SMALL_FILE_LINES;
+  const shrunk = new Set<string>();
+  for (;;) {
+    try {
+      return attempt(requests, counter, options, shrunk);
+    } catch (error) {
+      if (!(error instanceof ContextBudgetError)) throw error;
+      // The largest focused element not yet shown in part goes first: a container to its members by name, a long
+      // element to its head, windows and last line.
+      const next = shrinkable(requests)
+        .filter((e) => !shrunk.has(e.path))
+        .sort((a, b) => b.range.end - b.range.start - (a.range.end - a.range.start))[0];
+      if (next === undefined) throw error;
+      shrunk.add(next.path);
+    }
+  }
+}
+
+function shrinkable(requests: readonly ContextFileRequest[]): ElementNode[] {
+  return requests.flatMap((request) =>
+    request.whole === true
+      ? []
+      : [...request.focus, ...(request.containers ?? []).flatMap((c) => c.near ?? [])]
+          .map((path) => resolveElementPathOrThrow(request.outline, path).element)
+          .filter((e) => e.children.length > 0 || e.endLine - e.startLine + 1 >= SHRINK_MIN_LINES),
+  );
+}
+
+interface FileView {
+  readonly summary: ContextFileSummary;
+  readonly pieces: Piece[];
+  readonly partial: readonly PartialView[];
+}
+
+function attempt(
+  requests: readonly ContextFileRequest[],
+  counter: TokenCounter,
+  options: ContextOptions,
+  shrunk: ReadonlySet<string>,
+): ContextResult {
   const pieces: Piece[] = [];
   const files: ContextFileSummary[] = [];
+  const partial: PartialView[] = [];
   let wholeFileTokens = 0;
+  const pointers: WindowPointers = {
+    words: wordsOfTask(options.instruction ?? ''),
+    ...(options.symbols === undefined ? {} : { symbols: options.symbols }),
+  };
 
   const sorted = [...requests].sort((a, b) => a.outline.file.localeCompare(b.outline.file));
   for (const request of sorted) {
-    const { outline } = request;
-    const fileTokens = counter.count(outline.text);
-    wholeFileTokens += fileTokens;
-    const focusElements =
-      request.whole === true ? [] : request.focus.map((path) => resolveElementPathOrThrow(outline, path).element);
-    let whole = request.whole === true || options.full === true || outline.lineCount <= smallFileLines;
-    let filePieces = whole ? renderWholeFile(outline) : new FocusedFileRenderer(outline, focusElements).render();
-    if (!whole) {
-      // A focused view is never worth more than the file itself (a file of one-line exports, a focus covering most
-      // of it): then the file goes whole, which the model reads more easily.
-      const wholePieces = renderWholeFile(outline);
-      if (counter.count(joinPieces(filePieces)) >= counter.count(joinPieces(wholePieces))) {
-        whole = true;
-        filePieces = wholePieces;
-      }
-    }
-    files.push({
-      file: outline.file,
-      mode: whole ? 'whole' : 'focused',
-      lineCount: outline.lineCount,
-      wholeFileTokens: fileTokens,
-      focus: unique(focusElements.map((e) => e.path)),
-    });
+    const view = fileView(request, counter, options, { ...pointers, ...lines(request) }, shrunk);
+    wholeFileTokens += view.summary.wholeFileTokens;
+    files.push(view.summary);
+    partial.push(...view.partial);
     if (pieces.length > 0) pieces.push(fixed('\n'));
-    pieces.push(...filePieces);
-    const appendix = request.appendix?.trim();
-    if (appendix !== undefined && appendix.length > 0) pieces.push(fixed(`${appendix}\n`));
+    pieces.push(...view.pieces);
   }
 
   const degraded: string[] = [];
@@ -165,7 +204,7 @@ export function buildContext(
     noteDroppedElements(pieces, dropped);
   }
 
-  const text = pieces.map((p) => p.texts[p.level] ?? '').join('');
+  const text = joinPieces(pieces);
   const elements = pieces.flatMap((p) =>
     p.element === undefined ? [] : [p.element, ...(p.more ?? [])].map((e) => ({ path: e.path, level: p.level })),
   );
@@ -177,18 +216,123 @@ export function buildContext(
     ...(options.budget === undefined ? {} : { budget: options.budget }),
     files,
     elements,
+    partial,
     degraded,
     dropped,
+    shownInPart: [...shrunk],
   };
+}
+
+function lines(request: ContextFileRequest): Pick<WindowPointers, 'lines'> {
+  return request.lines === undefined ? {} : { lines: request.lines };
+}
+
+/** One file's pieces: whole, or focused when that costs less than whole (with its appendix, at most a tenth more). */
+function fileView(
+  request: ContextFileRequest,
+  counter: TokenCounter,
+  options: ContextOptions,
+  pointers: WindowPointers,
+  shrunk: ReadonlySet<string>,
+): FileView {
+  const { outline } = request;
+  const smallFileLines = options.smallFileLines ?? DEFAULT_SMALL_FILE_LINES;
+  const fileTokens = counter.count(outline.text);
+  const resolve = (path: string): ElementNode => resolveElementPathOrThrow(outline, path).element;
+  const sendWhole = request.whole === true || options.full === true || outline.lineCount <= smallFileLines;
+  // Paths resolve even when the file goes whole, so a focus that names nothing fails the same way for every file.
+  const focusElements = request.whole === true ? [] : unique(request.focus.map(resolve));
+  const containerFoci =
+    request.whole === true
+      ? []
+      : (request.containers ?? []).map((c) => ({
+          element: resolve(c.path),
+          near: unique((c.near ?? []).map(resolve)),
+        }));
+  const summary = (mode: 'whole' | 'focused', importTokens: number, appendixTokens: number): ContextFileSummary => ({
+    file: outline.file,
+    mode,
+    lineCount: outline.lineCount,
+    wholeFileTokens: fileTokens,
+    focus: unique([...focusElements, ...containerFoci.flatMap((c) => c.near)].map((e) => e.path)),
+    importTokens,
+    appendixTokens,
+  });
+  const appendix = request.appendix?.trim() ?? '';
+  // What "the whole file" costs: its text in a fence under its path. A view, its appendix and a whole file's index of
+  // element paths together stay within a tenth more than that (issue 28).
+  // Counted in parts (the text is counted once; its path line, fences and index apart): they meet at line breaks, so
+  // the sum is the count to a token or two, and a 20,000-line file is not counted three times.
+  const index = (room: number): string => elementIndexWithin(outline, room, counter);
+  const framing = counter.count(joinPieces(renderWholeFile({ ...outline, text: '' }, '')));
+  const bare = fileTokens + framing;
+  const limit = Math.floor(bare * (1 + WHOLE_FILE_ALLOWANCE));
+  const wholeIndex = index(limit - bare);
+  const wholeRendered = renderWholeFile(outline, wholeIndex);
+  const wholeTokens = bare + counter.count(wholeIndex);
+  const wholeView = (): FileView => {
+    const pieces = [...wholeRendered];
+    const kept = appendix === '' ? '' : appendixWithin(appendix, limit - wholeTokens, counter);
+    if (kept !== '') pieces.push(fixed(`${kept}\n`));
+    return { summary: summary('whole', 0, kept === '' ? 0 : counter.count(kept)), pieces, partial: [] };
+  };
+  if (sendWhole) return wholeView();
+
+  // A focused container becomes one at the cost of a change once the budget needs it: its members by name.
+  const focus = focusElements.filter((e) => !(shrunk.has(e.path) && e.children.length > 0));
+  const containers = [
+    ...containerFoci,
+    ...focusElements
+      .filter((e) => shrunk.has(e.path) && e.children.length > 0)
+      .map((element) => ({ element, near: [] as ElementNode[] })),
+  ];
+  const windows = new Map<string, LineSpan[]>();
+  for (const element of [...focus, ...containers.flatMap((c) => c.near)]) {
+    if (element.children.length > 0) continue;
+    const spans = windowsOf(outline, element, pointers, shrunk.has(element.path));
+    if (spans !== undefined) windows.set(element.path, spans);
+  }
+  const apart = (request.shownApart ?? []).map((path) => {
+    const element = resolve(path);
+    return outline.text.slice(element.range.start, element.range.end);
+  });
+  const view = renderFocusedView({ outline, focus, containers, windows, counter, alsoUsing: apart.join('\n') });
+  const viewTokens = counter.count(joinPieces(view.pieces));
+  // A focused view is never worth more than the file itself (a file of one-line exports, a focus covering most of
+  // it): then the file goes whole, which the model reads more easily.
+  if (viewTokens >= wholeTokens) return wholeView();
+  const kept = appendix === '' ? '' : appendixWithin(appendix, limit - viewTokens, counter);
+  const pieces = [...view.pieces];
+  if (kept !== '') pieces.push(fixed(`${kept}\n`));
+  const importTokens = view.pieces
+    .filter((p) => p.element?.kind === 'import')
+    .reduce((sum, p) => sum + tokensAt(p, p.level, counter), 0);
+  return {
+    summary: summary('focused', importTokens, kept === '' ? 0 : counter.count(kept)),
+    pieces,
+    partial: view.partial,
+  };
+}
+
+/**
+ * The appendix as far as `room` tokens allow, cut after a whole line with a note of how many were left out (a file's
+ * heading is never left without a line under it); empty when not even the first line and the note fit.
+ */
+function appendixWithin(appendix: string, room: number, counter: TokenCounter): string {
+  if (counter.count(appendix) <= room) return appendix;
+  const lines = appendix.split('\n');
+  for (let keep = lines.length - 1; keep >= 1; keep--) {
+    // A line ending in `:` heads the lines under it (a file of the references): it does not end a cut.
+    if (keep > 1 && lines[keep - 1]?.endsWith(':') === true) continue;
+    const left = lines.slice(keep).filter((line) => !line.endsWith(':')).length;
+    const text = `${lines.slice(0, keep).join('\n')}\n(… ${left} more line${left === 1 ? '' : 's'} left out to keep this file's view within its whole size: FIND lists them)`;
+    if (counter.count(text) <= room) return text;
+  }
+  return '';
 }
 
 /** Tokens kept aside for the note that tells the model some elements are not shown. */
 const DROPPED_NOTE_RESERVE = 16;
-
-/** How the file's language writes comments and bodies. */
-function syntaxOf(file: string): CodeSyntax {
-  return languageFor(file)?.syntax ?? C_LIKE_SYNTAX;
-}
 
 function noteDroppedElements(pieces: Piece[], dropped: readonly string[]): void {
   for (const [index, piece] of pieces.entries()) {
@@ -205,33 +349,10 @@ function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
 
-function fixed(text: string, element?: ElementNode, level: DetailLevel = 'full'): Piece {
-  return {
-    distance: 0,
-    tier: 0,
-    level,
-    texts: { [level]: text },
-    tokens: {},
-    ...(element === undefined ? {} : { element }),
-  };
-}
-
-/** A fence longer than any backtick run in the text, so the text can never close it. */
-export function fenceFor(text: string): string {
-  let longest = 0;
-  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-function languageTag(outline: FileOutline): string {
-  return outline.language;
-}
-
-function renderWholeFile(outline: FileOutline): Piece[] {
+function renderWholeFile(outline: FileOutline, index: string): Piece[] {
   const fence = fenceFor(outline.text);
   const body = outline.text.endsWith('\n') ? outline.text : `${outline.text}\n`;
-  const index = elementIndex(outline);
-  const text = `File ${outline.file} (whole file, ${outline.lineCount} lines)\n${index}${fence}${languageTag(outline)}\n${body}${fence}\n`;
+  const text = `File ${outline.file} (whole file, ${outline.lineCount} lines)\n${index}${fence}${outline.language}\n${body}${fence}\n`;
   return [fixed(text)];
 }
 
@@ -253,6 +374,31 @@ export function elementIndex(outline: FileOutline): string {
   return entries.length === 0 ? '' : `Elements: ${entries.join('; ')}\n`;
 }
 
+/**
+ * The index within `room` tokens: whole; else without the members; else the entries whose path the code does not
+ * spell (a statement, an ordinal, a default export) before the others, in file order, and how many are left out.
+ */
+function elementIndexWithin(outline: FileOutline, room: number, counter: TokenCounter): string {
+  const full = elementIndex(outline);
+  if (full === '' || counter.count(full) <= room) return full;
+  const elements = outline.elements.filter((e) => e.kind !== 'import' && e.kind !== 'export');
+  const label = (element: ElementNode): string => `${relativeLabel(element.path, outline.file)} ${lineSpan(element)}`;
+  const unspelled = (element: ElementNode): boolean =>
+    element.ordinal !== undefined || UNSPELLED_KINDS.has(element.kind);
+  const ranked = [...elements.filter(unspelled), ...elements.filter((e) => !unspelled(e))];
+  for (let keep = ranked.length; keep >= 1; keep = keep === ranked.length ? keep - 1 : Math.floor(keep * 0.8)) {
+    const kept = new Set(ranked.slice(0, keep));
+    const more = elements.length - keep;
+    const entries = elements.filter((e) => kept.has(e)).map(label);
+    const text = `Elements: ${entries.join('; ')}${more === 0 ? '' : `; … ${more} more named as the code names them`}\n`;
+    if (counter.count(text) <= room) return text;
+  }
+  return '';
+}
+
+/** Kinds whose path segment the code does not spell: what an index is for. */
+const UNSPELLED_KINDS: ReadonlySet<string> = new Set(['statement', 'call', 'default', 'export=', 'static']);
+
 function relativeLabel(path: string, base: string): string {
   return path.startsWith(`${base}/`) ? path.slice(base.length + 1) : path;
 }
@@ -260,238 +406,6 @@ function relativeLabel(path: string, base: string): string {
 function lineSpan(element: ElementNode): string {
   return element.startLine === element.endLine ? `${element.startLine}` : `${element.startLine}-${element.endLine}`;
 }
-
-class FocusedFileRenderer {
-  private readonly focused: ReadonlySet<string>;
-  /** Paths of every element on the way to a focused element (containers). */
-  private readonly containers: ReadonlySet<string>;
-  private readonly focusLines: readonly number[];
-  private readonly pieces: Piece[] = [];
-  private readonly syntax: CodeSyntax;
-  /** `// @`, `# @`: what starts a label. */
-  private readonly at: string;
-
-  constructor(
-    private readonly outline: FileOutline,
-    focusElements: readonly ElementNode[],
-  ) {
-    this.syntax = syntaxOf(outline.file);
-    this.at = `${this.syntax.lineComment} @`;
-    this.focused = new Set(focusElements.map((e) => e.path));
-    const containers = new Set<string>();
-    for (const element of focusElements) {
-      for (const ancestor of ancestryOf(outline, element.path)?.slice(0, -1) ?? []) containers.add(ancestor.path);
-    }
-    this.containers = containers;
-    this.focusLines = focusElements.flatMap((e) => [e.startLine, e.endLine]);
-  }
-
-  render(): Piece[] {
-    const { outline } = this;
-    const fence = fenceFor(outline.text);
-    this.push(
-      `File ${outline.file} (focused view of ${outline.lineCount} lines; elements not in focus are shown as signatures or by name)\n${fence}${languageTag(outline)}\n`,
-    );
-    const imports = outline.elements.filter((e) => e.kind === 'import');
-    let previous: ElementNode | undefined;
-    for (const element of imports) {
-      this.pieces.push(fixed(`${this.blankLineBefore(element, previous)}${this.verbatim(element)}\n`, element));
-      previous = element;
-    }
-    if (imports.length > 0) this.push('\n');
-    this.renderLevel(
-      outline.elements.filter((e) => e.kind !== 'import'),
-      undefined,
-      true,
-    );
-    this.pieces.push({ ...fixed(`${fence}\n`), closesFile: outline.file });
-    return this.pieces;
-  }
-
-  private push(text: string): void {
-    this.pieces.push(fixed(text));
-  }
-
-  /**
-   * Renders one level of siblings. A level that holds a focused element shows its nearest siblings as signatures
-   * (where an edit lands, and what it sits between); everything farther, and every member of a level that only holds a
-   * container of the focus, is named only, in runs of labels on as few lines as fit: the model can still address and
-   * NEED any of them, but their signatures would cost most of the view in a long module.
-   */
-  private renderLevel(elements: readonly ElementNode[], parent: ElementNode | undefined, isTopLevel: boolean): void {
-    const neighbours = this.neighboursIn(elements);
-    const showSignatures = isTopLevel && this.focused.size === 0;
-    let previous: ElementNode | undefined;
-    let run: ElementNode[] = [];
-    let runBlank = '';
-    const flush = (): void => {
-      if (run.length > 0) this.pieces.push(...this.nameRun(run, parent, runBlank));
-      run = [];
-    };
-    for (const element of elements) {
-      const blank = this.blankLineBefore(element, previous);
-      previous = element;
-      if (this.focused.has(element.path)) {
-        flush();
-        this.pieces.push(
-          fixed(`${blank}${this.indentOf(element)}${this.at} ${element.path}\n${this.verbatim(element)}\n`, element, 'full'),
-        );
-      } else if (this.containers.has(element.path)) {
-        flush();
-        this.renderContainer(element, blank);
-      } else if (neighbours.has(element) || showSignatures) {
-        flush();
-        this.pieces.push(this.degradable(element, this.labelFor(element, parent), 'signature', blank));
-      } else {
-        if (run.length === 0) runBlank = blank;
-        run.push(element);
-      }
-    }
-    flush();
-  }
-
-  /** The siblings within {@link NEIGHBOURS} places of a focused element of this level. */
-  private neighboursIn(elements: readonly ElementNode[]): ReadonlySet<ElementNode> {
-    const neighbours = new Set<ElementNode>();
-    elements.forEach((element, index) => {
-      if (!this.focused.has(element.path)) return;
-      for (let at = Math.max(0, index - NEIGHBOURS); at <= Math.min(elements.length - 1, index + NEIGHBOURS); at++) {
-        const sibling = elements[at];
-        if (sibling !== undefined) neighbours.add(sibling);
-      }
-    });
-    return neighbours;
-  }
-
-  /**
-   * Consecutive elements shown by name only: `// @ label, label, … (lines a-b)`, wrapped so that no line runs much
-   * past {@link NAME_LINE_WIDTH} characters. Each line is one piece, so a budget drops the farthest lines first.
-   */
-  private nameRun(run: readonly ElementNode[], parent: ElementNode | undefined, blank: string): Piece[] {
-    const first = run[0];
-    if (first === undefined) return [];
-    const indent = this.indentOf(first);
-    const lines: ElementNode[][] = [];
-    let line: ElementNode[] = [];
-    let width = 0;
-    for (const element of run) {
-      const label = this.labelFor(element, parent);
-      if (line.length > 0 && width + label.length > NAME_LINE_WIDTH) {
-        lines.push(line);
-        line = [];
-        width = 0;
-      }
-      line.push(element);
-      width += label.length + 2;
-    }
-    lines.push(line);
-    return lines.map((members, index) => {
-      const [head, ...more] = members as [ElementNode, ...ElementNode[]];
-      const last = members[members.length - 1] ?? head;
-      const span =
-        head.startLine === last.endLine ? `line ${head.startLine}` : `lines ${head.startLine}-${last.endLine}`;
-      const labels = members.map((e) => this.labelFor(e, parent)).join(', ');
-      const stub = `${index === 0 ? blank : ''}${indent}${this.at} ${labels} (${span})\n`;
-      const distance = Math.min(...members.map((e) => this.distanceOf(e)));
-      return {
-        element: head,
-        ...(more.length > 0 ? { more } : {}),
-        distance,
-        tier: 1,
-        level: 'stub' as const,
-        texts: { stub, dropped: '' },
-        tokens: { dropped: 0 },
-      };
-    });
-  }
-
-  /** A blank line where the file has one between two siblings, so groups read as in the file. */
-  private blankLineBefore(element: ElementNode, previous: ElementNode | undefined): string {
-    if (previous === undefined) return '';
-    return /\n[ \t]*\r?\n/.test(this.outline.text.slice(previous.range.end, element.range.start)) ? '\n' : '';
-  }
-
-  /** The `,` that ends an object-literal or enum member in the file (it is not part of the member's range). */
-  private trailingComma(element: ElementNode): string {
-    const { text } = this.outline;
-    let at = element.range.end;
-    while (at < text.length && (text[at] === ' ' || text[at] === '\t')) at += 1;
-    return text[at] === ',' && !text.slice(element.range.start, element.range.end).trimEnd().endsWith(',') ? ',' : '';
-  }
-
-  private renderContainer(element: ElementNode, blank = ''): void {
-    const indent = this.indentOf(element);
-    const { text } = this.outline;
-    const body = element.bodyRange;
-    if (body === undefined) {
-      // A container without a braced body (should not happen for elements with children): show it whole.
-      this.pieces.push(fixed(`${indent}${this.at} ${element.path}\n${this.verbatim(element)}\n`, element, 'full'));
-      return;
-    }
-    if (this.syntax.blocks === 'indent') {
-      // The head down to its `:`; the members follow at their own indentation, and nothing closes the body.
-      const head = text.slice(element.range.start, body.start).trimEnd();
-      this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
-      this.renderLevel(element.children, element, false);
-      return;
-    }
-    const head = text.slice(element.range.start, body.start + 1);
-    const tail = text.slice(body.end - 1, element.range.end);
-    this.pieces.push(fixed(`${blank}${indent}${this.at} ${element.path}\n${indent}${head}\n`, element, 'container'));
-    this.renderLevel(element.children, element, false);
-    this.push(`${indent}${tail}${this.trailingComma(element)}\n`);
-  }
-
-  private degradable(element: ElementNode, label: string, level: 'signature' | 'stub', blank = ''): Piece {
-    const indent = this.indentOf(element);
-    const shown = signatureWithoutLineComments(element, this.outline);
-    const hasBody = element.bodyRange !== undefined && !shown.endsWith('…}');
-    // Decorators stand one a line above the signature, as the file writes them (`@property`, `@app.route("/x")`).
-    const decorators = (element.decorators ?? []).map((decorator) => `${indent}${decorator}\n`).join('');
-    const signature = `${blank}${decorators}${indent}${shown}${hasBody ? this.syntax.elidedBody : ''}${this.trailingComma(element)} ${this.at} ${label}\n`;
-    const lines =
-      element.startLine === element.endLine
-        ? `line ${element.startLine}`
-        : `lines ${element.startLine}-${element.endLine}`;
-    const stub = `${blank}${indent}${this.at} ${label} (${lines})\n`;
-    const texts: Partial<Record<DetailLevel, string>> =
-      level === 'signature' ? { signature, stub, dropped: '' } : { stub, dropped: '' };
-    const tokens: Partial<Record<DetailLevel, number>> = { dropped: 0 };
-    return { element, distance: this.distanceOf(element), tier: level === 'signature' ? 0 : 1, level, texts, tokens };
-  }
-
-  private labelFor(element: ElementNode, parent: ElementNode | undefined): string {
-    const base = parent === undefined ? this.outline.file : parent.path;
-    return element.path.startsWith(`${base}/`) ? element.path.slice(base.length + 1) : element.path;
-  }
-
-  private distanceOf(element: ElementNode): number {
-    if (this.focusLines.length === 0) return element.startLine;
-    let distance = Number.POSITIVE_INFINITY;
-    for (const line of this.focusLines) {
-      distance = Math.min(distance, Math.abs(element.startLine - line), Math.abs(element.endLine - line));
-    }
-    return distance;
-  }
-
-  /** The element's text as written, its first line indented as in the file, with its trailing comma. */
-  private verbatim(element: ElementNode): string {
-    return `${this.indentOf(element)}${this.outline.text.slice(element.range.start, element.range.end)}${this.trailingComma(element)}`;
-  }
-
-  private indentOf(element: ElementNode): string {
-    const { text } = this.outline;
-    const lineStart = text.lastIndexOf('\n', element.range.start - 1) + 1;
-    const before = text.slice(lineStart, element.range.start);
-    return /^[ \t]*$/.test(before) ? before : '';
-  }
-}
-
-/** How many siblings on each side of a focused element are shown as signatures. */
-const NEIGHBOURS = 2;
-
-/** A line of element names (a run shown by name only) wraps after about this many characters. */
-const NAME_LINE_WIDTH = 160;
 
 /** Lowers detail, farthest from the focus first: signatures become stubs, then stubs are dropped. */
 function degradeToBudget(
@@ -502,14 +416,16 @@ function degradeToBudget(
   dropped: string[],
 ): void {
   const reserve = (): number => (dropped.length > 0 ? DROPPED_NOTE_RESERVE : 0);
-  const exact = (): number => counter.count(pieces.map((p) => p.texts[p.level] ?? '').join('')) + reserve();
-  const estimate = (): number => pieces.reduce((sum, p) => sum + tokensAt(p, p.level, counter), 0) + reserve();
+  const exact = (): number => counter.count(joinPieces(pieces)) + reserve();
   let tokens = exact();
   if (tokens <= budget) return;
   // Pieces are counted apart, which overestimates a little (tokens merge across piece boundaries); scale the sum by
   // what the whole really costs so that the exact count, which is the slow one, runs only near the goal.
-  const scale = tokens / Math.max(1, estimate());
-  const byDistance = pieces.filter((p) => p.element !== undefined && (p.level === 'signature' || p.level === 'stub'));
+  let sum = pieces.reduce((total, p) => total + tokensAt(p, p.level, counter), 0);
+  const scale = tokens / Math.max(1, sum);
+  const byDistance = pieces.filter(
+    (p) => p.element !== undefined && p.pinned !== true && (p.level === 'signature' || p.level === 'stub'),
+  );
   byDistance.sort(
     (a, b) => b.tier - a.tier || b.distance - a.distance || (b.element?.startLine ?? 0) - (a.element?.startLine ?? 0),
   );
@@ -526,8 +442,9 @@ function degradeToBudget(
       const at = degraded.indexOf(path);
       if (at >= 0) degraded.splice(at, 1);
     }
+    sum += tokensAt(piece, to, counter) - tokensAt(piece, piece.level, counter);
     piece.level = to;
-    if (estimate() * scale <= budget) {
+    if ((sum + reserve()) * scale <= budget) {
       tokens = exact();
       if (tokens <= budget) return;
     }
@@ -535,41 +452,3 @@ function degradeToBudget(
   tokens = exact();
   if (tokens > budget) throw new ContextBudgetError(tokens, budget);
 }
-
-/**
- * The element's one-line signature, safe to follow with `{ … }` and a label: a `//` comment inside the declaration
- * head (`run(x: number) // why`) would swallow everything after it on the line, so such comments become block
- * comments, read from the file as written (the outline's signature has already joined the lines). The language's
- * own lexer finds the comments, so `//` inside a string is left alone.
- */
-export function signatureWithoutLineComments(element: ElementNode, outline: FileOutline): string {
-  const language = languageFor(outline.file);
-  const syntax = language?.syntax ?? C_LIKE_SYNTAX;
-  const marker = syntax.lineComment;
-  if (language === undefined || !element.signature.includes(marker)) return element.signature;
-  const scan = (code: string): CodeScan => language.scanCode(code);
-  const lineComments = (code: string): Array<{ start: number; end: number }> =>
-    scan(code).comments.filter((c) => code.startsWith(marker, c.start));
-  if (lineComments(element.signature).length === 0) return element.signature;
-  const head = outline.text.slice(element.declarationRange.start, element.bodyRange?.start ?? element.range.end);
-  let out = '';
-  let at = 0;
-  for (const comment of lineComments(head)) {
-    const inner = head
-      .slice(comment.start + marker.length, comment.end)
-      .trim()
-      .replace(/\*\//g, '* /');
-    // A language without block comments loses the comment; the signature is a summary, not code to copy.
-    out += `${head.slice(at, comment.start)}${syntax.blocks === 'braces' ? `/* ${inner} */` : ''}`;
-    at = comment.end;
-  }
-  out += head.slice(at);
-  const collapsed = out
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(syntax.blocks === 'braces' ? /\s*[;,]$/ : /\s*:$/, '');
-  return collapsed.length <= SIGNATURE_LIMIT ? collapsed : `${collapsed.slice(0, SIGNATURE_LIMIT - 1)}…`;
-}
-
-/** Matches the outline's limit on signature length. */
-const SIGNATURE_LIMIT = 200;

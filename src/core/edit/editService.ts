@@ -4,6 +4,7 @@ import { isLlmError, type LlmError } from '../llm/errors';
 import type { RequestMetrics } from '../llm/metrics';
 import {
   buildContextWithReferences,
+  contextRequestOf,
   fileViewsOf,
   runEdit,
   type EditFileRequest,
@@ -604,7 +605,8 @@ async function plan(
     requests,
   );
   try {
-    const planned = await askForPlan(call, files, request.instruction, { counter, finder });
+    const budget = { tokens: settings.tokenBudget, smallFileLines: settings.smallFileLines };
+    const planned = await askForPlan(call, files, request.instruction, { counter, finder, budget });
     const last = requests[requests.length - 1];
     if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
     record(requests);
@@ -664,11 +666,7 @@ function contextOf(
   const requests =
     'requests' in request
       ? request.requests
-      : fileViewsOf({ ...request, options: { strategy: settings.strategy } }).map((v) => ({
-          outline: v.outline,
-          focus: v.focus,
-          whole: v.whole,
-        }));
+      : fileViewsOf({ ...request, options: { strategy: settings.strategy } }).map(contextRequestOf);
   try {
     const context = buildContextWithReferences(
       { counter, logger: log, ...withReferences(referencesFor(settings)) },

@@ -1,8 +1,11 @@
 import { elementIndex, fenceFor } from '../context/buildContext';
+import { linesLabel, linesOf, type LineSpan } from '../context/viewPieces';
 import type { TokenCounter } from '../context/tokens';
 import type { ElementNode, FileOutline } from '../elements/element';
 import { levenshtein, nearestPaths, resolveElementPath } from '../elements/resolve';
+import { memberList } from './memberList';
 import type { PlanFile } from './planning';
+import { readNeed } from './needLine';
 import type { ShownFile } from './shownRecord';
 
 /**
@@ -37,30 +40,46 @@ export function answerNeeds(
   const parts: string[] = [];
   const sent: string[] = [];
   const unanswered: UnansweredNeed[] = [];
-  const shown = new Map<string, { whole: boolean; full: string[] }>();
+  const shown = new Map<
+    string,
+    { whole: boolean; full: string[]; partial: Array<{ path: string; lines: LineSpan[] }> }
+  >();
   let left = budget;
-  const send = (path: string, text: string, file: string, element: string | undefined): boolean => {
+  const send = (
+    path: string,
+    text: string,
+    file: string,
+    element: ElementNode | undefined,
+    lines?: LineSpan,
+  ): boolean => {
     const tokens = counter.count(text);
     if (tokens > left) {
+      const members =
+        element === undefined || lines !== undefined || element.children.length === 0
+          ? undefined
+          : memberList(element, counter);
       unanswered.push({
         path,
-        reason: `too large to send in full (${tokens} tokens, ${Math.max(0, left)} left of the budget of ${budget}); NEED a smaller part of it`,
+        reason: `too large to send in full (${tokens} tokens, ${Math.max(0, left)} left of the budget of ${budget}); ${members === undefined ? 'NEED a smaller part of it' : `NEED the members you need instead: ${members}`}`,
         suggestions: [],
       });
       return false;
     }
     left -= tokens;
     parts.push(text);
-    sent.push(element ?? file);
-    const record = shown.get(file) ?? { whole: false, full: [] };
+    const label = element?.path ?? file;
+    sent.push(lines === undefined ? label : `${label} ${linesLabel(lines)}`);
+    const record = shown.get(file) ?? { whole: false, full: [], partial: [] };
     if (element === undefined) record.whole = true;
-    else record.full.push(element);
+    else if (lines !== undefined) record.partial.push({ path: element.path, lines: [lines] });
+    else record.full.push(element.path);
     shown.set(file, record);
     return true;
   };
 
   for (const raw of paths) {
-    const path = raw.replace(/^file:/i, '').replace(/^\.\//, '');
+    const need = readNeed(raw);
+    const path = need.path.replace(/^file:/i, '').replace(/^\.\//, '');
     const file = fileOf(files, path);
     if (file === undefined) {
       unanswered.push({
@@ -86,11 +105,24 @@ export function answerNeeds(
     }
     const { element } = resolved;
     if (sent.includes(element.path) || sent.includes(file.path)) continue;
-    if (!send(raw, elementText(file.outline, element), file.path, element.path)) {
-      const last = unanswered[unanswered.length - 1];
-      if (last !== undefined)
-        unanswered[unanswered.length - 1] = { ...last, suggestions: element.children.slice(0, 8).map((c) => c.path) };
+    if (need.lines !== undefined) {
+      // A window widened: the lines asked for, within the element, labelled with where they are.
+      const span: LineSpan = [
+        Math.max(element.startLine, need.lines[0]),
+        Math.min(element.endLine, Math.max(need.lines[0], need.lines[1])),
+      ];
+      if (span[0] > span[1]) {
+        unanswered.push({
+          path: raw,
+          reason: `${element.path} spans ${linesLabel([element.startLine, element.endLine])}: ask for lines within it`,
+          suggestions: [],
+        });
+        continue;
+      }
+      send(raw, linesText(file.outline, element, span), file.path, element, span);
+      continue;
     }
+    send(raw, elementText(file.outline, element), file.path, element);
   }
 
   const lines: string[] = [];
@@ -109,6 +141,7 @@ export function answerNeeds(
       full: record.full,
       signature: [],
       stub: [],
+      ...(record.partial.length === 0 ? {} : { partial: record.partial }),
     })),
   };
 }
@@ -150,4 +183,11 @@ export function elementText(outline: FileOutline, element: ElementNode): string 
       ? ''
       : `Members: ${element.children.map((c) => c.path.slice(element.path.length + 1)).join(', ')}\n`;
   return `${members}${fence}${outline.language}\n// @ ${element.path}\n${code}\n${fence}\n`;
+}
+
+/** Lines of a long element as written, labelled with the element and the lines: what `NEED <path> LINES a-b` sends. */
+function linesText(outline: FileOutline, element: ElementNode, span: LineSpan): string {
+  const code = linesOf(outline.text, span);
+  const fence = fenceFor(code);
+  return `${fence}${outline.language}\n// @ ${element.path}, ${linesLabel(span)}\n${code}\n${fence}\n`;
 }

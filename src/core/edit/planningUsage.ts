@@ -1,3 +1,4 @@
+import { wordsOfTask } from '../context/taskWords';
 import type { ElementNode, FileOutline } from '../elements/element';
 
 /**
@@ -116,19 +117,4 @@ function indexBy(leaves: readonly Leaf[], keys: (leaf: Leaf) => ReadonlySet<stri
 
 function displayName(element: ElementNode): string {
   return element.name.length > 0 ? element.name : element.kind;
-}
-
-/** Words of the task that are rarely the element meant, though code uses them everywhere. */
-const STOP_WORDS: ReadonlySet<string> = new Set(
-  'the and for with from into onto that this these those when then than not all any its are was were has have make add fix use should would could which where what there their them they you your also only just more less each does doesn done work works working instead still'.split(
-    ' ',
-  ),
-);
-
-/** Lowercased words of the task, identifiers split like the code's: `fix onKeyDown` gives fix, key, down. */
-function wordsOfTask(instruction: string): string[] {
-  const words = (instruction.match(/[A-Za-z][a-z]*|[A-Z]+(?![a-z])/g) ?? [])
-    .map((w) => w.toLowerCase())
-    .filter((w) => w.length >= 3 && !STOP_WORDS.has(w));
-  return [...new Set(words)];
 }

@@ -1,4 +1,5 @@
-import { unseenTargets, type SeenCode } from '../check/seenCode';
+import { partialLines, unseenTargets, type SeenCode } from '../check/seenCode';
+import { linesLabel, linesOf } from '../context/viewPieces';
 import type { FileOutline } from '../elements/element';
 import { outlineSource } from '../elements/outline';
 import { isOutlinable } from '../language/languages';
@@ -28,7 +29,8 @@ export function seenCodeOf(shown: readonly ShownRequest[]): SeenCode {
       lines.set(file.path, into);
     }
   }
-  return { wholeFiles, fullElements, lines };
+  const partialElements = partialLines(shown.flatMap((request) => request.files.flatMap((f) => f.partial ?? [])));
+  return { wholeFiles, fullElements, partialElements, lines };
 }
 
 export function seenCodeStep(): VerificationStep {
@@ -50,9 +52,22 @@ export function seenCodeStep(): VerificationStep {
           refused.show.path === undefined || outline === undefined
             ? undefined
             : findElement(outline.elements, refused.show.path);
+        const label = refused.show.path ?? refused.show.file;
+        const lines = refused.show.lines;
+        if (lines !== undefined && outline !== undefined) {
+          // A window widened: only the lines asked for, each run under its own label.
+          const runs = lines.map(
+            (span) => `  ${label}, ${linesLabel(span)}:\n${fenced(outline.language, linesOf(outline.text, span))}`,
+          );
+          return {
+            path: refused.show.file,
+            message: `${refused.reason}\n${runs.join('\n')}`,
+            operationIndex: operations.indexOf(refused.operation),
+            shows: refused.show,
+          };
+        }
         const text =
           element === undefined ? (outline?.text ?? '') : outline?.text.slice(element.range.start, element.range.end);
-        const label = refused.show.path ?? refused.show.file;
         return {
           path: refused.show.file,
           message: `${refused.reason}\n  ${label} in full:\n${fenced(outline?.language ?? '', text ?? '')}`,

@@ -3,7 +3,8 @@ import { linesOutsideFences } from '../ops/format/fences';
 
 /**
  * Lines of code Scalpel showed the model verbatim outside whole elements (issue 24, "lines shown are lines seen"):
- * each use a references list names (`- <element path>: <line>`), each use a FIND answer lists (`- used in <element
+ * each use a references list names (`- <element path>: <line>`, or `- <path within the file>: <line>` under the file's
+ * heading when the list is grouped by file), each use a FIND answer lists (`- used in <element
  * path>: <line>`), each place the reference check lists (`- <file>:<n> in <element path>: <line>`), and the line of a
  * type error in a repair message (`    at: <line>` under its `- <element path>: TS…` line). The seen-code rule lets a
  * PATCH_ELEMENT through whose SEARCH lines were all shown so, in the file the listing names.
@@ -16,6 +17,10 @@ import { linesOutsideFences } from '../ops/format/fences';
 const LISTED = /^\s*- (?:used in )?(?:(\S+?):\d+ in )?(\S+?)(?: \(top level\))?: (.+)$/;
 /** A type error's line in a repair message, under the error. */
 const AT = /^\s+at: (.+)$/;
+/** A file's heading in a references list grouped by file (issue 28): `src/a.ts:`, `test/a.test.ts (test):`. */
+const GROUP = /^(\S+?)(?: \(test\))?:$/;
+/** A site under that heading: `- <path within the file>: <code>`, `- (top level): <code>`. */
+const GROUPED = /^- (?:\(top level\)|\S+?): (.+)$/;
 
 /** Workspace file → trimmed lines shown verbatim, from one text sent to the model. */
 export function linesShownIn(text: string): Map<string, string[]> {
@@ -29,11 +34,26 @@ export function linesShownIn(text: string): Map<string, string[]> {
   };
   /** The file of the listing line above, for the `at:` line under a type error. */
   let listedFile: string | undefined;
+  /** The file heading the group of sites below it, in a references list grouped by file. */
+  let groupFile: string | undefined;
   for (const line of linesOutsideFences(text.split('\n'))) {
     if (line === undefined) {
       listedFile = undefined;
+      groupFile = undefined;
       continue;
     }
+    const group = GROUP.exec(line);
+    if (group !== null) {
+      groupFile = fileOf(group[1] ?? '');
+      listedFile = undefined;
+      continue;
+    }
+    const grouped = groupFile === undefined ? null : GROUPED.exec(line);
+    if (grouped !== null && groupFile !== undefined) {
+      add(groupFile, grouped[1] ?? '');
+      continue;
+    }
+    if (!line.startsWith('- ')) groupFile = undefined;
     const at = AT.exec(line);
     if (at !== null) {
       if (listedFile !== undefined) add(listedFile, at[1] ?? '');

@@ -1,4 +1,4 @@
-import type { ContextResult } from '../context/buildContext';
+import type { ContextResult, PartialView } from '../context/buildContext';
 import type { FileOutline } from '../elements/element';
 import { walkElements } from '../elements/resolve';
 import type { RequestMetrics } from '../llm/metrics';
@@ -17,6 +17,8 @@ export interface ShownFile {
   readonly full: readonly string[];
   readonly signature: readonly string[];
   readonly stub: readonly string[];
+  /** Elements shown in part, with the lines shown as written (issue 28: windows, a container's own text). */
+  readonly partial?: readonly PartialView[];
   /**
    * Lines of the file shown verbatim outside whole elements (a references list, a FIND answer, a repair excerpt),
    * trimmed: a PATCH_ELEMENT whose SEARCH lines are all among them was written from what was shown (issue 24).
@@ -30,12 +32,22 @@ export interface ShownRequest {
 }
 
 /** A focused context as a record: every element at the level the context chose for it. */
-export function shownByContext(context: Pick<ContextResult, 'files' | 'elements'>): ShownFile[] {
+export function shownByContext(
+  context: Pick<ContextResult, 'files' | 'elements'> & Partial<Pick<ContextResult, 'partial'>>,
+): ShownFile[] {
   return context.files.map((file) => {
     const whole = file.mode === 'whole';
     const inFile = context.elements.filter((e) => e.path === file.file || e.path.startsWith(`${file.file}/`));
     const at = (level: string): string[] => inFile.filter((e) => e.level === level).map((e) => e.path);
-    return { path: file.file, whole, full: whole ? [] : at('full'), signature: at('signature'), stub: at('stub') };
+    const partial = whole ? [] : (context.partial ?? []).filter((p) => p.path.startsWith(`${file.file}/`));
+    return {
+      path: file.file,
+      whole,
+      full: whole ? [] : at('full'),
+      signature: at('signature'),
+      stub: at('stub'),
+      ...(partial.length === 0 ? {} : { partial }),
+    };
   });
 }
 

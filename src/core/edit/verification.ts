@@ -3,6 +3,7 @@ import { applyOperations, type ApplyOptions, type ApplyResult, type SnapshotRead
 import type { Operation } from '../ops/operation';
 import type { ErrorReach } from '../check/newErrors';
 import type { NewTypeError, TypeCheckSummary } from '../check/typeCheck';
+import type { LineSpan } from '../context/viewPieces';
 import type { BrokenReference } from './referencesStep';
 import type { ShownRequest } from './shownRecord';
 
@@ -31,8 +32,11 @@ export interface VerificationProblem {
   readonly message: string;
   /** The operation of the batch it is blamed on, when the step knows; that operation goes back for repair. */
   readonly operationIndex?: number;
-  /** The message shows this file (or element, by canonical path) in full: the repair round counts it as seen. */
-  readonly shows?: { readonly file: string; readonly path?: string };
+  /**
+   * The message shows this file (or element, by canonical path) in full, or only `lines` of the element: the repair
+   * round counts it as seen.
+   */
+  readonly shows?: { readonly file: string; readonly path?: string; readonly lines?: readonly LineSpan[] };
   /** The type check's errors behind the message, for surfaces that mark them where they are (the preview). */
   readonly typeErrors?: readonly NewTypeError[];
   /**

@@ -111,7 +111,8 @@ export function resolveElementPath(outline: FileOutline, path: string): ResolveR
   const exact = resolveExactly(outline.elements, parsed.segments);
   if (exact !== undefined) return { ok: true, ...exact, tolerant: false };
 
-  const matches = tolerantMatches(outline, parsed.segments);
+  let matches = tolerantMatches(outline, parsed.segments);
+  if (matches.length === 0) matches = macroCallMatches(outline, parsed.segments);
   if (matches.length === 1 && matches[0] !== undefined) return { ok: true, ...matches[0], tolerant: true };
   if (matches.length > 1) {
     return {
@@ -173,14 +174,8 @@ function tolerantMatches(outline: FileOutline, segments: readonly PathSegment[])
     const containers = segments.slice(0, -1);
     for (const element of walkElements(outline.elements)) {
       if (!segmentMatches(element, last, caseInsensitive)) continue;
-      // Containers that were given must appear, in order, among the element's ancestors; missing ones are fine.
       const ancestors = ancestryOf(outline, element.path)?.slice(0, -1) ?? [];
-      let next = 0;
-      for (const ancestor of ancestors) {
-        const container = containers[next];
-        if (container !== undefined && segmentMatches(ancestor, container, caseInsensitive)) next += 1;
-      }
-      if (next !== containers.length) continue;
+      if (!containersGiven(ancestors, containers, caseInsensitive)) continue;
       const overload =
         last.ordinal !== undefined && element.overloads !== undefined ? element.overloads[last.ordinal - 1] : undefined;
       if (last.ordinal !== undefined && element.ordinal === undefined && overload === undefined) continue;
@@ -193,6 +188,44 @@ function tolerantMatches(outline: FileOutline, segments: readonly PathSegment[])
     if (matches.length > 0) return matches;
   }
   return [];
+}
+
+/** Containers that were given must appear, in order, among the element's ancestors; missing ones are fine. */
+function containersGiven(
+  ancestors: readonly ElementNode[],
+  containers: readonly PathSegment[],
+  caseInsensitive: boolean,
+): boolean {
+  let next = 0;
+  for (const ancestor of ancestors) {
+    const container = containers[next];
+    if (container !== undefined && segmentMatches(ancestor, container, caseInsensitive)) next += 1;
+  }
+  return next === containers.length;
+}
+
+/**
+ * A macro call by the path it had before calls were named by their first identifier argument: `statement[test_lit!]#5`
+ * is the fifth `test_lit!` call among its siblings, now `statement[test_lit! pfx_group1]`; without an ordinal, the one
+ * such call of its container.
+ */
+function macroCallMatches(outline: FileOutline, segments: readonly PathSegment[]): ResolvedElement[] {
+  const last = segments[segments.length - 1];
+  if (last === undefined || canonicalKind(last.kind) !== 'statement' || !/^\S+!$/.test(last.name)) return [];
+  const containers = segments.slice(0, -1);
+  const matches: ResolvedElement[] = [];
+  const visit = (elements: readonly ElementNode[], ancestors: readonly ElementNode[]): void => {
+    const calls = elements.filter(
+      (e) => e.kind === 'statement' && (e.name === last.name || e.name.startsWith(`${last.name} `)),
+    );
+    if (calls.length > 0 && containersGiven(ancestors, containers, false)) {
+      const chosen = last.ordinal === undefined ? calls : [calls[last.ordinal - 1]];
+      for (const call of chosen) if (call !== undefined) matches.push({ element: call, path: call.path, tolerant: true });
+    }
+    for (const element of elements) visit(element.children, [...ancestors, element]);
+  };
+  visit(outline.elements, []);
+  return matches;
 }
 
 function topLevelPaths(outline: FileOutline): string[] {

@@ -3,7 +3,14 @@ import type { TokenCounter } from '../context/tokens';
 import type { ElementNode } from '../elements/element';
 import { resolveElementPath } from '../elements/resolve';
 import type { Logger } from '../logger';
-import { describeReferences, type ElementReferences, type ReferenceFinder, SYNTAX_SEARCH } from './references';
+import {
+  clip,
+  describeReferences,
+  type ElementReferences,
+  type ReferenceFinder,
+  type ReferenceSite,
+  SYNTAX_SEARCH,
+} from './references';
 import type { OverlayText } from './semantics';
 
 /**
@@ -12,8 +19,26 @@ import type { OverlayText } from './semantics';
  * the elements whose signature an edit may change are looked up (functions, methods, properties, accessors,
  * variables); uses inside an element the model already sees in full are left out. The appendices share one token
  * budget, split evenly between the elements; an element over its share lists fewer sites and ends with
- * "… and N more in <files>".
+ * "… and N more in <files>". Sites are grouped by file, the path written once: the element's own file first, then
+ * the other files, tests last (issue 28). The edit pipeline asks for them only when they pay ({@link referencesPay}).
  */
+
+/**
+ * Words of a task that say a signature or an export is about to change, so the callers are worth their tokens: a
+ * parameter or argument, a return type, a rename, the export itself, async, visibility, deprecation.
+ */
+const SIGNATURE_WORDS =
+  /\b(?:signatures?|param(?:eter)?s?|arg(?:ument)?s?|options? (?:object|bag)|callers?|call ?sites?|usages?|return(?:s|ing)? (?:type|a |an |the )|rename[ds]?|renaming|un-?export(?:ed|s)?|export(?:ed|s)?|async|await(?:able)?|overloads?|deprecat\w*|public|private|protected|static|breaking|api|interface of)\b/i;
+
+/** Whether the task's words say a focused element's signature or export is likely to change. */
+export function referencesPay(instruction: string): boolean {
+  return SIGNATURE_WORDS.test(instruction);
+}
+
+/** A test file, whose uses are listed last. */
+function isTestFile(file: string): boolean {
+  return /(?:^|\/)(?:__tests__|tests?|spec)\/|[._-](?:test|spec)s?\.[^/]+$/.test(file);
+}
 
 /** Kinds whose signature an edit may change and whose users then break. */
 const SIGNATURE_KINDS: ReadonlySet<string> = new Set([
@@ -125,7 +150,7 @@ export function contextReferences(
   const parts = new Map<string, string[]>();
   let tokens = 0;
   for (const { file, references } of found) {
-    const text = describeWithin(references, share, counter);
+    const text = describeWithin(references, share, counter, file);
     if (text === undefined) continue;
     tokens += counter.count(text) + 1;
     const list = parts.get(file) ?? [];
@@ -143,7 +168,12 @@ export function contextReferences(
 }
 
 /** The element's sites as the model reads them, as many as fit `budget` tokens; undefined when not even the header does. */
-function describeWithin(references: ElementReferences, budget: number, counter: TokenCounter): string | undefined {
+function describeWithin(
+  references: ElementReferences,
+  budget: number,
+  counter: TokenCounter,
+  ownFile: string,
+): string | undefined {
   if (references.cutShort === true || references.notSearched !== undefined) {
     const text = describeReferences(references);
     return counter.count(text) <= budget ? text : undefined;
@@ -153,9 +183,58 @@ function describeWithin(references: ElementReferences, budget: number, counter: 
     const text = `No uses of ${references.target} outside what is shown in full${how}.`;
     return counter.count(text) <= budget ? text : undefined;
   }
+  if (references.sites.length === 0) {
+    const text = describeReferences(references);
+    return counter.count(text) <= budget ? text : undefined;
+  }
   for (let limit = Math.min(MAX_SITES, references.sites.length); limit >= 0; limit--) {
-    const text = describeReferences(references, { limit });
+    const text = describeGrouped(references, limit, ownFile);
     if (counter.count(text) <= budget) return text;
   }
   return undefined;
+}
+
+/**
+ * The sites grouped by file, each file's path once and its sites by their element's path within it: the element's
+ * own file first, then the others by path, test files last; `limit` sites at most, the rest counted with their files.
+ */
+export function describeGrouped(references: ElementReferences, limit: number, ownFile: string): string {
+  const { target } = references;
+  const rank = (site: ReferenceSite): number => (site.file === ownFile ? 0 : isTestFile(site.file) ? 2 : 1);
+  const sites = [...references.sites].sort(
+    (a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line,
+  );
+  const files = new Set(sites.map((s) => s.file));
+  const byName = sites.filter((s) => s.byName === true).length;
+  const lines = [
+    `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}${byName === 0 ? '' : `; ${byName === sites.length ? 'all' : byName} by name only`}):`,
+  ];
+  let file: string | undefined;
+  for (const site of sites.slice(0, limit)) {
+    if (site.file !== file) {
+      file = site.file;
+      lines.push(`${file}${isTestFile(file) ? ' (test)' : ''}:`);
+    }
+    const where =
+      site.elementPath === undefined
+        ? '(top level)'
+        : site.elementPath.startsWith(`${site.file}/`)
+          ? site.elementPath.slice(site.file.length + 1)
+          : site.elementPath;
+    lines.push(`- ${where}: ${clip(site.lineText)}${site.byName === true && byName < sites.length ? '  (by name)' : ''}`);
+  }
+  if (sites.length > limit) {
+    const rest = sites.slice(limit);
+    const restFiles = [...new Set(rest.map((s) => s.file))];
+    const named = restFiles.slice(0, 5).join(', ');
+    lines.push(
+      `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`,
+    );
+  }
+  if (references.unsearched !== undefined)
+    lines.push(
+      `- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`,
+    );
+  if (references.partial !== undefined) lines.push(`- (${references.partial}: uses may exist beyond these)`);
+  return lines.join('\n');
 }

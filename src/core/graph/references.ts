@@ -250,6 +250,7 @@ export function describeReferences(references: ElementReferences, options: Descr
 /** How a `syntax` search looked, in the words a "no references" line gives. */
 export const SYNTAX_SEARCH = 'searched by name in code, outside comments and strings';
 
-function clip(text: string): string {
+/** A line of code as a references list quotes it: at most 160 characters. */
+export function clip(text: string): string {
   return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
 }

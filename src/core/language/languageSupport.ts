@@ -96,6 +96,13 @@ export interface CodeSyntax {
   readonly emptyBody?: string;
   /** Whether `...` alone on a line is ordinary code (Python's Ellipsis), not a lazy placeholder. */
   readonly ellipsisIsCode: boolean;
+  /**
+   * Whether the compiler reads a lone CR as whitespace, not as a line break (Rust, Go: LF only). Absent: a lone CR
+   * ends a line (Python, Java, C#, TypeScript), and a file of lone CRs is edited line by line, its CRs kept.
+   */
+  readonly loneCrIsWhitespace?: boolean;
+  /** Whether a string opening a module or a body documents it (Python's docstrings): the views mark it. */
+  readonly docstrings?: boolean;
 }
 
 /** What a language that does not say otherwise is written like. */

@@ -70,10 +70,14 @@ export async function loadLanguagesFor(files: Iterable<string>): Promise<void> {
 export async function loadLanguagesForPaths(paths: Iterable<string>): Promise<void> {
   const files: string[] = [];
   for (const path of paths) {
+    if (typeof path !== 'string') continue;
     try {
       files.push(parseElementPath(path).file);
     } catch {
-      // A malformed path names no file; apply reports it.
+      // A malformed path (`deep.rs/mod[m0]`, a kind the language does not have) still names its file, which apply
+      // outlines to suggest the nearest paths: every prefix a language reads is loaded.
+      const parts = path.split('/');
+      for (let end = 1; end < parts.length; end++) files.push(parts.slice(0, end).join('/'));
     }
   }
   await loadLanguagesFor(files);

@@ -1,6 +1,7 @@
 import {
   buildContext,
   ContextBudgetError,
+  type ContainerFocus,
   type ContextFileRequest,
   type ContextOptions,
   type ContextResult,
@@ -16,6 +17,8 @@ import { answerNeeds } from '../edit/needAnswer';
 import { modelCaller } from '../edit/modelCall';
 import { wholeOrPlanned } from '../edit/costRule';
 import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
+import { referencesPay } from '../graph/contextReferences';
+import { nearMembers } from '../context/operationFocus';
 import { linesShownIn } from '../edit/shownLines';
 import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
 import { typeCheckSummary } from '../edit/typeCheckStep';
@@ -59,6 +62,8 @@ export interface EditFileRequest {
   readonly focus: readonly string[];
   /** Send this file whole (a file the user attached as a whole). */
   readonly whole?: boolean;
+  /** 1-based lines the user points at (cursor, selection): a very large element is shown as windows around them. */
+  readonly lines?: readonly number[];
 }
 
 export type EditPhase = 'plan' | 'context' | 'code' | 'repair' | 'verify';
@@ -168,6 +173,23 @@ export const DEFAULT_REPAIR_ROUNDS = 2;
 export interface FileView extends PlanFile {
   focus: string[];
   whole: boolean;
+  /** Containers the plan asked for at the cost of a change (a member to add at a position, a large container). */
+  containers: ContainerFocus[];
+  /** Lines pointed at: the user's cursor or selection, lines the plan asked for. */
+  lines: number[];
+  /** Focused elements whose uses the plan asked for (`NEED <path> USES`). */
+  uses: string[];
+}
+
+/** The view's request for the context builder. */
+export function contextRequestOf(view: FileView): ContextFileRequest {
+  return {
+    outline: view.outline,
+    focus: view.focus,
+    whole: view.whole,
+    ...(view.containers.length === 0 ? {} : { containers: view.containers }),
+    ...(view.lines.length === 0 ? {} : { lines: view.lines }),
+  };
 }
 
 function plainOutline(path: string, text: string): FileOutline {
@@ -194,6 +216,9 @@ export function fileViewsOf(
       outlinable: !unreadable,
       focus: [...file.focus],
       whole: unreadable || request.options?.strategy === 'file' || file.whole === true,
+      containers: [],
+      lines: [...(file.lines ?? [])],
+      uses: [],
     });
   }
   return views;
@@ -218,6 +243,8 @@ function withShownInRepair(files: readonly ShownFile[], problems: readonly Verif
     }
     const index = result.indexOf(file);
     if (shows.path === undefined) result[index] = { ...file, whole: true };
+    else if (shows.lines !== undefined)
+      result[index] = { ...file, partial: [...(file.partial ?? []), { path: shows.path, lines: shows.lines }] };
     else if (!file.full.includes(shows.path)) result[index] = { ...file, full: [...file.full, shows.path] };
   }
   return result;
@@ -234,10 +261,12 @@ function withShownByNeeds(files: readonly ShownFile[], added: readonly ShownFile
     }
     const file = result[index];
     if (file === undefined) continue;
+    const partial = [...(file.partial ?? []), ...(extra.partial ?? [])];
     result[index] = {
       ...file,
       whole: file.whole || extra.whole,
       full: [...file.full, ...extra.full.filter((p) => !file.full.includes(p))],
+      ...(partial.length === 0 ? {} : { partial }),
     };
   }
   return result;
@@ -260,12 +289,42 @@ const DEFAULT_NEED_BUDGET = 12_000;
 /** A NEED answer may always use this much, even when the context took most of the budget. */
 const MIN_NEED_BUDGET = 4_000;
 
-/** The plan's elements become the focus of their files, the files it names become whole. */
-function applyPlan(views: readonly FileView[], plan: Plan): void {
+/** A container the plan names without a position is shown in full up to this many lines, at the cost of a change above. */
+export const PLANNED_CONTAINER_FULL_LINES = 60;
+/** Lines a NEED ... LINES may point at in one element. */
+const MAX_NEED_LINES = 400;
+
+/**
+ * The plan's elements become the focus of their files, the files it names become whole. A container named with a
+ * position (`NEED <container> LAST_CHILD`), or a large one, is shown at the cost of a change to it (issue 28): its
+ * header and own text, the members at the position in full, the others by signature or name.
+ */
+export function applyPlan(views: readonly FileView[], plan: Plan): void {
   for (const view of views) {
     if (plan.wholeFiles.includes(view.path)) view.whole = true;
-    for (const { file, element } of plan.elements)
-      if (file === view.path && !view.focus.includes(element.path)) view.focus.push(element.path);
+    for (const { file, element, need } of plan.elements) {
+      if (file !== view.path) continue;
+      if (need?.uses === true && !view.uses.includes(element.path)) view.uses.push(element.path);
+      const lines = need?.lines;
+      if (lines !== undefined) {
+        for (let line = lines[0]; line <= Math.min(lines[1], lines[0] + MAX_NEED_LINES); line++) view.lines.push(line);
+      }
+      const size = element.endLine - element.startLine + 1;
+      const atCost =
+        element.children.length > 0 &&
+        need?.uses !== true &&
+        (need?.position !== undefined || size > PLANNED_CONTAINER_FULL_LINES);
+      if (atCost) {
+        const near = nearMembers(element.children, need?.position).map((m) => m.path);
+        const known = view.containers.find((c) => c.path === element.path);
+        if (known === undefined) view.containers.push({ path: element.path, near });
+        else
+          view.containers[view.containers.indexOf(known)] = {
+            path: known.path,
+            near: [...(known.near ?? []), ...near],
+          };
+      } else if (!view.focus.includes(element.path)) view.focus.push(element.path);
+    }
   }
 }
 
@@ -299,6 +358,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
   const focusLine = focusNote(views.map((v) => ({ outline: v.outline, focus: [...v.focus] })));
 
   let plan: string[] | undefined;
+  let plannedFinds: readonly string[] = [];
   let lastAnswer = '';
   let notes: string[] = [];
   let operations: Operation[] = [];
@@ -358,11 +418,21 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     );
     if (views.length > 0 && (planning === 'always' || (planning === 'auto' && needsPlan))) {
       progress('plan', 'asking the model which elements it needs');
-      const planned = await askForPlan(call, views, request.instruction, { counter, finder });
+      // The plan must fit the context built from it: one over the budget gets member lists back, not a failure.
+      const budget =
+        options.budget === undefined
+          ? undefined
+          : { tokens: options.budget, smallFileLines, ...(options.full === true ? { full: true } : {}) };
+      const planned = await askForPlan(call, views, request.instruction, {
+        counter,
+        finder,
+        ...(budget === undefined ? {} : { budget }),
+      });
       shown.push({ phase: 'plan', files: shownByOutline(views) });
       for (const { path, reason } of planned.unresolved) log.warn(`plan: ignoring "${path}": ${reason}`);
       applyPlan(views, planned);
       plan = [...planned.accepted];
+      plannedFinds = planned.finds ?? [];
       progress(
         'plan',
         plan.length === 0
@@ -373,16 +443,19 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
 
     // 2. The focused context.
     progress('context', 'building the focused context');
-    const contextRequests: ContextFileRequest[] = views.map((v) => ({
-      outline: v.outline,
-      focus: v.focus,
-      whole: v.whole,
-    }));
-    context = buildContextWithReferences(request, contextRequests, {
-      ...(options.budget === undefined ? {} : { budget: options.budget }),
-      ...(options.smallFileLines === undefined ? {} : { smallFileLines: options.smallFileLines }),
-      ...(options.full === true ? { full: true } : {}),
-    });
+    const contextRequests: ContextFileRequest[] = views.map(contextRequestOf);
+    context = buildContextWithReferences(
+      request,
+      contextRequests,
+      {
+        ...(options.budget === undefined ? {} : { budget: options.budget }),
+        ...(options.smallFileLines === undefined ? {} : { smallFileLines: options.smallFileLines }),
+        ...(options.full === true ? { full: true } : {}),
+        instruction: request.instruction,
+        ...(plannedFinds.length === 0 ? {} : { symbols: plannedFinds }),
+      },
+      referencesWanted(request.instruction, views),
+    );
     // Lines the references listed count as seen for the PATCH of them (issue 24).
     const shownContext = withShownLines(shownByContext(context), linesShownIn(context.text));
     const fixedTokens =
@@ -559,13 +632,22 @@ export function buildContextWithReferences(
   request: Pick<EditRequest, 'counter' | 'logger' | 'references' | 'onProgress'>,
   requests: readonly ContextFileRequest[],
   options: ContextOptions,
+  /** The focused elements whose uses to list, per file; absent: every focused element (an explicit `context`). */
+  wanted?: ReadonlyMap<string, readonly string[]>,
 ): ContextResult {
   const log = request.logger ?? nullLogger;
   let appendices: ReadonlyMap<string, string> = new Map();
-  if (request.references !== undefined && requests.some((r) => r.focus.length > 0)) {
+  const lookedUp =
+    wanted === undefined
+      ? requests
+      : requests.map((r) => ({
+          ...r,
+          focus: r.focus.filter((path) => wanted.get(r.outline.file)?.includes(path) === true),
+        }));
+  if (request.references !== undefined && lookedUp.some((r) => r.focus.length > 0)) {
     request.onProgress?.({ phase: 'context', message: 'finding where the focused elements are used' });
     try {
-      appendices = request.references(requests, options.budget);
+      appendices = request.references(lookedUp, options.budget);
     } catch (error) {
       log.warn(`references left out of the context: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -582,6 +664,16 @@ export function buildContextWithReferences(
     log.warn('references left out of the context: the focused elements need the whole budget');
     return buildContext(requests, request.counter, options);
   }
+}
+
+/**
+ * The focused elements whose uses go in the context (issue 28's "references when they pay"): every one when the task's
+ * words say a signature or export will change, else those the plan asked about (`NEED <path> USES`). The model can
+ * always FIND a name for its uses.
+ */
+export function referencesWanted(instruction: string, views: readonly FileView[]): Map<string, readonly string[]> {
+  const all = referencesPay(instruction);
+  return new Map(views.map((view) => [view.path, all ? view.focus : view.uses]));
 }
 
 /** The follow-up that answers NEED and FIND lines and asks for the operations again. */

@@ -1,6 +1,7 @@
 import { CONTEXT_LEGEND } from '../context/buildContext';
 import { createTokenCounter, type TokenCounter } from '../context/tokens';
 import { signatureLine, type FileOutline, type ElementNode } from '../elements/element';
+import { markText, type SectionMark, sectionMarksOf } from '../elements/sectionMarks';
 import { OPERATION_FORMAT_PROMPT } from '../ops/format/formatPrompt';
 import type { Operation, OperationResult, ParseError } from '../ops/operation';
 import type { VerificationProblem } from '../edit/verification';
@@ -22,11 +23,11 @@ export function codingUserMessage(contextText: string, instruction: string, user
   return `${contextText}${changes}\nTask: ${instruction.trim()}\n`;
 }
 
-export const PLANNING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor. Before editing, you choose which program elements you need to see in full.
+export const PLANNING_SYSTEM_PROMPT = `You are Scalpel, a precise code editor. First you choose which program elements you need.
 
-You get each file's outline: element paths with signatures. Answer with one line per element you need to read or change:
+Outlines list element paths and signatures. Answer one line per element to read or change:
 NEED <element path>
-or NEED <file path> for a whole file; new code needs none. Name as few as the task needs. FIND <identifier> shows where something is defined and used. Answer with NEED or FIND lines only.`;
+or NEED <file path> for a whole file; NEED <container> LAST_CHILD or AFTER <member> to add a member; add USES if its signature changes. Name as few as needed. FIND <identifier> shows definition and uses. Answer only NEED or FIND lines.`;
 
 export interface PlanningOutlineOptions {
   /** Token budget of one file's outline; default {@link DEFAULT_PLANNING_OUTLINE_BUDGET}. */
@@ -52,7 +53,8 @@ let defaultCounter: TokenCounter | undefined;
  * One line per element: its path, indented by depth, and its signature; the model picks from these. A big file's
  * outline must still fit its budget, so the members of large containers (classes, object literals, namespaces) are
  * folded, largest and least relevant to the task first: first to a compact list of their labels (members the task
- * names keep their full line), then to a count with a hint to NEED the container. Top-level elements always stay.
+ * names keep their full line), then to a count with a hint to NEED the container. A container whose one member is a
+ * container (a namespace around a class) never folds: its member does. Top-level elements always stay.
  */
 export function planningOutline(outline: FileOutline, options: PlanningOutlineOptions = {}): string {
   const counter = options.counter ?? (defaultCounter ??= createTokenCounter());
@@ -81,24 +83,87 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
     return `${'  '.repeat(depth)}${element.path}  ${signatureLine(element)}${note === undefined ? '' : `  // ${note}`}`;
   };
 
+  // Section comments and docstrings, one marked line each where the file has them (`§ DEPRECATED (line 488)`).
+  const marks = planningMarks(outline);
+  const emitMarks = (list: readonly SectionMark[] | undefined, depth: number, emit: (line: string) => void): void => {
+    for (const mark of list ?? []) emit(`${'  '.repeat(depth)}${markText(mark)}`);
+  };
+
+  /**
+   * Test calls (`it('adds', …)`, a top-level `test(…)`) in one layout wherever they stand (issue 28): their labels,
+   * several to a line, each with its note, since their signature only repeats their name.
+   */
+  const testCallLines = (
+    calls: readonly ElementNode[],
+    base: string,
+    depth: number,
+    emit: (line: string) => void,
+  ): void => {
+    const indent = '  '.repeat(depth);
+    let line = '';
+    for (const call of calls) {
+      const note = allNotes || mentioned(call) ? notes.get(call.path) : undefined;
+      const label = `${testCallLabel(call, base)}${note === undefined ? '' : ` (${note})`}`;
+      if (line !== '' && line.length + label.length > TEST_LINE_WIDTH) {
+        emit(`${indent}${line}`);
+        line = '';
+      }
+      line = line === '' ? label : `${line}, ${label}`;
+    }
+    if (line !== '') emit(`${indent}${line}`);
+  };
+  /** A level's elements in file order, each run of test calls in the compact layout. */
+  const renderLevel = (
+    elements: readonly ElementNode[],
+    base: string,
+    depth: number,
+    emit: (line: string) => void,
+  ): void => {
+    let run: ElementNode[] = [];
+    for (const element of elements) {
+      if (isTestCall(element)) {
+        // A section comment ends a run of test calls: it stands where the file has it.
+        const sections = marks.before.get(element);
+        if (sections !== undefined && sections.length > 0) {
+          testCallLines(run, base, depth, emit);
+          run = [];
+          emitMarks(sections, depth, emit);
+        }
+        run.push(element);
+        continue;
+      }
+      testCallLines(run, base, depth, emit);
+      run = [];
+      renderElement(element, depth, emit);
+    }
+    testCallLines(run, base, depth, emit);
+  };
   /** The lines under a container: its members as its fold shows them. */
   const renderMembers = (element: ElementNode, depth: number, emit: (line: string) => void): void => {
     const fold = folds.get(element) ?? 'full';
     if (fold === 'full') {
-      for (const child of element.children) renderElement(child, depth + 1, emit);
+      emitMarks(marks.opening.get(element), depth + 1, emit);
+      renderLevel(element.children, element.path, depth + 1, emit);
+      emitMarks(marks.closing.get(element), depth + 1, emit);
       return;
     }
     const indent = '  '.repeat(depth + 1);
-    for (const child of element.children.filter(mentioned)) emit(fullLine(child, depth + 1));
-    const rest = element.children.filter((child) => !mentioned(child));
+    const kept = element.children.filter((child) => mentioned(child) && !isTestCall(child));
+    for (const child of kept) emit(fullLine(child, depth + 1));
+    const rest = element.children.filter((child) => !kept.includes(child));
     if (rest.length === 0) return;
     if (fold === 'labels') {
-      emit(`${indent}members: ${rest.map((child) => child.path.slice(element.path.length + 1)).join(', ')}`);
+      // Members named only: test calls keep their one layout, the rest are listed by label.
+      const others = rest.filter((child) => !isTestCall(child));
+      if (others.length > 0)
+        emit(`${indent}members: ${others.map((child) => child.path.slice(element.path.length + 1)).join(', ')}`);
+      testCallLines(rest.filter(isTestCall), element.path, depth + 1, emit);
     } else {
       emit(`${indent}… ${rest.length} more members (NEED ${element.path} to see them)`);
     }
   };
   const renderElement = (element: ElementNode, depth: number, emit: (line: string) => void): void => {
+    emitMarks(marks.before.get(element), depth, emit);
     emit(fullLine(element, depth));
     if (element.children.length > 0) renderMembers(element, depth, emit);
   };
@@ -119,14 +184,23 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
   };
   const labelOf = (element: ElementNode): string => element.path.slice(outline.file.length + 1);
 
-  let total = tokensOf(header) + tops.reduce((sum, element) => sum + elementTokens(element, 1), 0);
+  const fileMarks = [...(marks.opening.get(undefined) ?? []), ...(marks.closing.get(undefined) ?? [])];
+  const fileMarkTokens = fileMarks.reduce((sum, mark) => sum + tokensOf(`  ${markText(mark)}`), 0);
+  const levelTokens = (): number => {
+    let sum = fileMarkTokens;
+    renderLevel(tops, outline.file, 1, (line) => {
+      sum += tokensOf(line);
+    });
+    return sum;
+  };
+  let total = tokensOf(header) + levelTokens();
   /** Top-level elements listed by label only, on one line at the end. */
   const compact = new Set<ElementNode>();
   const compactPrefix = `  also in ${outline.file}: `;
   if (total > budget && notes.size > 0) {
     // 0. The notes of elements the task does not concern.
     allNotes = false;
-    total = tokensOf(header) + tops.reduce((sum, element) => sum + elementTokens(element, 1), 0);
+    total = tokensOf(header) + levelTokens();
   }
   if (total > budget) {
     // 1-2. Containers in folding order: least relevant first, then the ones with the most to hide.
@@ -157,6 +231,9 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
       for (const { element, depth } of containers) {
         // A container inside a folded one is not shown: folding it changes nothing now, nor when its parent folds.
         if (hidden(element)) continue;
+        // A container whose one member is a container (a C# block namespace around its class) is never folded: that
+        // would hide the whole class behind one label. Its member folds instead, in its turn.
+        if (element.children.length === 1 && (element.children[0]?.children.length ?? 0) > 0) continue;
         const before = membersTokens(element, depth);
         folds.set(element, level);
         total += membersTokens(element, depth) - before;
@@ -178,7 +255,17 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
     }
   }
   const lines = [header];
-  for (const element of tops) if (!compact.has(element)) renderElement(element, 1, (line) => lines.push(line));
+  const push = (line: string): void => {
+    lines.push(line);
+  };
+  emitMarks(marks.opening.get(undefined), 1, push);
+  renderLevel(
+    tops.filter((element) => !compact.has(element)),
+    outline.file,
+    1,
+    push,
+  );
+  emitMarks(marks.closing.get(undefined), 1, push);
   if (compact.size > 0) {
     // 4. Past even that, the label list itself is cut, and says how many it leaves out.
     let room = budget - (total - [...compact].reduce((sum, e) => sum + tokensOf(`${labelOf(e)}, `), 0)) - 16;
@@ -194,6 +281,52 @@ export function planningOutline(outline: FileOutline, options: PlanningOutlineOp
     lines.push(`${compactPrefix}${labels.join(', ')}${omitted > 0 ? `, … and ${omitted} more` : ''}`);
   }
   return lines.join('\n');
+}
+
+/** A line of test-call labels wraps after about this many characters. */
+const TEST_LINE_WIDTH = 160;
+
+/** Callees of a test, when a test file calls them at its top level (`test('x', () => …)`). */
+const TEST_CALLEES = /^(?:it|test|bench|specify|scenario|suite)(?:\.\w+)?$/;
+
+/** A test call: a call in a test callback, or a top-level statement calling a test function, holding no elements. */
+function isTestCall(element: ElementNode): boolean {
+  if (element.children.length > 0) return false;
+  return element.kind === 'call' || (element.kind === 'statement' && TEST_CALLEES.test(element.name));
+}
+
+/** A test call's label relative to `base`; a statement, whose path holds no name, gets the test's name after it. */
+function testCallLabel(element: ElementNode, base: string): string {
+  const label = element.path.startsWith(`${base}/`) ? element.path.slice(base.length + 1) : element.path;
+  if (element.kind !== 'statement') return label;
+  const name = /^[^(]*\(\s*(["'`])((?:\\.|(?!\1).)*)\1/.exec(element.signature)?.[2];
+  return name === undefined ? label : `${label} '${name}'`;
+}
+
+interface PlanningMarks {
+  /** Section comments standing before an element. */
+  readonly before: ReadonlyMap<ElementNode, readonly SectionMark[]>;
+  /** The docstring opening a container's body (undefined: the module's). */
+  readonly opening: ReadonlyMap<ElementNode | undefined, readonly SectionMark[]>;
+  /** Section comments after a container's last member (undefined: the file's). */
+  readonly closing: ReadonlyMap<ElementNode | undefined, readonly SectionMark[]>;
+}
+
+/** The marks of every level of the outline; imports and their comments are not part of a planning outline. */
+function planningMarks(outline: FileOutline): PlanningMarks {
+  const before = new Map<ElementNode, readonly SectionMark[]>();
+  const opening = new Map<ElementNode | undefined, readonly SectionMark[]>();
+  const closing = new Map<ElementNode | undefined, readonly SectionMark[]>();
+  const visit = (container: ElementNode | undefined): void => {
+    const level = sectionMarksOf(outline, container);
+    if (level.docstring !== undefined) opening.set(container, [level.docstring]);
+    if (level.after.length > 0) closing.set(container, level.after);
+    for (const [element, list] of level.before) if (element.kind !== 'import') before.set(element, list);
+    for (const child of container === undefined ? outline.elements : container.children)
+      if (child.children.length > 0) visit(child);
+  };
+  visit(undefined);
+  return { before, opening, closing };
 }
 
 function countDescendants(element: ElementNode): number {

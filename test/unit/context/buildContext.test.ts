@@ -239,14 +239,42 @@ void describe('focused-view fidelity', () => {
   });
 
   void test('a file sent whole names its elements and their lines, its text untouched', () => {
-    const result = buildContext([{ outline, focus: [] }], counter, { full: true });
+    const big = outlineSource(
+      'src/big.ts',
+      `${text}\n${Array.from({ length: 30 }, (_, i) => `export function g${i}(a: number): number {\n${Array.from({ length: 30 }, (_, k) => `  a = a * ${k + 2} + Math.floor(a / ${k + 3}) - ${i};`).join('\n')}\n  return a;\n}\n`).join('\n')}`,
+    );
+    const result = buildContext([{ outline: big, focus: [] }], counter, { full: true });
     assert.ok(
       result.text.startsWith(
-        'File src/view.ts (whole file, 63 lines)\nElements: function[focus] 6-8; function[commented] 10-13; function[next] 14-16; ' +
+        `File src/big.ts (whole file, ${big.lineCount} lines)\nElements: function[focus] 6-8; function[commented] 10-13; function[next] 14-16; ` +
           'variable[config] 18-28 (property[port], property[host], property[nested], method[handler]); function[f0] 29-33;',
       ),
       result.text.slice(0, 400),
     );
+    assert.ok(result.text.includes(`\`\`\`ts\n${big.text}\`\`\`\n`), 'the text goes as written');
+  });
+
+  void test('an index over its room keeps the paths the code does not spell', () => {
+    const result = buildContext([{ outline: hard, focus: [] }], counter, { full: true });
+    assert.match(
+      result.text,
+      /^File src\/hard\.ts \(whole file, \d+ lines\)\nElements: .*statement\[describe\]#2/,
+      result.text.slice(0, 400),
+    );
+    assert.ok(result.text.includes(`\`\`\`ts\n${hard.text}\`\`\`\n`), 'the text goes as written');
+  });
+
+  void test("the index of a file sent whole takes at most a tenth of the file's size: members go first, then entries", () => {
+    const result = buildContext([{ outline, focus: [] }], counter, { full: true });
+    assert.ok(
+      result.text.startsWith(
+        'File src/view.ts (whole file, 63 lines)\nElements: function[focus] 6-8; function[commented] 10-13; ',
+      ),
+      result.text.slice(0, 400),
+    );
+    assert.ok(!result.text.includes('(property[port]'), 'no members: the code names them');
+    const bare = counter.count(`File src/view.ts (whole file, 63 lines)\n\`\`\`ts\n${text}\n\`\`\`\n`);
+    assert.ok(result.tokens <= Math.floor(bare * 1.1), `${result.tokens} against ${bare}`);
     assert.ok(result.text.includes(`\`\`\`ts\n${text}\`\`\`\n`), 'the text goes as written');
   });
 });

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { createTokenCounter } from '../../../src/core/context/tokens';
 import { countLines, outlineSource } from '../../../src/core/elements/outline';
 import { DEFAULT_PLANNING_OUTLINE_BUDGET, planningOutline } from '../../../src/core/llm/prompts';
+import { loadLanguagesFor } from '../../../src/core/language/languages';
 import { loadCorpus, type Corpus } from '../../support/corpus';
+import { csharpTestFile } from '../../support/csharpTestFile';
+import { corpusFileText, installHint } from '../../support/languageCorpus';
 
 const counter = createTokenCounter();
 
@@ -78,6 +81,44 @@ void describe('planning outline', () => {
     assert.match(text, /… and \d+ more$/);
   });
 
+  void test('every test call has one layout: labels with their notes, several to a line, in a describe or not', () => {
+    const tests = (n: number): string =>
+      Array.from({ length: n }, (_, i) => `  it('case ${i}', () => {\n    expect(run(${i})).toBe(${i});\n  });`).join(
+        '\n',
+      );
+    const text = [
+      "import { run } from './run';",
+      "describe('small', () => {",
+      tests(3),
+      '});',
+      "describe('large', () => {",
+      tests(60),
+      '});',
+      "test('top level', () => {",
+      '  expect(run(0)).toBe(0);',
+      '});',
+      "test('escape key closes', () => {",
+      '  expect(run(99)).toBe(99);',
+      '});',
+      '',
+    ].join('\n');
+    const file = outlineSource('src/run.test.ts', text);
+    const unlimited = planningOutline(file, { budget: Number.POSITIVE_INFINITY, counter, instruction: 'escape' });
+    const tight = planningOutline(file, { budget: 400, counter, instruction: 'escape' });
+    assert.match(
+      unlimited,
+      /\n {4}call\[it 'case 0'\], call\[it 'case 1'\], call\[it 'case 2'\], call\[it 'case 3'\], /,
+    );
+    assert.ok(counter.count(unlimited) < 700, `${counter.count(unlimited)} tokens for 65 tests`);
+    for (const view of [unlimited, tight]) {
+      assert.ok(view.includes("    call[it 'case 0'], call[it 'case 1'], call[it 'case 2']\n"), view);
+      assert.match(view, /\n {2}statement\[test\]#1 'top level', statement\[test\]#2 'escape key closes'/);
+      assert.ok(!view.includes("it('case"), 'no signature repeats a test name');
+      assert.ok(!view.includes('members:'), view);
+    }
+    assert.ok(counter.count(tight) <= 400, `${counter.count(tight)}`);
+  });
+
   const corpus = tryLoadCorpus();
   const title = `the largest corpus files fit the default budget (${DEFAULT_PLANNING_OUTLINE_BUDGET} tokens)`;
   void test(title, { skip: corpus === undefined ? 'the corpus is not installed' : false }, () => {
@@ -89,5 +130,93 @@ void describe('planning outline', () => {
       const tokens = counter.count(planningOutline(outlineSource(file.relPath, text), { counter }));
       assert.ok(tokens <= DEFAULT_PLANNING_OUTLINE_BUDGET, `${file.pkg} ${file.relPath}: ${tokens}`);
     }
+  });
+});
+
+void describe('planning outline: no container hidden behind one label (issue 26)', () => {
+  before(() => loadLanguagesFor(['a.cs', 'a.go', 'a.py']));
+
+  void test('a C# test class in a block namespace is outlined with its members, not as "members: class[...]"', () => {
+    const file = 'tests/WidgetParserTests.cs';
+    const text = csharpTestFile(73);
+    const csharp = outlineSource(file, text);
+    const unlimited = planningOutline(csharp, { budget: Number.POSITIVE_INFINITY, counter });
+    const budget = Math.floor(counter.count(unlimited) / 2);
+    const planned = planningOutline(csharp, { budget, counter });
+    assert.ok(counter.count(planned) <= budget, `${counter.count(planned)} > ${budget}`);
+    const lines = planned.split('\n');
+    assert.equal(lines[2], `    ${file}/namespace[Acme.Widgets.Tests]/class[WidgetParserTests]  public class WidgetParserTests`);
+    assert.match(lines[3] ?? '', /^ {6}members: property\[_parser\], method\[Parse_Case0_ReturnsTheExpectedWidget\], /);
+    assert.equal((lines[3]?.match(/method\[Parse_Case\d+_ReturnsTheExpectedWidget\]/g) ?? []).length, 73);
+    assert.ok(!planned.includes('members: class['), planned);
+  });
+
+  void test('real code: ReactShadowNode.cs (1,401 lines in a block namespace) lists its class members', (t) => {
+    const real = corpusFileText('csharp', 'ReactNative.Shared/UIManager/ReactShadowNode.cs');
+    if (real === undefined) return t.skip(installHint('csharp'));
+    const text = planningOutline(outlineSource(real.path, real.text), { counter });
+    assert.ok(counter.count(text) <= DEFAULT_PLANNING_OUTLINE_BUDGET);
+    assert.ok(!text.includes('members: class[ReactShadowNode]'), text.slice(0, 400));
+    assert.match(text, /\n {4}\S+\/class\[ReactShadowNode\] {2}public class ReactShadowNode : IDisposable\n {6}members: .*method\[CalculateLayout\]/);
+  });
+
+  void test('section comments stand where the file has them: the new test goes above "DEPRECATED", not below', (t) => {
+    const real = corpusFileText('go', 'spf13/cobra/args_test.go');
+    if (real === undefined) return t.skip(installHint('go'));
+    const lines = planningOutline(outlineSource(real.path, real.text), { counter }).split('\n');
+    const at = lines.indexOf('  § DEPRECATED (line 488)');
+    assert.ok(at > 0, lines.join('\n'));
+    assert.match(lines[at - 1] ?? '', /function\[TestMatchAll\]/);
+    assert.match(lines[at + 1] ?? '', /function\[TestExactValidArgs\]/);
+    assert.ok(lines.includes('  § NoArgs (line 110)'));
+    assert.ok(!lines.some((line) => line.includes('Copyright')), 'the licence above the package is no section');
+  });
+
+  void test('Python: the module docstring and class docstrings are marked; comments inside a function are not', () => {
+    const file = 'pkg/shapes.py';
+    const text = [
+      '"""Shapes and their areas.',
+      '',
+      'More words.',
+      '"""',
+      'import math',
+      '',
+      '',
+      'class Shape:',
+      '    """A shape: something with an area."""',
+      '',
+      '    def area(self) -> float:',
+      '        raise NotImplementedError',
+      '',
+      '    # ---- deprecated ----',
+      '',
+      '    def size(self) -> float:',
+      '        return self.area()',
+      '',
+      '',
+      'def outer():',
+      '    """Not a class: its docstring is its code."""',
+      '    # explains the next line',
+      '    x = 1',
+      '',
+      '    def inner():',
+      '        return x',
+      '    return inner',
+      '',
+    ].join('\n');
+    assert.equal(
+      planningOutline(outlineSource(file, text), { counter }),
+      [
+        `File ${file} (27 lines)`,
+        '  § docstring: Shapes and their areas. (lines 1-4)',
+        `  ${file}/class[Shape]  class Shape`,
+        '    § docstring: A shape: something with an area. (line 9)',
+        `    ${file}/class[Shape]/method[area]  def area(self) -> float`,
+        '    § deprecated (line 14)',
+        `    ${file}/class[Shape]/method[size]  def size(self) -> float`,
+        `  ${file}/function[outer]  def outer()`,
+        `    ${file}/function[outer]/function[inner]  def inner()`,
+      ].join('\n'),
+    );
   });
 });

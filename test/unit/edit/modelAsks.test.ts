@@ -167,7 +167,7 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
     assert.deepEqual(outcome.rounds[0]?.answered?.sent, []);
   });
 
-  void test('a NEED over the budget is not sent, and says so with smaller parts to ask for', async () => {
+  void test('a NEED over the budget is not sent, and says so with the members to ask for instead', async () => {
     const before = llm.server.requests.length;
     llm.server.enqueue(scripted.answer(`NEED ${FILE}/class[Store]`), scripted.answer(NEW_GET));
     const outcome = await runEdit(request({ options: { smallFileLines: 1, budget: 250 } }));
@@ -177,7 +177,8 @@ void describe('the model asks: NEED and FIND in every round, its notes kept', ()
       followUp,
       /NEED src\/store\.ts\/class\[Store\]: too large to send in full \(\d+ tokens, \d+ left of the budget of 250\)/,
     );
-    assert.match(followUp, /Existing paths nearby: .*method\[put\]/);
+    assert.match(followUp, /NEED the members you need instead: property\[items\] 2, method\[get\] 4-6, method\[put\] 8-10, /);
+    assert.match(followUp, /method\[entries\] \d+-\d+$/m, 'every member, the last one too');
     assert.ok(!followUp.includes('this.items.set(key, value);'));
   });
 

@@ -58,14 +58,25 @@ void describe('lines shown verbatim count as seen for a PATCH_ELEMENT', () => {
   ];
 
   void test('a patch of the call line the references list showed applies in the first round', async () => {
-    const root = workspace();
+    // greet.ts long enough to be sent focused: a file sent whole gets no references list.
+    const root = tempWorkspace('scalpel-lines-', {
+      'src/greet.ts': `${GREET}\n${[10, 11, 12, 13, 14, 15, 16, 17, 18, 19].map(helper).join('\n')}`,
+      'src/app.ts': APP,
+      'tsconfig.json': JSON.stringify({ compilerOptions: { strict: true }, include: ['src'] }),
+    });
     llm.server.enqueue(scripted.answer(patchMain(['  return greet(who);'], ['  return greet(who).toUpperCase();'])));
     const from = llm.server.requests.length;
-    const run = await scalpel(root, args, { env: llm.cliEnv });
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal(llm.server.requests.length - from, 1, 'no seen-code round');
+    // The task's words name the call sites, so the context lists greet's references (issue 28: they are listed when
+    // they pay), grouped by file: `src/app.ts:` then `- function[main]: return greet(who);`.
+    const atCallSites = args.map((arg) => (arg === 'shout the greeting in main' ? 'shout the greeting at the call sites of greet' : arg));
+    const run = await scalpel(root, atCallSites, { env: llm.cliEnv });
     const context = llm.userMessageOf(from);
-    assert.ok(context.includes(`- ${MAIN}: return greet(who);`), 'the references list shows the line');
+    assert.ok(
+      context.includes('src/app.ts:\n- function[main]: return greet(who);'),
+      `the references list shows the line:\n${context}`,
+    );
+    assert.equal(run.code, 0, `${run.stderr}\n${llm.userMessageOf(from + 1)}`);
+    assert.equal(llm.server.requests.length - from, 1, 'no seen-code round');
     assert.ok(!context.includes("const who = 'world';"), "main's body is not shown");
     assert.match(readFileSync(join(root, 'src', 'app.ts'), 'utf8'), /return greet\(who\)\.toUpperCase\(\);/);
   });
@@ -123,6 +134,27 @@ void describe('what counts as shown', () => {
       'src/b.ts': ['this.out(greet(this.name));'],
       'src/c.ts': ['return greet(x);'],
       'src/d.ts': ["return greet('world');"],
+    });
+  });
+
+  void test('a references list grouped by file (issue 28): each site counts for the file heading it', () => {
+    const text = [
+      'References to src/greet.ts/function[greet] (4 in 3 files):',
+      'src/greet.ts:',
+      '- function[twice]: return greet(greet(name));',
+      'src/app.ts:',
+      '- function[main]: return greet(who);',
+      '- (top level): greet(process.argv[2]);',
+      'test/greet.test.ts (test):',
+      "- call[it('greets')]: assert.equal(greet('a'), 'Hello, a');",
+      '- … and 2 more in src/other.ts',
+      '',
+      '- not a site: the heading ended above',
+    ].join('\n');
+    assert.deepEqual(Object.fromEntries(linesShownIn(text)), {
+      'src/greet.ts': ['return greet(greet(name));'],
+      'src/app.ts': ['return greet(who);', 'greet(process.argv[2]);'],
+      'test/greet.test.ts': ["assert.equal(greet('a'), 'Hello, a');"],
     });
   });
 

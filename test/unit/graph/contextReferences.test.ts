@@ -7,8 +7,13 @@ import { createTokenCounter } from '../../../src/core/context/tokens';
 import { createEditService } from '../../../src/core/edit/editService';
 import { outlineSource } from '../../../src/core/elements/outline';
 import { CodeGraph } from '../../../src/core/graph/codeGraph';
-import { contextReferences, referencesBudgetOf } from '../../../src/core/graph/contextReferences';
-import { ReferenceFinder } from '../../../src/core/graph/references';
+import {
+  contextReferences,
+  describeGrouped,
+  referencesBudgetOf,
+  referencesPay,
+} from '../../../src/core/graph/contextReferences';
+import { ReferenceFinder, type ReferenceSite } from '../../../src/core/graph/references';
 import { ReferenceSearchCutShort } from '../../../src/core/graph/semantics';
 import { resolveElementPathOrThrow } from '../../../src/core/elements/resolve';
 import { nodeSourceFileSystem } from '../../../src/core/graph/sourceFiles';
@@ -18,7 +23,9 @@ import { scriptedOpenAi } from '../pipeline/validateEdit';
 // Where the focused elements are used, in the focused context: real files on disk, the real compiler, and for the
 // edit the scripted model over real HTTP.
 
-const GREET = `export function greet(name: string): string {
+const GREET = `${Array.from({ length: 24 }, (_, i) => `export const label${i} = 'a label that pads the file ${i}';`).join('\n')}
+
+export function greet(name: string): string {
   return name.length > 20 ? greet(name.slice(0, 20)) : \`Hello, \${name}\`;
 }
 
@@ -74,12 +81,18 @@ void describe('references in the focused context', () => {
     const found = contextReferences(finder, [{ outline, focus: [GREET_PATH] }], counter);
     const appendix = found.appendices.get('src/greet.ts') ?? '';
     assert.match(appendix, /^References to src\/greet\.ts\/function\[greet\] \(33 in 3 files\):/);
-    assert.ok(appendix.includes("- src/app.ts/function[main]: console.log(greet('Ada'));"), appendix);
-    assert.ok(appendix.includes("- src/app.ts/variable[banner]: export const banner = greet('Banner');"), appendix);
+    // Grouped by file, the path once: the element's own file first, then the others.
+    assert.ok(
+      appendix.includes(
+        "src/greet.ts:\n- class[Greeter]/method[say]: return `${this.prefix} ${greet(name)}`;\nsrc/app.ts:\n- function[main]: console.log(greet('Ada'));\n- variable[banner]: export const banner = greet('Banner');\nsrc/many.ts:\n",
+      ),
+      appendix,
+    );
+    assert.equal(appendix.split('\n').filter((line) => line.startsWith('src/app.ts')).length, 1, appendix);
     // The recursive call is in the body the model sees in full: not listed.
     assert.ok(!appendix.includes('greet(name.slice(0, 20))'), appendix);
     // At most twelve sites, then where the rest are.
-    assert.match(appendix, /\n- … and 21 more in src\/many\.ts, src\/greet\.ts$/);
+    assert.match(appendix, /\n- … and 21 more in src\/many\.ts$/);
     assert.equal(found.elements, 1);
     assert.ok(found.tokens <= referencesBudgetOf(undefined));
   });
@@ -104,7 +117,7 @@ void describe('references in the focused context', () => {
       counter,
     );
     const appendix = found.appendices.get('src/greet.ts') ?? '';
-    assert.ok(appendix.includes("- src/app.ts/function[main]: console.log(new Greeter().say('Bo'));"), appendix);
+    assert.ok(appendix.includes("src/app.ts:\n- function[main]: console.log(new Greeter().say('Bo'));"), appendix);
     // `this.prefix` is inside `say`, which the model sees in full.
     assert.ok(appendix.includes('No uses of src/greet.ts/class[Greeter]/property[prefix] outside what is shown'));
     const forClass = contextReferences(finder, [{ outline, focus: ['src/greet.ts/class[Greeter]'] }], counter);
@@ -183,9 +196,85 @@ void describe('references in the focused context', () => {
       return String(body?.messages?.find((m) => m.role === 'user')?.content ?? '');
     };
     const withTypes = await userMessages('types');
-    assert.ok(withTypes.includes("- src/app.ts/function[main]: console.log(greet('Ada'));"), withTypes);
+    assert.ok(withTypes.includes("src/app.ts:\n- function[main]: console.log(greet('Ada'));"), withTypes);
     assert.ok(withTypes.indexOf('References to') < withTypes.indexOf('Task: add a greeting'));
     const withSyntax = await userMessages('syntax');
     assert.ok(!withSyntax.includes('References to'), withSyntax);
+  });
+
+  void test('a task that changes no signature gets no references: they are sent when they pay', async () => {
+    const text = readFileSync(join(root, 'src/greet.ts'), 'utf8');
+    const service = createEditService({ workspaceRoot: root });
+    const before = server.requests.length;
+    server.enqueue(scripted.answer('Nothing to do.'));
+    await service.edit({
+      instruction: 'greet with Hi instead of Hello',
+      files: [{ path: 'src/greet.ts', focus: [GREET_PATH] }],
+      snapshot: { read: (path: string) => (path === 'src/greet.ts' ? text : undefined) },
+      provider: scriptedOpenAi(server),
+      command: 'test.edit',
+      settings: { repairRounds: 0, smallFileLines: 1 },
+    });
+    const sent = String(server.requests[before]?.body?.messages?.find((m) => m.role === 'user')?.content ?? '');
+    assert.ok(sent.includes('Task: greet with Hi'), sent);
+    assert.ok(!sent.includes('References to'), sent);
+  });
+});
+
+void describe('references when they pay', () => {
+  void test("the task's words say when a signature or export is likely to change", () => {
+    for (const task of [
+      'add a timeout parameter to fetchUser',
+      'make load async',
+      'rename total to sum',
+      'return a Promise<string> instead',
+      'export the helper',
+      'change the signature of parse to take options',
+      'update every caller of greet',
+    ])
+      assert.equal(referencesPay(task), true, task);
+    for (const task of ['fix the off-by-one in the loop', 'log the error before rethrowing', 'trim the input'])
+      assert.equal(referencesPay(task), false, task);
+  });
+
+  void test('uses are grouped by file with the path once: the own file first, then importers, tests last', () => {
+    const site = (file: string, line: number, elementPath: string): ReferenceSite => ({
+      file,
+      line,
+      column: 3,
+      elementPath,
+      lineText: `use(${line});`,
+      isWrite: false,
+      isCall: true,
+    });
+    const text = describeGrouped(
+      {
+        target: 'src/use.ts/function[use]',
+        sites: [
+          site('src/a.test.ts', 4, "src/a.test.ts/statement[describe]/call[it 'uses']"),
+          site('src/b.ts', 9, 'src/b.ts/function[run]'),
+          site('src/b.ts', 12, 'src/b.ts/function[stop]'),
+          site('src/use.ts', 30, 'src/use.ts/function[again]'),
+          site('src/z.ts', 2, 'src/z.ts/variable[z]'),
+        ],
+      },
+      12,
+      'src/use.ts',
+    );
+    assert.equal(
+      text,
+      [
+        'References to src/use.ts/function[use] (5 in 4 files):',
+        'src/use.ts:',
+        '- function[again]: use(30);',
+        'src/b.ts:',
+        '- function[run]: use(9);',
+        '- function[stop]: use(12);',
+        'src/z.ts:',
+        '- variable[z]: use(2);',
+        'src/a.test.ts (test):',
+        "- statement[describe]/call[it 'uses']: use(4);",
+      ].join('\n'),
+    );
   });
 });

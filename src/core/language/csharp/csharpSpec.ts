@@ -4,6 +4,7 @@ import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
 import { csharpImports } from './csharpImports';
+import { csharpCompilerProblems } from './csharpRules';
 
 /**
  * C#: namespaces (block and file-scoped), classes, structs, interfaces, records, enums (their members), nested at
@@ -112,6 +113,7 @@ export const csharpSpec: TreeSitterLanguageSpec = {
   fenceTag: 'csharp',
   declarationOf,
   commentTypes: ['comment'],
+  compilerProblems: (root) => csharpCompilerProblems(root),
   syntax: C_LIKE_SYNTAX,
   scanCode: (text) => scanCLike(text, { verbatimStrings: true, tripleQuotes: true }),
   wrapContent,

@@ -4,6 +4,7 @@ import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
 import { goImports } from './goImports';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import { goCompilerProblems } from './goRules';
 
 /**
  * Go: functions, methods named with their receiver as Go itself writes them (`method[(*Server).Start]`,
@@ -103,7 +104,9 @@ export const goSpec: TreeSitterLanguageSpec = {
   declarationOf,
   commentTypes: ['comment'],
   headerTypes: ['package_clause'],
-  syntax: C_LIKE_SYNTAX,
+  compilerProblems: (root) => goCompilerProblems(root),
+  // The Go compiler ends a line at LF only: a lone CR is whitespace, so a file of them is read as it is.
+  syntax: { ...C_LIKE_SYNTAX, loneCrIsWhitespace: true },
   scanCode: (text) => scanCLike(text, { backtickStrings: true }),
   wrapContent,
   imports: goImports,

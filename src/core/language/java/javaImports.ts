@@ -11,7 +11,8 @@ import type { ImportSpec } from '../treeSitter/languageSpec';
  */
 
 const NAME = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
-const QUALIFIED = new RegExp(String.raw`^(static\s+)?(${NAME}(?:\s*\.\s*${NAME})*(?:\s*\.\s*\*)?)$`, 'u');
+// At least one dot: javac's parser refuses `import List;` ("'.' expected"), and a bare name is no import.
+const QUALIFIED = new RegExp(String.raw`^(static\s+)?(${NAME}(?:\s*\.\s*${NAME})*\s*\.\s*(?:${NAME}|\*))$`, 'u');
 
 /** `static a.b.C` or `a.b.*` from the text after `import`; undefined when it is not a qualified name. */
 function moduleOf(rest: string): string | undefined {

@@ -5,6 +5,7 @@ import { scanCLike } from '../cLike/cLikeScan';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
 import { parseWithSpec } from '../treeSitter/treeSitterOutline';
 import { javaImports } from './javaImports';
+import { javaCompilerProblems } from './javaRules';
 
 /**
  * Java: classes, interfaces, enums (their constants), records, annotation types, nested at any depth; methods
@@ -107,4 +108,5 @@ export const javaSpec: TreeSitterLanguageSpec = {
   imports: javaImports,
   inlineTypes: ['enum_body_declarations'],
   headerTypes: ['package_declaration'],
+  compilerProblems: (root) => javaCompilerProblems(root),
 };

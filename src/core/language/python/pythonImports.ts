@@ -96,4 +96,6 @@ export const pythonImports: ImportSpec = {
   parse: parseImport,
   render: renderImport,
   nameOf,
+  // CPython refuses a `from __future__` import after any other statement but the docstring.
+  heads: (shape) => shape.module === '__future__',
 };

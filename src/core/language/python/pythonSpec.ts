@@ -4,6 +4,7 @@ import { PYTHON_INFO } from '../languageCatalog';
 import type { ContainerFlavor } from '../languageSupport';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
 import { pythonImports } from './pythonImports';
+import { futureImportProblems, pythonTokenizerProblems } from './pythonRules';
 import { scanPython } from './pythonScan';
 
 /**
@@ -134,8 +135,20 @@ export const pythonSpec: TreeSitterLanguageSpec = {
     (node.type === 'expression_statement' && node.namedChildCount === 1 && node.namedChildren[0]?.type === 'ellipsis'),
   trails: (node, next) => assignmentTarget(node) !== undefined && isDocstring(next),
   commentTypes: ['comment'],
+  // A shebang and an encoding declaration must stay the file's first lines: they head the file, never an element.
+  isFileComment: (node) =>
+    (node.startPosition.row === 0 && node.text.startsWith('#!')) ||
+    (node.startPosition.row <= 1 && /^#.*?coding[:=][ \t]*[-\w.]+/.test(node.text)),
   nonEmptyTypes: ['block'],
-  syntax: { lineComment: '#', blocks: 'indent', elidedBody: ': …', ellipsisIsCode: true, emptyBody: 'pass' },
+  compilerProblems: (root, text) => [...pythonTokenizerProblems(text), ...futureImportProblems(root, text)],
+  syntax: {
+    lineComment: '#',
+    blocks: 'indent',
+    elidedBody: ': …',
+    ellipsisIsCode: true,
+    emptyBody: 'pass',
+    docstrings: true,
+  },
   scanCode: scanPython,
   wrapContent,
   signatureOf,

@@ -4,6 +4,7 @@ import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
 import { rustImports } from './rustImports';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import { rustCompilerProblems } from './rustRules';
 
 /**
  * Rust: items (functions, structs and unions with their fields, enums with their variants, traits with their
@@ -34,6 +35,46 @@ function implName(node: Node): string {
   return `${negative}${typeName(trait)} for ${type}`;
 }
 
+/** Rust's keywords: a macro's leading `pub struct`, `static ref` are no name. */
+const KEYWORDS: ReadonlySet<string> = new Set(
+  'as async await box const crate dyn enum extern fn for impl in let mod move mut pub ref self static struct super trait type union unsafe use where'.split(
+    ' ',
+  ),
+);
+
+/**
+ * A macro call is named by its macro and its first identifier argument, the way a test or an item it declares is
+ * known (`rgtest!(r1098, |dir, cmd| {...})` is `rgtest! r1098`, `ast_struct! { pub struct ExprArray {...} }` is
+ * `ast_struct! ExprArray`): leading doc comments, attributes, keywords, literals and separators are skipped
+ * (`define_bool!(0, is_literal, ...)` is `define_bool! is_literal`); a bracketed group before any identifier, or an
+ * identifier that is a macro call or a path (`foo!`, `foo::`), names nothing. Without such an argument the name is the macro alone
+ * (`serde_if_integer128!`), and same-named calls carry ordinals.
+ */
+function macroName(node: Node): string {
+  const macro = `${node.childForFieldName('macro')?.text ?? ''}!`;
+  const tree = node.namedChildren.find((child) => child.type === 'token_tree');
+  const tokens = tree?.children.slice(1) ?? [];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    if (token === undefined) break;
+    // Comments, literals and separators before the name (`define_bool!(0, is_literal, set_literal)`).
+    if (/comment$|literal$|^mutable_specifier$|^[,;]$/.test(token.type)) continue;
+    // An attribute `#[...]` (or syn's `#full` marker after a name): skip the `#` and what it marks.
+    if (token.type === '#') {
+      i += tokens[i + 1]?.type === '!' ? 2 : 1;
+      continue;
+    }
+    const word = token.text;
+    if (!token.isNamed && KEYWORDS.has(word)) continue;
+    if (token.type === 'identifier' && KEYWORDS.has(word)) continue;
+    if (token.type !== 'identifier' && token.type !== 'primitive_type') break;
+    const next = tokens[i + 1]?.type;
+    if (next === '!' || next === '::' || next === '.') break;
+    return `${macro} ${word}`;
+  }
+  return macro;
+}
+
 function memberOf(node: Node): Declaration | undefined {
   switch (node.type) {
     case 'function_item':
@@ -46,7 +87,7 @@ function memberOf(node: Node): Declaration | undefined {
     case 'type_item':
       return { kind: 'type', name: nameOf(node), body: null };
     case 'macro_invocation':
-      return { kind: 'statement', name: `${node.childForFieldName('macro')?.text ?? ''}!`, body: null };
+      return { kind: 'statement', name: macroName(node), body: null };
     default:
       return undefined;
   }
@@ -83,7 +124,7 @@ function itemOf(node: Node, parent: ParentInfo): Declaration | undefined {
     case 'macro_definition':
       return { kind: 'statement', name: `macro_rules! ${nameOf(node)}`, body: null };
     case 'macro_invocation':
-      return { kind: 'statement', name: `${node.childForFieldName('macro')?.text ?? ''}!`, body: null };
+      return { kind: 'statement', name: macroName(node), body: null };
     case 'expression_statement': {
       const inner = node.namedChildren[0];
       return inner?.type === 'macro_invocation' ? itemOf(inner, parent) : undefined;
@@ -135,7 +176,13 @@ export const rustSpec: TreeSitterLanguageSpec = {
   isFileComment: (node) => /^\/[/*]!/.test(node.text),
   headerTypes: ['inner_attribute_item'],
   leadingTypes: ['attribute_item'],
-  syntax: C_LIKE_SYNTAX,
+  // The `;` after a macro call among items (`define_bool!(0, a, b);` in an impl) is a node of its own: it belongs to
+  // the call, so deleting the call takes it along (a lone `;` is no item).
+  trails: (node, next) =>
+    node.type === 'macro_invocation' && next.type === 'empty_statement' && next.startPosition.row === node.endPosition.row,
+  compilerProblems: (root) => rustCompilerProblems(root),
+  // rustc ends a line at LF only: a lone CR is whitespace, so a file of them is read as it is.
+  syntax: { ...C_LIKE_SYNTAX, loneCrIsWhitespace: true },
   scanCode: (text) => scanCLike(text, { rustStrings: true }),
   wrapContent,
   imports: rustImports,

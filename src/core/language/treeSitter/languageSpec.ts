@@ -1,5 +1,5 @@
 import type { Node } from 'web-tree-sitter';
-import type { ElementKind } from '../../elements/element';
+import type { ElementKind, SyntaxProblem } from '../../elements/element';
 import type { ImportShape } from '../importModel';
 import type { CodeScan, CodeSyntax, ContainerFlavor, LanguageInfo } from '../languageSupport';
 
@@ -72,6 +72,11 @@ export interface TreeSitterLanguageSpec {
    * `block`: `def f():` followed by a line that is not deeper parses as an empty body). Reported as syntax errors.
    */
   readonly nonEmptyTypes?: readonly string[];
+  /**
+   * What the language's own compiler refuses though the grammar parses it (CPython's indentation rules, `from
+   * __future__` after code): reported with the syntax errors, so verification refuses an edit that adds one.
+   */
+  compilerProblems?(root: Node, text: string): readonly SyntaxProblem[];
   /** How the language writes comments and bodies in a context and in rendering. */
   readonly syntax: CodeSyntax;
   /** A lexical pass over code that need not parse on its own (see LanguageSupport.scanCode). */
@@ -137,6 +142,11 @@ export interface ImportSpec {
   readonly inNamespaces?: boolean;
   /** One declaration as the language writes it, for the hint of a refused one (`import java.util.List;`). */
   readonly example?: string;
+  /**
+   * An import that must come before all other code (Python's `from __future__`): a new one goes at the top of the
+   * file (after its docstring and header comments), before the other imports, not after the last one.
+   */
+  heads?(shape: ImportShape): boolean;
   /** Whether `existing` already imports what `added` does (Java's `a.b.*` covers `a.b.C`): a note, not a second import. */
   covers?(existing: ImportShape, added: ImportShape): boolean;
   /** Why `added` cannot sit beside `existing` (two imports of one simple name), or undefined. */

@@ -114,6 +114,20 @@ export class SpecImportBook implements ImportBook {
   }
 
   private addDeclaration(request: ImportShape, text: string, opIndex: number, placement: ImportPlacement | undefined): void {
+    if (this.spec.heads?.(request) === true) {
+      // At the top of the file, before every other import and before the other new ones placed there.
+      const created: ImportDeclarationState = {
+        element: undefined,
+        text: text.trim().replace(/\r?\n/g, this.eol),
+        removed: false,
+        ops: [opIndex],
+        created: true,
+      };
+      const firstTop = this.declarations.findIndex((d) => d.created && d.after === undefined && d.before === undefined);
+      if (firstTop < 0) this.declarations.push(created);
+      else this.declarations.splice(firstTop, 0, created);
+      return;
+    }
     const existing = this.declarations.filter((d) => !d.created);
     const ordered = placement === undefined ? this.orderedPlace(request) : undefined;
     const before =

@@ -12,14 +12,8 @@ import type {
 } from '../languageSupport';
 import type { ImportBindingChange, ImportShape } from '../importModel';
 import type { TreeSitterLanguageSpec } from './languageSpec';
-import {
-  type BodyInfo,
-  grammarOf,
-  LineIndex,
-  parseWithSpec,
-  SpecOutliner,
-  type SpecOutline,
-} from './treeSitterOutline';
+import { LineIndex } from '../../elements/lines';
+import { type BodyInfo, grammarOf, parseWithSpec, SpecOutliner, type SpecOutline } from './treeSitterOutline';
 import { type ExistingImport, SpecImportBook } from './specImportBook';
 import { loadGrammar } from './treeSitterRuntime';
 

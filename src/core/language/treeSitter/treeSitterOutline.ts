@@ -1,7 +1,8 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ElementNode, FileOutline, SyntaxProblem, TextRange } from '../../elements/element';
 import { formatElementPath, formatSegment } from '../../elements/elementPath';
-import { countLines } from '../../elements/lines';
+import { countLines, LineIndex } from '../../elements/lines';
+import { ElementNestingError, MAX_ELEMENT_DEPTH } from '../../elements/nesting';
 import type { ContainerFlavor } from '../languageSupport';
 import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from './languageSpec';
 import { loadedGrammar, parserFor } from './treeSitterRuntime';
@@ -55,28 +56,12 @@ const SIGNATURE_LIMIT = 200;
 /** A decorator shown above a signature is one short line: its arguments are no part of what the model addresses. */
 const DECORATOR_LIMIT = 100;
 
-export class LineIndex {
-  private readonly starts: number[] = [0];
-
-  constructor(text: string) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
-  }
-
-  /** 1-based line of an offset. */
-  lineOf(offset: number): number {
-    let low = 0;
-    let high = this.starts.length - 1;
-    while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if ((this.starts[middle] ?? 0) <= offset) low = middle;
-      else high = middle - 1;
-    }
-    return low + 1;
-  }
-
-  startOfLine(line: number): number {
-    return this.starts[line - 1] ?? 0;
-  }
+/** A run of sibling nodes still to be read, and the list their elements go into. */
+interface LevelWork {
+  readonly nodes: readonly Node[];
+  readonly parent: ParentInfo;
+  readonly segments: readonly string[];
+  readonly into: ElementNode[];
 }
 
 interface Candidate {
@@ -112,7 +97,7 @@ export class SpecOutliner {
         (this.spec.commentTypes.includes(node.type) && this.spec.isFileComment?.(node) === true && this.headerEnd > 0);
       if (heads) this.headerEnd = Math.max(this.headerEnd, node.endIndex);
     }
-    const elements = this.level(this.childrenOf(tree.rootNode), { kind: undefined, node: undefined }, []);
+    const elements = this.levels(this.childrenOf(tree.rootNode), { kind: undefined, node: undefined }, []);
     return {
       file: this.file,
       text: this.text,
@@ -121,13 +106,40 @@ export class SpecOutliner {
       syntaxErrors: [
         ...syntaxProblemsOf(tree.rootNode, this.lines, this.text),
         ...emptyBodiesOf(tree.rootNode, this.spec.nonEmptyTypes ?? [], this.lines),
+        ...(this.spec.compilerProblems?.(tree.rootNode, this.text) ?? []),
       ].sort((a, b) => a.line - b.line || a.column - b.column),
       lineCount: countLines(this.text),
     };
   }
 
-  /** The elements among sibling nodes (the root's children, or a body's). */
-  level(nodes: readonly Node[], parent: ParentInfo, parentSegments: readonly string[]): ElementNode[] {
+  /**
+   * The elements among sibling nodes (the root's children) and, level by level, those of their bodies. Iterative, not
+   * recursive: a file of 1,500 nested modules or classes must not exhaust the stack (issue 25).
+   */
+  private levels(nodes: readonly Node[], parent: ParentInfo, parentSegments: readonly string[]): ElementNode[] {
+    const top: ElementNode[] = [];
+    const work: LevelWork[] = [{ nodes, parent, segments: parentSegments, into: top }];
+    for (let next = work.pop(); next !== undefined; next = work.pop()) {
+      for (const { candidate, segment, ordinal } of this.level(next.nodes, next.parent)) {
+        const children: ElementNode[] = [];
+        const segments = [...next.segments, segment];
+        if (segments.length > MAX_ELEMENT_DEPTH) throw new ElementNestingError(this.file);
+        next.into.push(this.element(candidate, segments, ordinal, children));
+        const body = candidate.declaration.body;
+        if (body !== null) {
+          const inner = { kind: candidate.declaration.kind, node: candidate.node };
+          work.push({ nodes: this.childrenOf(body), parent: inner, segments, into: children });
+        }
+      }
+    }
+    return top;
+  }
+
+  /** The declarations among sibling nodes, each with its path segment and ordinal. */
+  private level(
+    nodes: readonly Node[],
+    parent: ParentInfo,
+  ): Array<{ candidate: Candidate; segment: string; ordinal: number | undefined }> {
     const candidates: Candidate[] = [];
     let leadingFrom: Node | undefined;
     let previous: Node | undefined;
@@ -172,7 +184,7 @@ export class SpecOutliner {
       const ordinal = (counts.get(key) ?? 1) > 1 ? (seen.get(key) ?? 0) + 1 : undefined;
       if (ordinal !== undefined) seen.set(key, ordinal);
       const segment = formatSegment(candidate.declaration.kind, candidate.declaration.name, ordinal);
-      return this.element(candidate, [...parentSegments, segment], ordinal);
+      return { candidate, segment, ordinal };
     });
   }
 
@@ -193,14 +205,18 @@ export class SpecOutliner {
     return /^[ \t\ufeff]*$/.test(this.text.slice(lineStart, offset));
   }
 
-  private element(candidate: Candidate, segments: readonly string[], ordinal: number | undefined): ElementNode {
+  /** One element; `children` is filled in by the walk when it reaches the element's body. */
+  private element(
+    candidate: Candidate,
+    segments: readonly string[],
+    ordinal: number | undefined,
+    children: ElementNode[],
+  ): ElementNode {
     const { declaration, node, outer } = candidate;
     const path = formatElementPath(this.file, segments);
     const end = trimmedEnd(this.text, (candidate.trailer ?? outer).endIndex, outer.startIndex);
     const range = { start: candidate.start, end };
     const body = declaration.body;
-    const children =
-      body === null ? [] : this.level(this.childrenOf(body), { kind: declaration.kind, node }, segments);
     if (body !== null) this.bodies.set(path, this.bodyInfo(body, declaration.flavor ?? 'class'));
     const decorators = (this.spec.decoratorsOf?.(node, outer) ?? []).map((d) =>
       limit(d.replace(/\s+/g, ' ').trim(), DECORATOR_LIMIT),
@@ -287,22 +303,27 @@ function emptyBodiesOf(root: Node, types: readonly string[], lines: LineIndex): 
     });
 }
 
-/** ERROR and MISSING nodes, each once (an ERROR's own children are not reported again). */
+/** ERROR and MISSING nodes, each once (an ERROR's own children are not reported again), in document order. */
 export function syntaxProblemsOf(root: Node, lines: LineIndex, text: string): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
   if (!root.hasError) return problems;
-  const visit = (node: Node): void => {
+  // An explicit stack, not recursion: a deeply nested file must not exhaust the call stack.
+  const stack: Node[] = [root];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
     if (node.isMissing || node.isError) {
       const line = lines.lineOf(node.startIndex);
       const column = node.startIndex - lines.startOfLine(line) + 1;
       const shown = text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40)).split('\n')[0] ?? '';
       const message = node.isMissing ? `'${node.type}' expected` : `unexpected '${shown.trim()}'`;
       problems.push({ message, line, column });
-      return;
+      continue;
     }
-    if (!node.hasError) return;
-    for (const child of node.children) visit(child);
-  };
-  visit(root);
+    if (!node.hasError) continue;
+    const children = node.children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      const child = children[i];
+      if (child !== undefined && child !== null) stack.push(child);
+    }
+  }
   return problems;
 }

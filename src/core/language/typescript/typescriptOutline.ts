@@ -2,6 +2,7 @@ import { ts } from 'ts-morph';
 import type { ElementKind, ElementNode, FileOutline, SyntaxProblem, TextRange } from '../../elements/element';
 import { formatElementPath, formatSegment, normalizeFilePath } from '../../elements/elementPath';
 import { countLines } from '../../elements/lines';
+import { ElementNestingError, isStackOverflow, MAX_ELEMENT_DEPTH } from '../../elements/nesting';
 import {
   clip,
   collapse,
@@ -54,7 +55,13 @@ const SCRIPT_KIND: Readonly<Record<SourceLanguage, ts.ScriptKind>> = {
 
 export function parseSource(file: string, text: string): ts.SourceFile {
   const language = languageOf(file) ?? 'ts';
-  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, SCRIPT_KIND[language]);
+  try {
+    return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, SCRIPT_KIND[language]);
+  } catch (error) {
+    // The compiler's parser recurses per nesting level: 1,500 nested namespaces exhaust the stack.
+    if (isStackOverflow(error)) throw new ElementNestingError(file, 'is nested too deeply for the TypeScript parser');
+    throw error;
+  }
 }
 
 export function syntaxErrorsOf(sourceFile: ts.SourceFile): SyntaxProblem[] {
@@ -133,6 +140,7 @@ class OutlineWalker {
     const first = candidate.rangeNode ?? candidate.nodes[0];
     const last = candidate.rangeNode ?? candidate.nodes[candidate.nodes.length - 1];
     if (first === undefined || last === undefined) throw new Error('element without a syntax node');
+    if (segments.length > MAX_ELEMENT_DEPTH) throw new ElementNestingError(this.file);
     const path = formatElementPath(this.file, segments);
     const range = { start: this.leadingStart(first), end: last.end };
     const declarationRange = { start: first.getStart(this.sourceFile), end: last.end };

@@ -2,6 +2,7 @@ import { ElementPathSyntaxError, parseElementPath } from '../../elements/element
 import { isOutlinable, outlineSource } from '../../elements/outline';
 import { nearestPaths } from '../../elements/resolve';
 import type { FileOutline } from '../../elements/element';
+import { ElementNestingError } from '../../elements/nesting';
 import { C_LIKE_SYNTAX, type CodeScan } from '../../language/languageSupport';
 import { languageFor, languageNames } from '../../language/languages';
 import { OPERATION_TYPES, type Operation, type OperationResult } from '../operation';
@@ -11,7 +12,7 @@ import { applyFileOperation } from './fileOperations';
 import type { OpFailure } from './actions';
 import { type ElementOperation, FilePlanner, isElementOperation } from './filePlan';
 import { type Lexicon, RenderError, renderActions } from './render';
-import { detectStyle } from './textStyle';
+import { detectStyle, usesLoneCr } from './textStyle';
 import type { ApplyOptions, ApplyResult, FileChange, SnapshotReader } from './types';
 import { verifyEdit, type VerifyProblem } from './verify';
 import { checkWorkspacePath } from './workspacePath';
@@ -328,9 +329,13 @@ export function applyOperations(
       }
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      // A file nested deeper than Scalpel reads is refused as such; anything else is a defect, said as one.
+      const failure: OpFailure =
+        error instanceof ElementNestingError
+          ? { message: reason, hint: 'Scalpel cannot edit this file; leave it out of the answer' }
+          : { message: `internal error while applying to ${work.path}: ${reason}` };
       for (const index of [...work.elementOps, ...(work.fileOp === undefined ? [] : [work.fileOp])]) {
-        if (!failures.has(index))
-          failures.set(index, { message: `internal error while applying to ${work.path}: ${reason}` });
+        if (!failures.has(index)) failures.set(index, failure);
       }
     }
   }
@@ -382,7 +387,7 @@ export function applyOperations(
 /** Plans, renders and verifies the element operations of one file; failures are recorded per operation. */
 function applyElementOperations(
   path: string,
-  before: string,
+  original: string,
   indices: readonly number[],
   operations: readonly Operation[],
   partial: boolean,
@@ -392,9 +397,14 @@ function applyElementOperations(
   readAs: Map<number, string>,
   skippedBecause: Map<number, string>,
 ): FileChange | undefined {
-  const style = detectStyle(before);
+  // A file whose lines end with a lone CR (classic Mac) is planned with LF in its place (one character for one, so
+  // every offset holds) and its new text written back with CR: the rest of apply knows LF and CRLF only. Not in a
+  // language whose compiler reads a lone CR as whitespace: there the file is verified as the compiler reads it.
   const language = languageFor(path);
   if (language === undefined) throw new Error(`no language reads ${path}`);
+  const loneCr = language.syntax?.loneCrIsWhitespace !== true && usesLoneCr(original);
+  const before = loneCr ? original.replace(/\r(?!\n)/g, '\n') : original;
+  const style = detectStyle(before);
   const lexicon: Lexicon = { scanCode: (text: string): CodeScan => language.scanCode(text), syntax: language.syntax ?? C_LIKE_SYNTAX };
   const planner = new FilePlanner(path, before, language, style);
   const outline = planner.outline;
@@ -418,10 +428,11 @@ function applyElementOperations(
     const outcome = renderAndVerify(before, outline, plan.actions, plan.expectations, style.eol, lexicon);
     if (outcome.ok) {
       markDropped(indices, plan.actions, plan.notes, failures, skippedBecause);
-      const edits = outcome.buffer.edits();
-      if (applyEdits(before, edits) !== outcome.buffer.text)
+      const planned = outcome.buffer.edits();
+      if (applyEdits(before, planned) !== outcome.buffer.text)
         throw new Error('the edits do not reproduce the edited text');
-      return { path, before, after: outcome.buffer.text, edits, created: false };
+      const edits = loneCr ? planned.map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, '\r') })) : planned;
+      return { path, before: original, after: loneCr ? applyEdits(original, edits) : outcome.buffer.text, edits, created: false };
     }
     const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, lexicon);
     for (const index of blamed) verificationFailed.add(index);

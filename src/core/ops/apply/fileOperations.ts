@@ -4,7 +4,7 @@ import { trimEdit } from './editBuffer';
 import type { OpFailure } from './actions';
 import { findNewPlaceholder } from './placeholders';
 import { textFileProblem } from './textFileChecks';
-import { detectEol, detectStyle, stripBom, toLf, withEol } from './textStyle';
+import { detectEol, detectStyle, stripBom, toLf, usesLoneCr, withEol } from './textStyle';
 import type { FileChange } from './types';
 import { syntaxProblem } from './verify';
 
@@ -54,8 +54,10 @@ export function applyFileOperation(
     after = body === '' ? '' : withEol(body, eol) + eol;
   } else {
     const style = detectStyle(before);
-    after =
-      (style.bom ? '\uFEFF' : '') + withEol(body, style.eol) + (style.finalNewline && body !== '' ? style.eol : '');
+    // A file of lone CRs keeps them (detectStyle knows LF and CRLF only).
+    const eol = usesLoneCr(before) ? '\r' : style.eol;
+    const finalNewline = eol === '\r' ? before.endsWith('\r') : style.finalNewline;
+    after = (style.bom ? '\uFEFF' : '') + body.replace(/\n/g, eol) + (finalNewline && body !== '' ? eol : '');
   }
   const language = languageFor(path);
   if (language !== undefined) {

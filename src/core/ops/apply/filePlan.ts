@@ -1,6 +1,7 @@
 import type { Action, Expectation, OpFailure } from './actions';
 import type { Operation } from '../operation';
 import type { FileOutline } from '../../elements/element';
+import { ElementNestingError } from '../../elements/nesting';
 import type { LanguageSupport } from '../../language/languageSupport';
 import type { TextStyle } from './textStyle';
 import { planCreate } from './plan/planCreate';
@@ -81,9 +82,12 @@ export class FilePlanner {
     } catch (error) {
       // A defect here must cost this operation, not the batch or the session.
       const reason = error instanceof Error ? error.message : String(error);
-      this.state.fail(index, {
-        message: `internal error while planning ${operation.type} ${operation.path}: ${reason}`,
-      });
+      this.state.fail(
+        index,
+        error instanceof ElementNestingError
+          ? { message: `${operation.type} ${operation.path}: ${reason}`, hint: 'leave this file out of the answer' }
+          : { message: `internal error while planning ${operation.type} ${operation.path}: ${reason}` },
+      );
     }
   }
 

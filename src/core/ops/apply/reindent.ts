@@ -1,6 +1,14 @@
 import type { CodeScan } from '../../language/languageSupport';
-import { insideAny } from './codeScan';
-import { indentWidth, type IndentStyle, isBlankLine, leadingWhitespace, stripBom } from './textStyle';
+import { linesStartingInside } from './codeScan';
+import {
+  indentWidth,
+  inIndentStyle,
+  type IndentStyle,
+  isBlankLine,
+  leadingWhitespace,
+  stripBom,
+  styleOfIndent,
+} from './textStyle';
 
 /**
  * Moves a piece of code written elsewhere (by a model, at its own indentation) onto the indentation of the place it
@@ -21,15 +29,7 @@ interface LineFacts {
 }
 
 function lineFacts(content: string, scanCode: (text: string) => CodeScan): LineFacts {
-  const lines = content.split('\n');
-  const { literals } = scanCode(content);
-  const literal: boolean[] = [];
-  let offset = 0;
-  for (const line of lines) {
-    literal.push(offset > 0 && insideAny(literals, offset));
-    offset += line.length + 1;
-  }
-  return { lines, literal };
+  return { lines: content.split('\n'), literal: linesStartingInside(content, scanCode(content).literals) };
 }
 
 function gcd(a: number, b: number): number {
@@ -122,7 +122,16 @@ function blocksNest(lines: readonly string[], target: ReindentTarget): boolean {
  */
 export function reindent(content: string, target: ReindentTarget): string[] {
   const { lines, literal } = lineFacts(content, target.scanCode);
-  if (target.mode === 'cut') return lines.map((line, i) => (i === 0 ? target.indent + line : line));
+  if (target.mode === 'cut') {
+    // Text cut from the file keeps its lines, but never indentation in the other character (spaces among tabs).
+    const style = styleOfIndent(target.indent, target.style);
+    return lines.map((line, i) => {
+      if (i === 0) return target.indent + line;
+      if (literal[i]) return line;
+      const indent = leadingWhitespace(line);
+      return inIndentStyle(indent, style) + line.slice(indent.length);
+    });
+  }
   const tabWidth = target.style.tabWidth;
   const widthOf = (line: string): number => indentWidth(leadingWhitespace(line), tabWidth);
   const firstWidth = widthOf(lines[0] ?? '');

@@ -43,7 +43,6 @@ export function renderActions(
   return buffer;
 }
 
-/** The start of the line holding `offset`; the first line starts after a byte order mark. */
 /**
  * Spaces and tabs right before `end`, not before `floor`. By hand: `/[ \t]*$/` tries every start in a run of blanks
  * and is quadratic in it.
@@ -54,9 +53,13 @@ function blanksBefore(text: string, end: number, floor: number): number {
   return end - start;
 }
 
+/**
+ * The start of the line holding `offset`; the first line starts after a byte order mark, so that nothing is ever
+ * written in front of it (an import added at the top of a file with a BOM went before it: issue 25).
+ */
 function lineStartOf(text: string, offset: number): number {
   const start = rawLineStartOf(text, offset);
-  return start === 0 && offset > 0 && text.charCodeAt(0) === 0xfeff ? 1 : start;
+  return start === 0 && text.charCodeAt(0) === 0xfeff ? 1 : start;
 }
 
 function lineWithoutBreak(text: string, start: number): string {
@@ -223,7 +226,9 @@ class Renderer {
           return { mode: 'line', offset: nextLineStartOf(text, this.atEnd(block.end, ops)) };
         }
         if (open === undefined || close === undefined) {
-          return slot.kind === 'last' ? { mode: 'line', offset: text.length } : { mode: 'line', offset: 0 };
+          return slot.kind === 'last'
+            ? { mode: 'line', offset: text.length }
+            : { mode: 'line', offset: lineStartOf(text, 0) };
         }
         const openAt = this.at(open, ops);
         const closeAt = this.at(close, ops);
@@ -309,7 +314,9 @@ class Renderer {
     }
     const text = this.text;
     const eol = this.eol;
-    const atEndWithoutBreak = at >= text.length && text.length > 0 && !text.endsWith('\n');
+    // A file that is only a byte order mark is empty: its first line starts after the mark.
+    const empty = text.length === 0 || (text.length === 1 && text.charCodeAt(0) === 0xfeff);
+    const atEndWithoutBreak = at >= text.length && !empty && !text.endsWith('\n');
     const above = this.blanksAbove(at);
     const below = atEndWithoutBreak ? { count: 0, to: at } : this.blanksBelow(at);
     const gap = above.count + below.count;

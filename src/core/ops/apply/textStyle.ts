@@ -37,6 +37,18 @@ export function detectEol(text: string): '\n' | '\r\n' {
   return crlf > lf ? '\r\n' : '\n';
 }
 
+/** Whether most of the text's line breaks are a lone CR (classic Mac OS), not LF or CRLF. */
+export function usesLoneCr(text: string): boolean {
+  let cr = 0;
+  let lf = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) lf += 1;
+    else if (c === 13 && text.charCodeAt(i + 1) !== 10) cr += 1;
+  }
+  return cr > lf;
+}
+
 /** Leading whitespace of every line that has code on it, skipping JSDoc continuation lines (` * text`). */
 function indentations(text: string): string[] {
   const found: string[] = [];
@@ -93,6 +105,29 @@ export function detectStyle(text: string): TextStyle {
     finalNewline: body.length === 0 || body.endsWith('\n'),
     indent: detectIndent(body),
   };
+}
+
+/**
+ * Leading whitespace in an indentation style where it uses the other character: spaces in front of a line of a
+ * tab-indented file become tabs (a tab counting `tabWidth` columns, the remainder kept as alignment spaces), tabs in a
+ * space-indented file become one `unit` each. Whitespace already in the style (tabs, then alignment spaces) is kept.
+ * Code a model wrote with the other character must not be written mixed: CPython refuses it (TabError), and in any
+ * language it breaks the file's alignment.
+ */
+export function inIndentStyle(indent: string, style: IndentStyle): string {
+  if (style.unit === '\t') {
+    if (!indent.startsWith(' ')) return indent;
+    const width = indentWidth(indent, style.tabWidth);
+    return '\t'.repeat(Math.floor(width / style.tabWidth)) + ' '.repeat(width % style.tabWidth);
+  }
+  return indent.includes('\t') ? indent.replace(/\t/g, style.unit) : indent;
+}
+
+/** The indentation style of a run of indentation when it shows one (a tab or spaces), else `fallback`. */
+export function styleOfIndent(indent: string, fallback: IndentStyle): IndentStyle {
+  if (indent.startsWith('\t')) return fallback.unit === '\t' ? fallback : { unit: '\t', tabWidth: 4 };
+  if (indent.startsWith(' ') && fallback.unit === '\t') return { unit: '    ', tabWidth: 4 };
+  return fallback;
 }
 
 /** Columns of a run of indentation, a tab counting `tabWidth`. */

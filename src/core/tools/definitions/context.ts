@@ -81,19 +81,24 @@ export const contextTool: ToolSpec<ContextInput> = {
   describe: (input) => `context of ${input.focus.join(', ')}`,
   handle(input, env, budget) {
     const maxTokens = Math.min(budget.maxTokens, input.maxTokens ?? DEFAULT_CONTEXT_TOKENS);
-    const byFile = new Map<string, string[]>();
+    const byFile = new Map<string, { focus: string[]; containers: string[]; apart: string[] }>();
     const oversized: Array<{ path: string; element: ElementNode; text: string }> = [];
     for (const raw of input.focus) {
       const path = canonicalPathOrThrow(env, raw);
       const file = parseElementPath(path).file;
       const outline = env.outlines.getOrThrow(file);
-      const paths = byFile.get(file) ?? [];
+      const paths = byFile.get(file) ?? { focus: [], containers: [], apart: [] };
       byFile.set(file, paths);
       if (path === file) continue;
       const element = resolveElementPathOrThrow(outline, path).element;
-      if (element.endLine - element.startLine + 1 > budget.maxSnippetLines) {
+      if (element.endLine - element.startLine + 1 <= budget.maxSnippetLines) paths.focus.push(path);
+      else if (element.children.length > 0) {
+        // A long container shows its header, own text and members' signatures: focus on a member for its body.
+        paths.containers.push(path);
+      } else {
         oversized.push({ path, element, text: outline.text });
-      } else paths.push(path);
+        paths.apart.push(path);
+      }
     }
     // What the agent sees now is its baseline: get_changes reports the user's edits since, apply merges with them.
     for (const file of byFile.keys()) env.conversation.recordShown(file, env.outlines.getOrThrow(file).text);
@@ -104,21 +109,23 @@ export const contextTool: ToolSpec<ContextInput> = {
     /** Focused elements that do not fit the view come in slices like a long one, never as an error. */
     const sliceFocused = (): void => {
       const outlines = [...byFile.entries()].flatMap(([file, paths]) =>
-        paths.map((path) => ({
+        paths.focus.map((path) => ({
           path,
           element: resolveElementPathOrThrow(env.outlines.getOrThrow(file), path).element,
           text: env.outlines.getOrThrow(file).text,
         })),
       );
       oversized.unshift(...outlines);
-      for (const paths of byFile.values()) paths.length = 0;
+      for (const paths of byFile.values()) paths.focus.length = 0;
     };
     // A cursor is only ever given for slices: a later page slices what the first one did.
     if (offset > 0 && oversized.length === 0) sliceFocused();
     if (offset === 0) {
-      const requests: ContextFileRequest[] = [...byFile.entries()].map(([file, focus]) => ({
+      const requests: ContextFileRequest[] = [...byFile.entries()].map(([file, { focus, containers, apart }]) => ({
         outline: env.outlines.getOrThrow(file),
         focus,
+        ...(containers.length === 0 ? {} : { containers: containers.map((path) => ({ path })) }),
+        ...(apart.length === 0 ? {} : { shownApart: apart }),
       }));
       // Room for the slices and notes below the view.
       const sliceReserve = oversized.length === 0 ? 300 : Math.min(maxTokens / 2, 4_000);
@@ -139,7 +146,7 @@ export const contextTool: ToolSpec<ContextInput> = {
       if (view === undefined) {
         // Over the view's budget: the files as stubs, the focused elements in slices that fit (issue 27: this was an
         // error blaming a budget the agent never set).
-        const focused = [...byFile.values()].flat();
+        const focused = [...byFile.values()].flatMap((paths) => paths.focus);
         sliceFocused();
         notes.unshift(
           `${focused.join(', ')} ${focused.length === 1 ? 'is' : 'are'} over the view's ${count(maxTokens)} tokens (maxTokens, default ${count(DEFAULT_CONTEXT_TOKENS)}): shown in slices`,

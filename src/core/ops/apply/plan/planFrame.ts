@@ -1,6 +1,6 @@
 import type { ElementNode, TextRange } from '../../../elements/element';
 import type { SearchReplacePair } from '../../operation';
-import { detectEol } from '../textStyle';
+import { matchPair } from '../patchMatch';
 import type { PlanState } from './planState';
 
 /**
@@ -38,13 +38,18 @@ export function frameRanges(state: PlanState, owner: ElementNode | undefined): T
 }
 
 export type FramePatchOutcome =
-  | { readonly ok: true; readonly frames: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly frames: readonly string[];
+      /** 1-based numbers of the pairs that matched only whitespace-tolerantly. */
+      readonly tolerantPairs: readonly number[];
+    }
   /** `pair` (0-based) changes text of a member, or its search is not found exactly once. */
   | { readonly ok: false; readonly pair: number; readonly reason: 'member' | 'notFound' | 'ambiguous' };
 
 /**
- * Applies the pairs to the container's text with each change kept inside one frame. Matching is exact (line breaks
- * aside): a search that only matches once indentation is ignored is an ordinary patch of the whole element.
+ * Applies the pairs to the container's text with each change kept inside one frame. A search matches as in any patch
+ * (patchMatch.ts): as written, else whitespace-tolerantly when that finds one place only.
  */
 export function patchFrames(
   state: PlanState,
@@ -57,11 +62,9 @@ export function patchFrames(
     (range) => state.frames.get(state.keyOf(range))?.text ?? state.text.slice(range.start, range.end),
   );
   const memberTexts = members.map((m) => state.text.slice(m.range.start, m.range.end));
-  const eol = detectEol(state.text);
+  const options = { indent: state.style.indent, scanCode: state.scanCode, indentBlocks: state.indentBlocks };
+  const tolerantPairs: number[] = [];
   for (const [index, pair] of patches.entries()) {
-    const search = toEol(pair.search, eol);
-    const replace = toEol(pair.replace, eol);
-    if (search.trim() === '') return { ok: false, pair: index, reason: 'notFound' };
     // The text as it stands, with where each frame starts in it.
     const starts: number[] = [];
     let joined = '';
@@ -69,9 +72,13 @@ export function patchFrames(
       starts.push(joined.length);
       joined += frame + (memberTexts[i] ?? '');
     }
-    const at = joined.indexOf(search);
-    if (at < 0) return { ok: false, pair: index, reason: 'notFound' };
-    if (joined.indexOf(search, at + 1) >= 0) return { ok: false, pair: index, reason: 'ambiguous' };
+    const match = matchPair(joined, pair, options);
+    if (!match.ok) return { ok: false, pair: index, reason: match.reason === 'ambiguous' ? 'ambiguous' : 'notFound' };
+    if (match.tolerant) tolerantPairs.push(index + 1);
+    // The match as the exact pair that makes the same change there.
+    const at = match.start;
+    const search = joined.slice(match.start, match.end);
+    const replace = match.replacement;
     const frameAt = (start: number, end: number): number =>
       starts.findIndex((frameStart, i) => frameStart <= start && end <= frameStart + (frames[i]?.length ?? 0));
     const candidates = placeChange(search, replace).map(({ from, to, text }) => ({
@@ -90,7 +97,7 @@ export function patchFrames(
     frames[frame] =
       current.slice(0, placement.start - frameStart) + placement.text + current.slice(placement.end - frameStart);
   }
-  return { ok: true, frames };
+  return { ok: true, frames, tolerantPairs };
 }
 
 /**
@@ -160,9 +167,4 @@ function slid(
     }
   }
   return undefined;
-}
-
-function toEol(text: string, eol: '\n' | '\r\n'): string {
-  const lf = text.replace(/\r\n?/g, '\n');
-  return eol === '\n' ? lf : lf.replace(/\n/g, eol);
 }

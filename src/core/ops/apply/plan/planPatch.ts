@@ -57,6 +57,7 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
       describe: node.path,
       indent: state.style.indent,
       scanCode: state.scanCode,
+      indentBlocks: state.indentBlocks,
     },
     op.patches,
   );
@@ -74,6 +75,7 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
   const patched = outcome.text;
   if (state.refusePlaceholder(index, toLf(patched), toLf(originalText))) return;
   if (!checkPatched(state, index, label, probe, element, node, patched, existing?.split ?? false)) return;
+  noteTolerance(state, index, outcome.tolerantPairs);
   if (existing !== undefined) {
     existing.text = patched;
     existing.ops.push(index);
@@ -81,6 +83,17 @@ export function planPatch(state: PlanState, index: number, op: PatchElementOpera
     return;
   }
   state.targets.set(key, { ...probe, text: patched });
+}
+
+/** The operation's result says which SEARCH blocks matched only once whitespace was ignored. */
+export function noteTolerance(state: PlanState, index: number, pairs: readonly number[]): void {
+  const [only] = pairs;
+  if (only === undefined) return;
+  const which =
+    pairs.length === 1 ? `SEARCH block ${only}` : `SEARCH blocks ${pairs.slice(0, -1).join(', ')} and ${pairs.at(-1)}`;
+  const note = `${which} matched only with whitespace ignored (indentation, tabs or spaces, spacing); the replacement follows the file's indentation`;
+  const earlier = state.notes.get(index);
+  state.notes.set(index, earlier === undefined ? note : `${earlier}; ${note}`);
 }
 
 function namesFile(path: string): boolean {
@@ -126,6 +139,7 @@ function planFramePatch(
     return false;
   }
   recordFrames(state, index, element, probe.parentChain, ranges, outcome.frames);
+  noteTolerance(state, index, outcome.tolerantPairs);
   return true;
 }
 
@@ -167,6 +181,7 @@ function planFilePatch(state: PlanState, index: number, op: PatchElementOperatio
   const original = ranges.map((range) => state.text.slice(range.start, range.end)).join('\n');
   if (state.refusePlaceholder(index, toLf(outcome.frames.join('\n')), toLf(original))) return;
   recordFrames(state, index, undefined, [], ranges, outcome.frames);
+  noteTolerance(state, index, outcome.tolerantPairs);
 }
 
 function currentFrameText(state: PlanState, range: TextRange): string {

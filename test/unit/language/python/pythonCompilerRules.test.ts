@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { before, describe, test } from 'node:test';
+import { outlineSource } from '../../../../src/core/elements/outline';
+import { loadLanguagesFor } from '../../../../src/core/language/languages';
+import { applyOperations } from '../../../../src/core/ops/apply';
+import type { Operation } from '../../../../src/core/ops/operation';
+
+/**
+ * Issue 25: Python that CPython refuses passed tree-sitter's check and was written as ok (IndentationError, TabError,
+ * `from __future__` after the other imports), and a PATCH in a tab-indented file was written with tabs on two lines
+ * and spaces on the third. CPython's own rules now decide, with CPython's own messages.
+ */
+
+const FILE = 'pkg/mod.py';
+
+/** Snippets and the message CPython gives for the first problem, or undefined when it compiles. */
+const SNIPPETS: ReadonlyArray<readonly [string, string, string | undefined]> = [
+  ['an indented line at module level', 'x = 1\n    y = 2\n', 'unexpected indent'],
+  [
+    'a tab and 8 spaces at one level',
+    'if x:\n\ty = 1\n        z = 2\n',
+    'inconsistent use of tabs and spaces in indentation',
+  ],
+  ['a dedent to no outer level', 'if x:\n    y = 1\n  z = 2\n', 'unindent does not match any outer indentation level'],
+  [
+    'a tab deeper than 4 spaces',
+    'class A:\n    def f(self):\n\tpass\n',
+    'inconsistent use of tabs and spaces in indentation',
+  ],
+  [
+    'spaces after tabs that dedent wrongly',
+    'class A:\n\tdef f(self):\n\t\tif x:\n\t\t\ty = 1\n            return y\n',
+    'unindent does not match any outer indentation level',
+  ],
+  [
+    'future import after code',
+    'x = 1\nfrom __future__ import annotations\n',
+    'from __future__ imports must occur at the beginning of the file',
+  ],
+  [
+    'future import in a function',
+    'def f():\n    from __future__ import annotations\n',
+    'from __future__ imports must occur at the beginning of the file',
+  ],
+  [
+    'future import after another import',
+    'import os\nfrom __future__ import annotations\n',
+    'from __future__ imports must occur at the beginning of the file',
+  ],
+  ['an unknown future feature', 'from __future__ import spam\n', 'future feature spam is not defined'],
+  [
+    'a byte order mark inside the code',
+    'import os\n\n\uFEFFdef f():\n    pass\n',
+    'invalid non-printable character U+FEFF',
+  ],
+  [
+    '101 levels of indentation',
+    Array.from({ length: 101 }, (_, i) => `${' '.repeat(i)}if x:\n`).join('') + `${' '.repeat(101)}pass\n`,
+    'too many levels of indentation',
+  ],
+  ['brackets continue lines at any indentation', 'if x:\n    y = (1,\n  2)\n    z = 3\n', undefined],
+  ['a backslash continues a line', 'if x:\n    y = 1 \\\n  + 2\n    z = 3\n', undefined],
+  ['comments at any indentation', 'if x:\n        y = 1\n    # note\n        z = 2\n', undefined],
+  ['a triple-quoted string over lines', 'def f():\n    s = """\nabc\n  def\n"""\n    return s\n', undefined],
+  ['tabs then alignment spaces one level deeper', 'if x:\n\tif y:\n\t\tpass\n\telse:\n\t    pass\n', undefined],
+  ['a form feed resets the column', 'if x:\n\tpass\n\fif y:\n    pass\n', undefined],
+  [
+    'a docstring, a comment, then future imports',
+    '"""Doc."""\n# note\nfrom __future__ import annotations\nimport os\n',
+    undefined,
+  ],
+  ['a byte order mark at byte 0', '\uFEFFimport os\n', undefined],
+  ['a colon inside brackets at a line end', 'x = {1:\n  2}\ny = 3\n', undefined],
+];
+
+function python3(): boolean {
+  return spawnSync('python3', ['--version']).status === 0;
+}
+
+/** CPython's verdict on a snippet: its error message, or undefined when it compiles. */
+function cpython(source: string): string | undefined {
+  const run = spawnSync(
+    'python3',
+    [
+      '-c',
+      'import sys\ntry:\n compile(sys.stdin.buffer.read(), "m.py", "exec")\nexcept SyntaxError as e:\n print(e.msg)',
+    ],
+    { input: Buffer.from(source, 'utf8') },
+  );
+  const out = run.stdout.toString().trim();
+  return out === '' ? undefined : out;
+}
+
+void describe('Python: what CPython refuses is a syntax error', () => {
+  before(async () => {
+    await loadLanguagesFor([FILE]);
+  });
+
+  for (const [name, source, expected] of SNIPPETS) {
+    void test(`${name}: ${expected ?? 'compiles'}`, () => {
+      const errors = outlineSource(FILE, source).syntaxErrors.map((e) => e.message);
+      if (expected === undefined) assert.deepEqual(errors, []);
+      else assert.ok(errors.includes(expected), JSON.stringify(errors));
+    });
+  }
+
+  void test('CPython agrees with every verdict above (skipped without python3)', (t) => {
+    if (!python3()) {
+      t.skip('python3 is not on PATH');
+      return;
+    }
+    for (const [name, source, expected] of SNIPPETS) {
+      const verdict = cpython(source);
+      assert.equal(verdict === undefined, expected === undefined, `${name}: CPython says ${verdict ?? 'it compiles'}`);
+      if (expected !== undefined && verdict !== undefined)
+        assert.ok(verdict.startsWith(expected.split(' ')[0] ?? ''), `${name}: ${verdict}`);
+    }
+  });
+});
+
+function apply(text: string, operations: readonly Operation[]): ReturnType<typeof applyOperations> {
+  return applyOperations({ read: (path) => (path === FILE ? text : undefined) }, operations);
+}
+
+function appliedOrThrow(text: string, operations: readonly Operation[]): string {
+  const result = apply(text, operations);
+  assert.ok(result.ok, JSON.stringify(result.results.map((r) => r.message)));
+  const after = result.changes[0]?.after;
+  assert.ok(after !== undefined);
+  assert.deepEqual(outlineSource(FILE, after).syntaxErrors, [], after);
+  return after;
+}
+
+const TABBED = 'class A:\n\tdef f(self, x):\n\t\tif x:\n\t\t\treturn 1\n\t\treturn 2\n';
+
+void describe('Python: indentation written in the file own character, never mixed', () => {
+  before(async () => {
+    await loadLanguagesFor([FILE]);
+  });
+
+  void test('a PATCH whose new lines use spaces in a tab-indented file is written with tabs', () => {
+    const after = appliedOrThrow(TABBED, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${FILE}/class[A]/method[f]`,
+        patches: [{ search: 'return 1', replace: 'y = x + 1\n            return y' }],
+      },
+    ]);
+    assert.equal(after, 'class A:\n\tdef f(self, x):\n\t\tif x:\n\t\t\ty = x + 1\n\t\t\treturn y\n\t\treturn 2\n');
+  });
+
+  void test('a REPLACE_ELEMENT written with spaces in a tab-indented class is written with tabs', () => {
+    const after = appliedOrThrow(TABBED, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${FILE}/class[A]/method[f]`,
+        content: 'def f(self, x):\n        if x:\n            return 3\n        return 4',
+      },
+    ]);
+    assert.equal(after, 'class A:\n\tdef f(self, x):\n\t\tif x:\n\t\t\treturn 3\n\t\treturn 4\n');
+  });
+
+  void test('a PATCH that leaves a dedent matching no outer level is refused with CPython message', () => {
+    const text = 'def f(x):\n    if x:\n        return 1\n    return 2\n';
+    const result = apply(text, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${FILE}/function[f]`,
+        patches: [{ search: '        return 1', replace: '        y = 1\n      return y' }],
+      },
+    ]);
+    assert.equal(result.ok, false);
+    assert.match(result.results[0]?.message ?? '', /unindent does not match any outer indentation level/);
+    assert.deepEqual(result.changes, []);
+  });
+
+  void test('a string literal line keeps its spaces in a tab-indented file', () => {
+    const after = appliedOrThrow(TABBED, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${FILE}/class[A]/method[f]`,
+        patches: [{ search: 'return 1', replace: 'return """a\n            b"""' }],
+      },
+    ]);
+    assert.ok(after.includes('return """a\n            b"""'), after);
+  });
+});
+
+void describe('Python: from __future__ imports go first', () => {
+  before(async () => {
+    await loadLanguagesFor([FILE]);
+  });
+
+  const future: Operation = { type: 'ADD_IMPORT', path: FILE, content: 'from __future__ import annotations' };
+
+  void test('before the other imports, after the docstring', () => {
+    const after = appliedOrThrow('"""Doc."""\nimport os\nimport sys\n\nX = 1\n', [future]);
+    assert.equal(after, '"""Doc."""\nfrom __future__ import annotations\n\nimport os\nimport sys\n\nX = 1\n');
+  });
+
+  void test('after a shebang and an encoding line, which stay the first lines', () => {
+    const after = appliedOrThrow('#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nimport os\n', [future]);
+    assert.equal(
+      after,
+      '#!/usr/bin/env python\n# -*- coding: utf-8 -*-\nfrom __future__ import annotations\n\nimport os\n',
+    );
+  });
+
+  void test('into the file future import when there is one', () => {
+    const after = appliedOrThrow('from __future__ import division\n\nimport os\n', [future]);
+    assert.equal(after, 'from __future__ import division, annotations\n\nimport os\n');
+  });
+
+  void test('before another import added by the same batch to a file without imports', () => {
+    const after = appliedOrThrow('def f():\n    return 1\n', [
+      { type: 'ADD_IMPORT', path: FILE, content: 'import os' },
+      future,
+    ]);
+    assert.ok(after.startsWith('from __future__ import annotations\nimport os\n'), after);
+  });
+
+  void test('from the head of CREATE_ELEMENT content too', () => {
+    const after = appliedOrThrow('import os\n\n\ndef f():\n    return 1\n', [
+      {
+        type: 'CREATE_ELEMENT',
+        path: FILE,
+        position: { kind: 'LAST_CHILD' },
+        content: 'from __future__ import annotations\n\ndef g() -> int:\n    return 2',
+      },
+    ]);
+    assert.ok(after.startsWith('from __future__ import annotations\n\nimport os\n'), after);
+  });
+
+  void test('a shebang above a function is not part of it: a new import goes below the shebang', () => {
+    const after = appliedOrThrow('#!/usr/bin/env python\ndef f():\n    return 1\n', [
+      { type: 'ADD_IMPORT', path: FILE, content: 'import os' },
+    ]);
+    assert.ok(after.startsWith('#!/usr/bin/env python\nimport os\n'), after);
+  });
+});
