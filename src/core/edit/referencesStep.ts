@@ -13,9 +13,10 @@ import type { StepOutcome, VerificationProblem, VerificationStep } from './verif
  * Issue 24's reference check, as a verification step for every way in (a model's answer, `scalpel apply`, Apply
  * from Clipboard, the agent tools' apply): a REPLACE_ELEMENT or PATCH_ELEMENT that renames an element, and a
  * DELETE_ELEMENT, is refused while references to the old name remain outside what the batch changes, with the places
- * listed. The references come from the language-neutral reference API (`ReferenceFinder.referencesOf`, through the
- * file's language semantics); a language without a reference search is not judged, and the step says so instead of
- * claiming there are no references.
+ * listed. The references come from the language-neutral reference API (`ReferenceFinder.referencesOf`: the
+ * semantics of TypeScript, the reference search of the tree-sitter languages); uses found by name only are noted, not
+ * refused; a language without a reference search is not judged, and the step says so instead of claiming there are
+ * no references.
  */
 
 export const REFERENCES_STEP = 'references';
@@ -66,7 +67,7 @@ export function referencesStep(
         const after = changes.get(file)?.after ?? before;
         // The batch created the name again (a new element at the old path): its uses still resolve.
         if (resolvesExactly(graph.outlineOf(file, after), element.path)) continue;
-        if (graph.semanticsFor(file) === undefined) {
+        if (graph.referencesFor(file) === undefined) {
           notes.push(
             `references to ${element.path} were not checked: ${languageFor(file)?.displayName ?? 'this language'} has no reference search yet`,
           );
@@ -85,7 +86,15 @@ export function referencesStep(
           notes.push(
             `references to ${element.path}: ${found.unsearched} file${found.unsearched === 1 ? '' : 's'} mentioning ${element.name} ${found.unsearched === 1 ? 'was' : 'were'} not searched`,
           );
-        const remaining = found.sites.filter((site) => remainsAfter(site, changes, graph));
+        const left = found.sites.filter((site) => remainsAfter(site, changes, graph));
+        // A use found by its name alone (outside TypeScript, not tied to this element through an import) may be
+        // another element's: it is said, not a reason to refuse.
+        const remaining = left.filter((site) => site.byName !== true);
+        const byName = left.length - remaining.length;
+        if (byName > 0)
+          notes.push(
+            `references to ${element.path}: ${byName} use${byName === 1 ? '' : 's'} of the name ${element.name} left in place that may be another element's (found by name only)`,
+          );
         if (remaining.length === 0) continue;
         const broken = remaining.map((site): BrokenReference => ({
           target: element.path,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { languageFor, loadLanguagesFor } from '../../../src/core/language/languages';
+import { loadLanguagesFor } from '../../../src/core/language/languages';
 import { scripted } from '../../support/llmServer';
 import { useScriptedModel } from '../../support/scriptedModel';
 import { tempWorkspace } from '../../support/tempWorkspace';
@@ -169,22 +169,16 @@ void describe('scalpel apply: the checks of scalpel edit', () => {
     assert.equal(read(root, 'src/account.ts'), ACCOUNT);
   });
 
-  void test('a language without a reference search is not judged, and the output says so', async () => {
+  void test('a Python delete with a caller left is refused naming it: references beyond TypeScript', async () => {
     const py = 'def double(n):\n    return n * 2\n\n\ndef four():\n    return double(2)\n';
     const root = workspace('DELETE_ELEMENT src/calc.py/function[double]\n', { 'src/calc.py': py });
     await loadLanguagesFor(['src/calc.py']);
     const run = await scalpel(root, ['apply', 'answer.txt']);
-    if (languageFor('src/calc.py')?.semantics === undefined) {
-      // Until Python has references: the delete goes through, and nothing claims there were no uses.
-      assert.equal(run.code, 0, run.stdout + run.stderr);
-      assert.match(
-        run.stdout,
-        /note {4}references to src\/calc\.py\/function\[double\] were not checked: Python has no reference search yet/,
-      );
-    } else {
-      assert.equal(run.code, 1, run.stdout + run.stderr);
-      assert.match(run.stdout, /src\/calc\.py:6 in src\/calc\.py\/function\[four\]: return double\(2\)/);
-    }
+    // Python's references (found in code, tied through the module) name the caller; pyright would refuse it too.
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /src\/calc\.py:6 in src\/calc\.py\/function\[four\]: return double\(2\)/);
+    assert.doesNotMatch(run.stdout, /no reference search/);
+    assert.equal(readFileSync(join(root, 'src', 'calc.py'), 'utf8'), py);
   });
 
   void test('an answer that declines exits 4 with its reason and writes nothing', async () => {

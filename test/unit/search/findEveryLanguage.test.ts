@@ -161,6 +161,12 @@ void describe('FIND of a Go method', () => {
   });
 });
 
+/** Enough other functions that lib.rs is shown as a focused view (a small file goes whole, without references). */
+const PADDING = Array.from(
+  { length: 40 },
+  (_, i) => `\npub fn level_${i}(value: usize) -> usize {\n    value.saturating_add(${i})\n}\n`,
+).join('');
+
 void describe('a Rust private function called in three files', () => {
   const root = tempWorkspace('scalpel-rust-rename-', {
     'Cargo.toml': '[package]\nname = "widths"\n',
@@ -175,7 +181,7 @@ fn clamp_width(width: usize) -> usize {
 pub fn run() -> usize {
     clamp_width(120)
 }
-`,
+${PADDING}`,
     'src/parse.rs': 'use crate::clamp_width;\n\npub fn parse(text: &str) -> usize {\n    clamp_width(text.len())\n}\n',
     'src/render.rs':
       'pub fn render(line: &str) -> String {\n    let width = crate::clamp_width(line.len());\n    format!("clamp_width {}", width)\n}\n',
@@ -214,7 +220,11 @@ pub fn run() -> usize {
     assert.equal(result.ok, true);
     const text = result.ok ? result.context.text : '';
     assert.ok(text.includes('References to src/lib.rs/function[clamp_width] (4 in 4 files):'), text);
-    for (const site of callSites) assert.ok(text.includes(`- ${site}`), `${site}\n${text}`);
+    // Grouped by file: the file once, then each use's element and line.
+    for (const site of callSites) {
+      const file = site.slice(0, site.indexOf('.rs/') + 3);
+      assert.ok(text.includes(`${file}:\n`) && text.includes(`- ${site.slice(file.length + 1)}`), `${site}\n${text}`);
+    }
     assert.ok(!text.includes('No uses of'), text);
   });
 });

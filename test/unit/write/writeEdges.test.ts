@@ -40,7 +40,7 @@ void describe('write path edges', () => {
     const same =
       'REPLACE_ELEMENT src/a.ts/function[greet]\n```ts\nexport function greet(name: string): string {\n  return `hi ${name}`;\n}\n```\n';
     const run = await call(toolEnv(root), 'apply', { operations: same });
-    assert.equal(run.isError, false, run.text);
+    assert.equal(run.isError, true, run.text); // nothing written is an error the agent must see (issue 27)
     assert.match(run.text, /nothing was written: the operations leave every file as it is/);
     assert.doesNotMatch(run.text, /written: wrote/);
     assert.equal(readFileSync(join(root, 'src', 'a.ts'), 'utf8'), SOURCE);

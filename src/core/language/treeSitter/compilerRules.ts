@@ -66,7 +66,8 @@ export function constructorNameProblems(
     let owner = constructor.parent;
     while (owner !== null && !types.includes(owner.type)) owner = owner.parent;
     const typeName = owner?.childForFieldName('name')?.text;
-    if (name !== undefined && typeName !== undefined && name !== typeName)
+    // `_` is the stand-in class a member alone is parsed in (wrapContent): its constructors may bear any name.
+    if (name !== undefined && typeName !== undefined && typeName !== '_' && name !== typeName)
       problems.push(problemAt(constructor, message));
   }
   return problems;
