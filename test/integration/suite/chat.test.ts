@@ -189,6 +189,14 @@ describe('@scalpel chat participant', () => {
       '\treturn s.Side * s.Side',
       '}',
       '',
+      // Enough other functions that the focused view costs less than the whole file (which would go unlabelled).
+      ...Array.from({ length: 30 }, (_, i) => [
+        `// Scaled${i} is the square scaled by ${i}.`,
+        `func (s Square) Scaled${i}() Square {`,
+        `\treturn Square{Side: s.Side * ${i}}`,
+        '}',
+        '',
+      ]).flat(),
     ].join('\n');
     await writeFile(workspaceUri(GO).fsPath, text);
     try {

@@ -176,10 +176,25 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
       ),
     );
     await placeCursor(USER_TS, "return this.role === 'admin' || this.role === 'editor'");
-    const answer = await ask('@scalpel /edit viewers cannot edit');
-    const first = await clickApply(answer);
-    assert.match(markdownOf(first), /\*\*Applied:\*\* wrote 1 change in `src\/user\.ts`/);
-    const second = await clickApply(answer);
-    assert.match(markdownOf(second), /was applied already/);
+    const uri = workspaceUri(USER_TS);
+    const original = await readFile(uri.fsPath, 'utf8');
+    try {
+      const answer = await ask('@scalpel /edit viewers cannot edit');
+      const first = await clickApply(answer);
+      assert.match(markdownOf(first), /\*\*Applied:\*\* wrote 1 change in `src\/user\.ts`/);
+      const second = await clickApply(answer);
+      assert.match(markdownOf(second), /was applied already/);
+    } finally {
+      // Apply wrote the file: the later suites read the fixture as it was.
+      const document = await vscode.workspace.openTextDocument(uri);
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(
+        uri,
+        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
+        original,
+      );
+      await vscode.workspace.applyEdit(edit);
+      await document.save();
+    }
   });
 });

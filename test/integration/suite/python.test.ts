@@ -38,6 +38,9 @@ const TEXT = [
   'def unit_circle() -> Circle:',
   '    return Circle(1.0)',
   '',
+  // Enough other functions that the focused view costs less than the whole file (which would go unlabelled).
+  ...Array.from({ length: 30 }, (_, i) => ['', '', `def circle_${i}() -> Circle:`, `    return Circle(${i}.5)`]).flat(),
+  '',
 ].join('\n');
 
 describe('Python files', () => {

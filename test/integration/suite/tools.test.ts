@@ -9,6 +9,7 @@ const TOOL_NAMES = [
   'scalpel_outline',
   'scalpel_context',
   'scalpel_find_symbols',
+  'scalpel_search',
   'scalpel_references',
   'scalpel_find_path',
   'scalpel_apply',
