@@ -352,7 +352,7 @@ function render(results: readonly TargetResult[], engine: string, date: string):
           ),
         ]),
     '',
-    'Not measured here: pyright's own references (the checkers of issue 26 item 4 have their section, `npm run bench:checkers`).',
+    "Not measured here: pyright's own references (the checkers of issue 26 item 4 have their section, `npm run bench:checkers`).",
     REFERENCE_TRUTH_SECTION.end,
   ].join('\n');
 }

@@ -28,6 +28,15 @@ async function placeCursor(path: string, text: string): Promise<void> {
   editor.selection = new vscode.Selection(position, position);
 }
 
+/** Puts a file Apply wrote back to its text, through its document (so an open editor follows), and saves it. */
+async function putBack(uri: vscode.Uri, original: string): Promise<void> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), original);
+  await vscode.workspace.applyEdit(edit);
+  await document.save();
+}
+
 /** Clicks an answer's Apply link (a command link: the command with its arguments) and returns the reply to it. */
 async function clickApply(answer: Awaited<ReturnType<typeof ask>>): Promise<Awaited<ReturnType<typeof ask>>> {
   const apply = actions(answer).find((a) => a.title.startsWith('Apply'));
@@ -116,15 +125,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
       const document = await vscode.workspace.openTextDocument(uri);
       assert.match(document.getText(), /"editor\.rulers"/);
     } finally {
-      const document = await vscode.workspace.openTextDocument(uri);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(
-        uri,
-        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-        original,
-      );
-      await vscode.workspace.applyEdit(edit);
-      await document.save();
+      await putBack(uri, original);
     }
   });
 
@@ -156,15 +157,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
       assert.deepEqual(modal.asked, [], 'the file asked from its editor counts as named');
       assert.match(markdownOf(reply), /\*\*Applied:\*\* wrote 1 change in `\.vscode\/settings\.json`/);
     } finally {
-      const document = await vscode.workspace.openTextDocument(uri);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(
-        uri,
-        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-        original,
-      );
-      await vscode.workspace.applyEdit(edit);
-      await document.save();
+      await putBack(uri, original);
     }
   });
 
@@ -186,15 +179,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
       assert.match(markdownOf(second), /was applied already/);
     } finally {
       // Apply wrote the file: the later suites read the fixture as it was.
-      const document = await vscode.workspace.openTextDocument(uri);
-      const edit = new vscode.WorkspaceEdit();
-      edit.replace(
-        uri,
-        new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)),
-        original,
-      );
-      await vscode.workspace.applyEdit(edit);
-      await document.save();
+      await putBack(uri, original);
     }
   });
 });
