@@ -28,7 +28,7 @@ import type { AppliedTypeErrors } from '../preview/appliedTypeErrors';
 import type { PreviewEditors } from '../preview/previewEditors';
 import { proposedUri } from '../preview/proposedUris';
 import { typeErrorsOfSession } from '../preview/reviewSummary';
-import { errorsToConfirm } from '../preview/typeErrorReview';
+import { codeLabel, errorsToConfirm } from '../preview/typeErrorReview';
 import { chooseProvider } from '../providerChoice';
 import { ensureModelOrSetUp } from '../setup/modelSetup';
 import { recordMetrics } from '../stats';
@@ -717,7 +717,7 @@ export class EditService {
       {
         modal: true,
         detail:
-          `The model did not fix ${count === 1 ? 'it' : 'them'}: ${parts.join(', ')}. First: ${first.where} ${first.code} ${first.message}
+          `The model did not fix ${count === 1 ? 'it' : 'them'}: ${parts.join(', ')}. First: ${first.where} ${codeLabel(first.code)} ${first.message}
 
 ` +
           'They are listed in the Scalpel Review panel and the Problems view. After Accept they stay in the Problems view until fixed; Undo reverts the edit.',

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Ctx } from '../ctx';
 import type { EditSessions } from './editSessions';
 import { reviewOf, type ReviewAction, type ReviewEdit } from './reviewSummary';
-import type { ReviewTypeError } from './typeErrorReview';
+import { codeLabel, type ReviewTypeError } from './typeErrorReview';
 
 /**
  * The review panel: every pending edit with its changed elements, each with labelled Show / Accept / Reject (Retry
@@ -177,10 +177,10 @@ function renderErrors(editId: string, errors: readonly ReviewTypeError[], where:
   const items = errors
     .map((error) => {
       const href = `command:scalpel.showTypeError?${encodeURIComponent(JSON.stringify([editId, error.index]))}`;
-      return `<li><a class="location" href="${escapeHtml(href)}" title="Show it in ${escapeHtml(error.file)}">${escapeHtml(error.where)}</a> ${escapeHtml(error.code)} ${escapeHtml(error.message)}</li>`;
+      return `<li><a class="location" href="${escapeHtml(href)}" title="Show it in ${escapeHtml(error.file)}">${escapeHtml(error.where)}</a> ${escapeHtml(codeLabel(error.code))} ${escapeHtml(error.message)}</li>`;
     })
     .join('');
-  return `<details class="errors"><summary><span class="count-errors">${escapeHtml(plural(errors.length, 'new type error'))}</span> ${escapeHtml(where)}: ${escapeHtml(first.code)} ${escapeHtml(first.message)}</summary><ul>${items}</ul></details>`;
+  return `<details class="errors"><summary><span class="count-errors">${escapeHtml(plural(errors.length, 'new type error'))}</span> ${escapeHtml(where)}: ${escapeHtml(codeLabel(first.code))} ${escapeHtml(first.message)}</summary><ul>${items}</ul></details>`;
 }
 
 function link(action: ReviewAction, primary: boolean): string {

@@ -12,8 +12,8 @@ export interface ReviewTypeError {
   readonly index: number;
   readonly file: string;
   readonly line: number;
-  /** The checker's code as shown: `TS2554`, or pyright's rule (`reportCallIssue`). */
-  readonly code: string;
+  /** TypeScript's code as a number (2554), another checker's own code as a string (`reportCallIssue`). */
+  readonly code: number | string;
   /** The checker's message, its first line. */
   readonly message: string;
   /** `src/index.ts:17`, for a link's text. */
@@ -56,7 +56,7 @@ export function reviewTypeErrorOf(error: NewTypeError, index: number): ReviewTyp
     index,
     file: error.file,
     line: error.line,
-    code: typeof error.code === 'number' ? `TS${error.code}` : error.code,
+    code: error.code,
     message: error.message.split('\n')[0]?.trim() ?? '',
     where: `${error.file}:${error.line}`,
   };
@@ -110,4 +110,9 @@ export function errorsToConfirm(
     inChanges: changes.flatMap((index) => attribution.byChange.get(index) ?? []).filter(fresh),
     elsewhere: attribution.elsewhere.filter(fresh),
   };
+}
+
+/** A code as it is shown: `TS2554`, or another checker's own (`reportCallIssue`). */
+export function codeLabel(code: number | string): string {
+  return typeof code === 'number' ? `TS${code}` : code;
 }

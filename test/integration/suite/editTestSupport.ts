@@ -2,6 +2,7 @@
 // real HTTP, settings pointed at it, and a workspace put back the way it was after each test.
 import { readFile, rm } from 'node:fs/promises';
 import * as vscode from 'vscode';
+import type { ScalpelApi } from '../../../src/extension';
 import { startScriptedLlmServer, type ScriptedLlmServer } from '../../support/llmServer';
 import { openWorkspaceFile, scalpelExtensionOrThrow, waitFor, workspaceUri } from './helpers';
 
@@ -113,6 +114,9 @@ export async function resetWorkspace(): Promise<void> {
     const result = (await vscode.commands.executeCommand('scalpel.rejectEdit')) as { status?: string } | undefined;
     if (result?.status === 'failed') break;
   }
+  // Edits a chat answer prepared have no preview tab: left pending, the next test's Review panel would list them first.
+  const { review } = scalpelExtensionOrThrow().exports as ScalpelApi;
+  for (const { editId } of review.summary()) await vscode.commands.executeCommand('scalpel.rejectEdit', editId);
   for (const document of vscode.workspace.textDocuments) {
     if (!document.isDirty || document.uri.scheme !== 'file') continue;
     let onDisk: string;

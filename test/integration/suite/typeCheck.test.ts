@@ -16,7 +16,7 @@ import {
   setSetting,
   useScriptedModel,
 } from './editTestSupport';
-import { openWorkspaceFile, readWorkspaceFileFromDisk, waitFor, workspaceUri } from './helpers';
+import { openWorkspaceFile, readWorkspaceFileFromDisk, stubModalWarnings, waitFor, workspaceUri } from './helpers';
 
 // Issue 18 in the real host: what an edit breaks is checked before it is shown (the TypeScript checker over the
 // playground's tsconfig, the changed file and its importers), and what the model saw decides what it may replace.
@@ -102,7 +102,15 @@ describe('type check and seen-code rule in the host', () => {
     assert.equal(proposed.lineAt(marked?.range.start.line ?? 0).text.trim(), "return this.rol === 'admin';");
     assert.equal(marked?.code, 'TS2551');
 
-    const accepted = (await vscode.commands.executeCommand('scalpel.acceptEdit', result.editId)) as AcceptResult;
+    // Accept asks once, with the count (issue 29): the user takes it anyway.
+    const allow = stubModalWarnings('Accept Anyway');
+    let accepted: AcceptResult;
+    try {
+      accepted = (await vscode.commands.executeCommand('scalpel.acceptEdit', result.editId)) as AcceptResult;
+    } finally {
+      allow.restore();
+    }
+    assert.deepEqual(allow.asked.length, 1, 'asked once');
     assert.equal(accepted.applied.length, 1);
     assert.match((await openWorkspaceFile('src/user.ts')).document.getText(), /this\.rol === 'admin'/);
   });
