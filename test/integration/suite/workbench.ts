@@ -2,12 +2,21 @@
 // extension host can press a key or see the DOM. The driver that runs the suite (scripts/vscode-host/drive-workbench
 // .mjs) watches the extension host's console for requests marked for it, does them with playwright in the page, and
 // writes each answer to a file in the folder it names in the environment.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { waitFor } from './helpers';
 
 const DRIVER_REQUEST = '<driver>';
-let nextId = 1;
+/**
+ * Request ids, one counter for the whole host: each test file is bundled with its own copy of this module, and a
+ * counter per copy gave two files the same ids, so a request read the answer the driver had written for another.
+ */
+const ids = globalThis as { scalpelDriverRequestId?: number };
+
+function nextRequestId(): number {
+  ids.scalpelDriverRequestId = (ids.scalpelDriverRequestId ?? 0) + 1;
+  return ids.scalpelDriverRequestId;
+}
 
 /** Whether the suite runs under a driver that takes requests (the project's code-server host does). */
 export function workbenchDriverAvailable(): boolean {
@@ -21,7 +30,7 @@ async function request<T>(action: Record<string, unknown>): Promise<T> {
   const mark = process.env['EXTENSION_HOST_OUTPUT_MARK'];
   if (dir === undefined || mark === undefined)
     throw new Error('no workbench driver: run the suite through test/integration/run.mjs');
-  const id = nextId++;
+  const id = nextRequestId();
   // The extension host's console reaches the page over the same channel, and in the same order, as its other calls
   // (an input box shown before this line is on screen before the driver reads it).
   console.log(`${mark}${DRIVER_REQUEST}${JSON.stringify({ id, ...action })}`);
@@ -35,6 +44,8 @@ async function request<T>(action: Record<string, unknown>): Promise<T> {
     },
     { timeoutMs: 20_000, intervalMs: 25, description: `the workbench driver to do ${JSON.stringify(action)}` },
   );
+  // Read once: a host started again (a reload) counts from 1 and must not find this answer.
+  await rm(join(dir, `${id}.json`), { force: true });
   const answer = JSON.parse(text) as { ok: true; value: T } | { ok: false; error: string };
   if (!answer.ok) throw new Error(`the workbench driver could not do ${JSON.stringify(action)}: ${answer.error}`);
   return answer.value;
