@@ -20,7 +20,15 @@ import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
 import { referencesPay } from '../graph/contextReferences';
 import { nearMembers } from '../context/operationFocus';
 import { linesShownIn } from '../edit/shownLines';
-import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
+import {
+  shownByContext,
+  shownByOutline,
+  withShownByNeeds,
+  withShownInRepair,
+  withShownLines,
+  type ShownFile,
+  type ShownRequest,
+} from '../edit/shownRecord';
 import { typeCheckSummary } from '../edit/typeCheckStep';
 import { typeRepairSection } from '../edit/typeRepair';
 import type { EditOptions } from '../edit/editSettings';
@@ -229,59 +237,6 @@ function onlyMayRemain(verified: Verification, steps: readonly VerificationStep[
   if (!verified.apply.ok) return false;
   const lenient = new Set((steps ?? []).filter((s) => s.mayRemain === true).map((s) => s.name));
   return verified.steps.every((report) => report.problems.length === 0 || lenient.has(report.step));
-}
-
-/** The repair message showed some files or elements in full (the seen-code rule's problems): record them as seen. */
-function withShownInRepair(files: readonly ShownFile[], problems: readonly VerificationProblem[]): ShownFile[] {
-  const result = files.map((f) => ({ ...f, full: [...f.full] }));
-  for (const { shows } of problems) {
-    if (shows === undefined) continue;
-    let file = result.find((f) => f.path === shows.file);
-    if (file === undefined) {
-      file = { path: shows.file, whole: false, full: [], signature: [], stub: [] };
-      result.push(file);
-    }
-    const index = result.indexOf(file);
-    if (shows.path === undefined) result[index] = { ...file, whole: true };
-    else if (shows.lines !== undefined)
-      result[index] = { ...file, partial: [...(file.partial ?? []), { path: shows.path, lines: shows.lines }] };
-    else if (!file.full.includes(shows.path)) result[index] = { ...file, full: [...file.full, shows.path] };
-  }
-  return result;
-}
-
-/** The record of a request plus what a NEED answer showed in full. */
-function withShownByNeeds(files: readonly ShownFile[], added: readonly ShownFile[]): ShownFile[] {
-  const result = files.map((f) => ({ ...f, full: [...f.full] }));
-  for (const extra of added) {
-    const index = result.findIndex((f) => f.path === extra.path);
-    if (index < 0) {
-      result.push({ ...extra, full: [...extra.full] });
-      continue;
-    }
-    const file = result[index];
-    if (file === undefined) continue;
-    const partial = [...(file.partial ?? []), ...(extra.partial ?? [])];
-    result[index] = {
-      ...file,
-      whole: file.whole || extra.whole,
-      full: [...file.full, ...extra.full.filter((p) => !file.full.includes(p))],
-      ...(partial.length === 0 ? {} : { partial }),
-    };
-  }
-  return result;
-}
-
-/**
- * The record of a request plus the lines its text listed verbatim (uses, FIND answers, type errors' lines), for the
- * files the record holds: a file known only by such lines is not part of the request and cannot be edited in it.
- */
-function withShownLines(files: readonly ShownFile[], lines: ReadonlyMap<string, readonly string[]>): ShownFile[] {
-  return files.map((file) => {
-    const listed = lines.get(file.path);
-    if (listed === undefined || listed.length === 0) return file;
-    return { ...file, lines: [...new Set([...(file.lines ?? []), ...listed])] };
-  });
 }
 
 /** The default token budget of a NEED answer when the request sets none (the edit settings' default). */
