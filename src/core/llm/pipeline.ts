@@ -288,6 +288,11 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     },
     requests,
   );
+  /** The last model request's metrics say whether the edit ended well on its answer. */
+  const settleLastRequest = (ok: boolean): void => {
+    const last = requests.at(-1);
+    if (last !== undefined) requests[requests.length - 1] = { ...last, ok };
+  };
   const views = fileViewsOf(request);
   const batch = new RepairBatch(identityReader(request.snapshot));
   const finder =
@@ -458,8 +463,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       if (declined !== undefined) {
         rounds.push({ phase, needs, finds, declined });
         parseErrors = [...parsed.errors];
-        const last = requests[requests.length - 1];
-        if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        settleLastRequest(false);
         return outcome(false, `the model declined the task: ${declined}; nothing was applied`, { kind: 'declined' });
       }
       // A question is answered first, in a round of its own; operations beside it were written without what it
@@ -518,8 +522,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       const spent = round >= repairRounds || unreachableOnly;
       if (spent && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps)) break;
       if (spent) {
-        const last = requests[requests.length - 1];
-        if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        settleLastRequest(false);
         const given = unverifiedFailure(verified, parseErrors, operations.length, round + 1, lastAnswer !== '');
         return outcome(false, given.failure, given.kind);
       }
@@ -542,8 +545,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       shownByNeeds = withShownByNeeds(shownByNeeds, repair.shown);
       await followUp(repair.content, withShownInRepair(shownByNeeds, problems), repair);
     }
-    const last = requests[requests.length - 1];
-    if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
+    settleLastRequest(true);
     return outcome(true);
   } catch (error) {
     if (isLlmError(error)) return outcome(false, error.message, { kind: 'model', code: error.code }, error);
