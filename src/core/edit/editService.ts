@@ -46,7 +46,13 @@ import {
 import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
 import { CHANGES_SECTION_MAX_TOKENS, CHANGES_SECTION_SHARE, changesSection, type ChangesSection } from '../sync/sync';
 import { usageTotals, type UsageTotals } from './usage';
-import { blockingProblems, verifyBatch, type Verification, type VerificationStep } from './verification';
+import {
+  blockingProblems,
+  verifyBatch,
+  type Allowances,
+  type Verification,
+  type VerificationStep,
+} from './verification';
 
 /**
  * The edit service: one request from start to end for every surface (palette, chat, CLI, and next the agent tools).
@@ -271,9 +277,9 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     referenceFinder ??= new ReferenceFinder(workspace);
     return [
       ...all,
-      referencesStep(workspace, referenceFinder, { mayRemain: allowed.brokenReferences }),
+      referencesStep(workspace, referenceFinder, { mayRemain: allowed.allowBrokenReferences === true }),
       typeCheckStep(typeChecker, {
-        mayRemain: allowed.newErrors,
+        mayRemain: allowed.allowNewErrors === true,
         ...(mayBringIn === undefined ? {} : { mayBringIn }),
       }),
     ];
@@ -306,8 +312,7 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     plan: (request) => plan(request, log, record, finderFor(request)),
     context: (request) => contextOf(request, references, log),
     checkWrite: ({ confirm, ...request }) => passPreWriteGates(deps.preWriteGates ?? [], request, confirm),
-    verify: async ({ snapshot, operations, settings, partial, ...request }) => {
-      const allowed = allowancesOf(request);
+    verify: async ({ snapshot, operations, settings, partial, ...allowed }) => {
       const verified = await verifyBatch(
         snapshot,
         operations,
@@ -319,28 +324,12 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
   };
 }
 
-/** What a caller lets through: new type errors, uses left to a renamed or deleted element. */
-interface Allowances {
-  readonly newErrors: boolean;
-  readonly brokenReferences: boolean;
-}
-
-function allowancesOf(request: {
-  readonly allowNewErrors?: boolean;
-  readonly allowBrokenReferences?: boolean;
-}): Allowances {
-  return { newErrors: request.allowNewErrors === true, brokenReferences: request.allowBrokenReferences === true };
-}
-
 /**
  * A verification whose only problems are ones the caller lets through counts as passed; with `partial`, what applied
  * passes when nothing blocks it.
  */
 function acceptRemaining(verification: Verification, allowed: Allowances, partial: boolean): Verification {
-  const blocking = blockingProblems(verification, {
-    allowNewErrors: allowed.newErrors,
-    allowBrokenReferences: allowed.brokenReferences,
-  });
+  const blocking = blockingProblems(verification, allowed);
   const applied = verification.apply.ok || (partial && verification.apply.changes.length > 0);
   return { ...verification, ok: applied && blocking.length === 0 };
 }
@@ -437,7 +426,7 @@ async function edit(
     provider: request.provider,
     counter,
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
-    verificationSteps: stepsFor(settings, allowancesOf(request), bringInCheck(request, deps)),
+    verificationSteps: stepsFor(settings, request, bringInCheck(request, deps)),
     ...withReferences(referencesFor(settings)),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),

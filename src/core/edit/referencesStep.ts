@@ -2,7 +2,7 @@ import type { ElementNode, FileOutline } from '../elements/element';
 import { filePartOf } from '../elements/elementPath';
 import { resolveElementPath } from '../elements/resolve';
 import type { CodeGraph } from '../graph/codeGraph';
-import { isReferable, type ReferenceFinder, type ReferenceSite } from '../graph/references';
+import { clip, isReferable, type ReferenceFinder, type ReferenceSite } from '../graph/references';
 import type { OverlayText } from '../graph/semantics';
 import { languageFor } from '../language/languages';
 import type { FileChange } from '../ops/apply';
@@ -58,6 +58,10 @@ export function referencesStep(
     mayRemain,
     run({ snapshot, apply }): StepOutcome {
       const changes = new Map(apply.changes.map((change) => [change.path, change] as const));
+      // The batch's files as it saw them; the rest of the workspace as the graph reads it.
+      const texts = new Map<string, OverlayText>(
+        [...changes.values()].flatMap((c) => (c.before === undefined ? [] : [[c.path, c.before] as const])),
+      );
       const problems: VerificationProblem[] = [];
       const notes: string[] = [];
       for (const result of apply.results) {
@@ -73,10 +77,6 @@ export function referencesStep(
           );
           continue;
         }
-        // The batch's files as it saw them; the rest of the workspace as the graph reads it.
-        const texts = new Map<string, OverlayText>(
-          [...changes.values()].flatMap((c) => (c.before === undefined ? [] : [[c.path, c.before] as const])),
-        );
         const found = finder.referencesOf(file, element.path, { texts, maxFiles: MAX_SEARCHED_FILES });
         if (found.cutShort === true) {
           notes.push(`references to ${element.path} were not searched in time: uses of it may remain`);
@@ -168,11 +168,10 @@ function holdsLine(text: string, lineText: string): boolean {
 function describeBroken(result: OperationResult, element: ElementNode, broken: readonly BrokenReference[]): string {
   const { operation } = result;
   const count = `${broken.length} use${broken.length === 1 ? '' : 's'} of ${element.name}`;
-  const head =
-    result.renamedTo === undefined
-      ? `${operation.type} ${element.path} deletes it, but ${count} remain${broken.length === 1 ? 's' : ''} outside what the batch changes:`
-      : `${operation.type} ${element.path} renames it to ${result.renamedTo}, but ${count} remain${broken.length === 1 ? 's' : ''} outside what the batch changes:`;
-  const lines = [head];
+  const does = result.renamedTo === undefined ? 'deletes it' : `renames it to ${result.renamedTo}`;
+  const lines = [
+    `${operation.type} ${element.path} ${does}, but ${count} remain${broken.length === 1 ? 's' : ''} outside what the batch changes:`,
+  ];
   for (const site of broken.slice(0, LISTED_SITES))
     lines.push(
       `- ${site.file}:${site.line} in ${site.elementPath ?? `${site.file} (top level)`}: ${clip(site.lineText)}`,
@@ -190,8 +189,4 @@ function describeBroken(result: OperationResult, element: ElementNode, broken: r
       : `Update those uses in the same batch, or keep the name ${element.name}.`,
   );
   return lines.join('\n');
-}
-
-function clip(text: string): string {
-  return text.length <= 160 ? text : `${text.slice(0, 159)}…`;
 }

@@ -138,10 +138,16 @@ export function verificationNotes(steps: readonly StepReport[]): string[] {
   return steps.flatMap((report) => report.notes ?? []);
 }
 
+/** What a caller lets through: new type errors, uses left to a renamed or deleted element. */
+export interface Allowances {
+  readonly allowNewErrors?: boolean;
+  readonly allowBrokenReferences?: boolean;
+}
+
 /** The problems that stop a batch: all but the kinds the caller lets through. */
 export function blockingProblems(
   verification: Pick<Verification, 'problems'>,
-  allowed: { readonly allowNewErrors?: boolean; readonly allowBrokenReferences?: boolean },
+  allowed: Allowances,
 ): VerificationProblem[] {
   return verification.problems.filter(
     (problem) =>

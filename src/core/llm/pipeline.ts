@@ -8,7 +8,7 @@ import {
 } from '../context/buildContext';
 import type { TokenCounter } from '../context/tokens';
 import type { FailureKind } from '../edit/advice';
-import { answerDecline, answerNotes, codeBlocksOutsideOperations, mergeNotes } from '../edit/answerNotes';
+import { answerDecline, answerNotes, mergeNotes } from '../edit/answerNotes';
 import { identityReader } from '../edit/operationIdentity';
 import { RepairBatch, type OperationRecord } from '../edit/repairMerge';
 import { contextFailureOf } from '../edit/contextFailure';
@@ -20,17 +20,18 @@ import { askForPlan, type Plan, type PlanFile } from '../edit/planning';
 import { referencesPay } from '../graph/contextReferences';
 import { nearMembers } from '../context/operationFocus';
 import { linesShownIn } from '../edit/shownLines';
-import { shownByContext, shownByOutline, type ShownFile, type ShownRequest } from '../edit/shownRecord';
-import { typeCheckSummary } from '../edit/typeCheckStep';
-import { typeRepairSection } from '../edit/typeRepair';
-import type { EditOptions } from '../edit/editSettings';
 import {
-  verifyBatch,
-  type StepReport,
-  type Verification,
-  type VerificationProblem,
-  type VerificationStep,
-} from '../edit/verification';
+  shownByContext,
+  shownByOutline,
+  withShownByNeeds,
+  withShownInRepair,
+  withShownLines,
+  type ShownFile,
+  type ShownRequest,
+} from '../edit/shownRecord';
+import { typeCheckSummary } from '../edit/typeCheckStep';
+import type { EditOptions } from '../edit/editSettings';
+import { verifyBatch, type StepReport, type VerificationProblem, type VerificationStep } from '../edit/verification';
 import type { FileOutline } from '../elements/element';
 import { countLines, isOutlinable, outlineSource } from '../elements/outline';
 import { nullLogger } from '../logger';
@@ -38,13 +39,21 @@ import type { Logger } from '../logger';
 import type { ApplyResult, SnapshotReader } from '../ops/apply';
 import { parseOperations } from '../ops/format';
 import type { Operation, ParseError } from '../ops/operation';
-import { briefMessage } from '../check/newErrors';
-import { errorCodeLabel, type CheckerDescription } from '../graph/semantics';
 import { cancelledError, isLlmError, type LlmError } from './errors';
 import type { RequestMetrics } from './metrics';
 import { focusNote } from './focusNote';
-import { CODING_SYSTEM_PROMPT, codingUserMessage, parseFinds, parsePlan, repairUserMessage } from './prompts';
+import { CODING_SYSTEM_PROMPT, codingUserMessage, parseFinds, parsePlan } from './prompts';
 import type { ChatMessage, ChatProvider } from './provider';
+import {
+  askedAgainMessage,
+  failureProgressLine,
+  failuresOf,
+  noOperationsMessage,
+  onlyMayRemain,
+  repairMessageOf,
+  unverifiedFailure,
+  type RepairMessage,
+} from './repairRound';
 
 export type { EditOptions, PlanningMode } from '../edit/editSettings';
 
@@ -52,7 +61,9 @@ export type { EditOptions, PlanningMode } from '../edit/editSettings';
  * The model conversation of an edit: plan (when the focus is not known), build the focused context, ask the model,
  * parse, verify by applying to the snapshot in memory (then any further verification steps), and send failures back
  * for repair. Nothing here writes a file; the edit service (src/core/edit/editService.ts) wraps it with exclusions,
- * the pre-write gates, the rebase onto the current text and the advice, and is what surfaces call.
+ * the pre-write gates, the rebase onto the current text and the advice, and is what surfaces call. This file holds
+ * the request's file views and the plan applied to them, the focused context with its references, and the rounds'
+ * loop (runEdit); what a round's verification means and the follow-up messages it sends are in ./repairRound.ts.
  */
 
 export interface EditFileRequest {
@@ -101,18 +112,6 @@ export interface EditRequest {
   readonly userChanges?: string;
   /** Answers the model's `FIND` lines; default: a plain text search of the request's files. */
   readonly finder?: SymbolFinder;
-}
-
-/**
- * How a repair round's failures are sent: the type errors with the code holding them (src/core/edit/typeRepair.ts),
- * the failure section under a token cap, and the earlier rounds' failure text left out of the conversation.
- */
-interface RepairMessage {
-  readonly content: string;
-  /** The same message once a later round supersedes it: only the code it showed in full stays. */
-  readonly superseded: string;
-  readonly shown: readonly ShownFile[];
-  readonly offered: readonly string[];
 }
 
 /** One coding answer (the first or a repair): what it asked for beyond operations. */
@@ -224,66 +223,6 @@ export function fileViewsOf(
   return views;
 }
 
-/** The batch applied and its only problems come from steps that let them remain (--allow-new-errors). */
-function onlyMayRemain(verified: Verification, steps: readonly VerificationStep[] | undefined): boolean {
-  if (!verified.apply.ok) return false;
-  const lenient = new Set((steps ?? []).filter((s) => s.mayRemain === true).map((s) => s.name));
-  return verified.steps.every((report) => report.problems.length === 0 || lenient.has(report.step));
-}
-
-/** The repair message showed some files or elements in full (the seen-code rule's problems): record them as seen. */
-function withShownInRepair(files: readonly ShownFile[], problems: readonly VerificationProblem[]): ShownFile[] {
-  const result = files.map((f) => ({ ...f, full: [...f.full] }));
-  for (const { shows } of problems) {
-    if (shows === undefined) continue;
-    let file = result.find((f) => f.path === shows.file);
-    if (file === undefined) {
-      file = { path: shows.file, whole: false, full: [], signature: [], stub: [] };
-      result.push(file);
-    }
-    const index = result.indexOf(file);
-    if (shows.path === undefined) result[index] = { ...file, whole: true };
-    else if (shows.lines !== undefined)
-      result[index] = { ...file, partial: [...(file.partial ?? []), { path: shows.path, lines: shows.lines }] };
-    else if (!file.full.includes(shows.path)) result[index] = { ...file, full: [...file.full, shows.path] };
-  }
-  return result;
-}
-
-/** The record of a request plus what a NEED answer showed in full. */
-function withShownByNeeds(files: readonly ShownFile[], added: readonly ShownFile[]): ShownFile[] {
-  const result = files.map((f) => ({ ...f, full: [...f.full] }));
-  for (const extra of added) {
-    const index = result.findIndex((f) => f.path === extra.path);
-    if (index < 0) {
-      result.push({ ...extra, full: [...extra.full] });
-      continue;
-    }
-    const file = result[index];
-    if (file === undefined) continue;
-    const partial = [...(file.partial ?? []), ...(extra.partial ?? [])];
-    result[index] = {
-      ...file,
-      whole: file.whole || extra.whole,
-      full: [...file.full, ...extra.full.filter((p) => !file.full.includes(p))],
-      ...(partial.length === 0 ? {} : { partial }),
-    };
-  }
-  return result;
-}
-
-/**
- * The record of a request plus the lines its text listed verbatim (uses, FIND answers, type errors' lines), for the
- * files the record holds: a file known only by such lines is not part of the request and cannot be edited in it.
- */
-function withShownLines(files: readonly ShownFile[], lines: ReadonlyMap<string, readonly string[]>): ShownFile[] {
-  return files.map((file) => {
-    const listed = lines.get(file.path);
-    if (listed === undefined || listed.length === 0) return file;
-    return { ...file, lines: [...new Set([...(file.lines ?? []), ...listed])] };
-  });
-}
-
 /** The default token budget of a NEED answer when the request sets none (the edit settings' default). */
 const DEFAULT_NEED_BUDGET = 12_000;
 /** A NEED answer may always use this much, even when the context took most of the budget. */
@@ -349,6 +288,11 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     },
     requests,
   );
+  /** The last model request's metrics say whether the edit ended well on its answer. */
+  const settleLastRequest = (ok: boolean): void => {
+    const last = requests.at(-1);
+    if (last !== undefined) requests[requests.length - 1] = { ...last, ok };
+  };
   const views = fileViewsOf(request);
   const batch = new RepairBatch(identityReader(request.snapshot));
   const finder =
@@ -519,8 +463,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       if (declined !== undefined) {
         rounds.push({ phase, needs, finds, declined });
         parseErrors = [...parsed.errors];
-        const last = requests[requests.length - 1];
-        if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
+        settleLastRequest(false);
         return outcome(false, `the model declined the task: ${declined}; nothing was applied`, { kind: 'declined' });
       }
       // A question is answered first, in a round of its own; operations beside it were written without what it
@@ -579,23 +522,13 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       const spent = round >= repairRounds || unreachableOnly;
       if (spent && parseErrors.length === 0 && onlyMayRemain(verified, request.verificationSteps)) break;
       if (spent) {
-        const last = requests[requests.length - 1];
-        if (last !== undefined) requests[requests.length - 1] = { ...last, ok: false };
-        const typesOnly = typeErrorsOnly(verified, parseErrors);
-        if (typesOnly !== undefined) return outcome(false, typesOnly.failure, typesOnly.kind);
-        const reason = describeFailure(apply, parseErrors, problems, operations.length);
-        return outcome(
-          false,
-          `the model's operations did not verify after ${round + 1} attempt${round === 0 ? '' : 's'}: ${reason}; nothing was applied`,
-          { kind: 'unverified', hasAnswer: lastAnswer !== '' },
-        );
+        settleLastRequest(false);
+        const given = unverifiedFailure(verified, parseErrors, operations.length, round + 1, lastAnswer !== '');
+        return outcome(false, given.failure, given.kind);
       }
       progress(
         'repair',
-        `repair round ${round + 1} of ${repairRounds}: ${firstFailureOf(apply, parseErrors, problems, operations.length)}` +
-          (countFailures(apply, parseErrors, problems) > 1
-            ? ` (and ${countFailures(apply, parseErrors, problems) - 1} more)`
-            : ''),
+        `repair round ${round + 1} of ${repairRounds}: ${failureProgressLine(apply, parseErrors, problems, operations.length)}`,
       );
       if (operations.length === 0 && parseErrors.length === 0) {
         await followUp(noOperationsMessage(answer.text), withShownInRepair(shownByNeeds, problems));
@@ -612,8 +545,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
       shownByNeeds = withShownByNeeds(shownByNeeds, repair.shown);
       await followUp(repair.content, withShownInRepair(shownByNeeds, problems), repair);
     }
-    const last = requests[requests.length - 1];
-    if (last !== undefined) requests[requests.length - 1] = { ...last, ok: true };
+    settleLastRequest(true);
     return outcome(true);
   } catch (error) {
     if (isLlmError(error)) return outcome(false, error.message, { kind: 'model', code: error.code }, error);
@@ -676,50 +608,9 @@ export function referencesWanted(instruction: string, views: readonly FileView[]
   return new Map(views.map((view) => [view.path, all ? view.focus : view.uses]));
 }
 
-/** The follow-up that answers NEED and FIND lines and asks for the operations again. */
-function askedAgainMessage(
-  needText: string,
-  found: readonly string[],
-  setAside: number,
-  verifiedOnce: boolean,
-): string {
-  const parts: string[] = [];
-  if (needText !== '') parts.push(needText);
-  if (found.length > 0) parts.push(found.join('\n\n'));
-  const aside =
-    setAside === 0
-      ? ''
-      : ` The ${setAside} operation${setAside === 1 ? '' : 's'} of your last answer ${setAside === 1 ? 'was' : 'were'} not applied: write ${setAside === 1 ? 'it' : 'them'} again if still right.`;
-  parts.push(
-    `Nothing has been applied yet.${aside} Now answer with ${verifiedOnce ? 'corrected operations for the failed ones' : 'all the operations of the task'}, in the format described.`,
-  );
-  return parts.join('\n\n');
-}
-
 function declinedOf(rounds: readonly EditRound[]): { declined?: string } {
   const declined = rounds.at(-1)?.declined;
   return declined === undefined ? {} : { declined };
-}
-
-/** The follow-up to an answer without operations: code without a header is named as such, and a decline offered. */
-function noOperationsMessage(answer: string): string {
-  const blocks = codeBlocksOutsideOperations(answer);
-  const what =
-    blocks === 0
-      ? 'Your answer held no operations.'
-      : `Your answer held ${blocks === 1 ? 'a code block' : `${blocks} code blocks`} without an operation header, so nothing could be applied: put each change under its header (REPLACE_ELEMENT <path>, CREATE_ELEMENT ..., or REPLACE_FILE <file> for a whole file).`;
-  return `${what} Answer with edit operations in the format described, and nothing else; or, if the task should not be done, only DECLINE: <reason>.`;
-}
-
-/** The positions of the batch that failed or that a check blamed, with the message sent back about them. */
-function failuresOf(apply: ApplyResult, problems: readonly VerificationProblem[]): Map<number, string> {
-  const failures = new Map<number, string>();
-  for (const result of apply.results)
-    if (result.status === 'failed') failures.set(result.index, result.message ?? 'failed');
-  for (const problem of problems)
-    if (problem.operationIndex !== undefined && !failures.has(problem.operationIndex))
-      failures.set(problem.operationIndex, problem.message);
-  return failures;
 }
 
 /** The context's size against the whole files, in words that hold when the context is the larger (labels added). */
@@ -727,127 +618,6 @@ function contextTokensText(tokens: number, wholeFileTokens: number): string {
   return tokens < wholeFileTokens
     ? `${tokens} context tokens instead of ${wholeFileTokens} for whole files`
     : `${tokens} context tokens: the whole files (${wholeFileTokens}) with Scalpel's element labels`;
-}
-
-/** The first thing a repair round sends back, on one line: what the progress of the round names. */
-function firstFailureOf(
-  apply: ApplyResult,
-  parseErrors: readonly ParseError[],
-  problems: readonly VerificationProblem[],
-  operationCount: number,
-): string {
-  if (operationCount === 0 && parseErrors.length === 0) return 'the answer held no operations';
-  const failed = apply.results.find((r) => r.status === 'failed');
-  const typeError = problems.flatMap((p) => p.typeErrors ?? [])[0];
-  const problem = problems[0];
-  const parseError = parseErrors[0];
-  const text =
-    failed !== undefined
-      ? `${failed.operation.type} ${failed.operation.path}: ${failed.message ?? 'failed'}`
-      : typeError !== undefined
-        ? `${typeError.file}:${typeError.line}: TS${typeError.code} ${typeError.message}`
-        : problem !== undefined
-          ? `${problem.path}: ${problem.message}`
-          : parseError !== undefined
-            ? `unreadable line ${parseError.line}: ${parseError.message}`
-            : 'the answer did not verify';
-  const line = text.split('\n')[0] ?? text;
-  return line.length > FIRST_FAILURE_MAX ? `${line.slice(0, FIRST_FAILURE_MAX - 1)}…` : line;
-}
-
-/** A progress line is read at a glance. */
-const FIRST_FAILURE_MAX = 160;
-
-function countFailures(
-  apply: ApplyResult,
-  parseErrors: readonly ParseError[],
-  problems: readonly VerificationProblem[],
-): number {
-  return apply.results.filter((r) => r.status === 'failed').length + parseErrors.length + problems.length;
-}
-
-function describeFailure(
-  apply: ApplyResult,
-  parseErrors: readonly ParseError[],
-  problems: readonly VerificationProblem[],
-  operationCount: number,
-): string {
-  if (operationCount === 0 && parseErrors.length === 0) return 'the answer held no operations';
-  const failures = apply.results.filter((r) => r.status === 'failed');
-  const parts = failures
-    .slice(0, 3)
-    .map((r) => `${r.operation.type} ${r.operation.path}: ${briefMessage(r.message ?? 'failed')}`);
-  parts.push(...problems.slice(0, 3).map((p) => `${p.path}: ${briefMessage(p.message)}`));
-  if (parseErrors.length > 0)
-    parts.push(
-      `${parseErrors.length} unreadable part${parseErrors.length === 1 ? '' : 's'} (line ${parseErrors[0]?.line}: ${parseErrors[0]?.message})`,
-    );
-  if (failures.length > 3) parts.push(`and ${failures.length - 3} more`);
-  return parts.join('; ');
-}
-
-/**
- * The failure when every operation applied and passed every other check but type errors remain: the count, the first
- * few one line each (the CLI lists them all), and the kind the advice reads ("apply anyway", not "rephrase").
- */
-function typeErrorsOnly(
-  verified: Verification,
-  parseErrors: readonly ParseError[],
-): { failure: string; kind: FailureKind } | undefined {
-  if (!verified.apply.ok || parseErrors.length > 0 || verified.problems.length === 0) return undefined;
-  if (verified.problems.some((p) => p.typeErrors === undefined)) return undefined;
-  const errors = verified.problems.flatMap((p) => p.typeErrors ?? []);
-  const unreachable = verified.problems.filter((p) => p.reach === 'none').flatMap((p) => p.typeErrors ?? []).length;
-  const environment = typeCheckSummary(verified.steps)?.environmentErrors.length ?? 0;
-  const listed = errors
-    .slice(0, 3)
-    .map((e) => `${e.file}:${e.line}:${e.column} ${errorCodeLabel(e.code)} ${briefMessage(e.message)}`)
-    .join('; ');
-  const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
-  return {
-    failure: `the edit adds ${errors.length} type error${errors.length === 1 ? '' : 's'} the model did not fix (${listed}${more}); nothing was applied`,
-    kind: { kind: 'typeErrors', count: errors.length, unreachable, environment },
-  };
-}
-
-/** The repair message of a round, with the type errors' section and what it shows in full. */
-function repairMessageOf(
-  apply: ApplyResult,
-  parseErrors: readonly ParseError[],
-  problems: readonly VerificationProblem[],
-  context: {
-    readonly shown: readonly ShownRequest[];
-    readonly snapshot: SnapshotReader;
-    readonly counter: TokenCounter;
-    readonly budget: number;
-    readonly checker: CheckerDescription | undefined;
-  },
-): RepairMessage {
-  const types = typeRepairSection({
-    problems,
-    shown: context.shown,
-    outlineOf: (file) => {
-      const text = context.snapshot.read(file);
-      return text === undefined || !isOutlinable(file) ? undefined : outlineSource(file, text);
-    },
-    counter: context.counter,
-    budget: context.budget,
-    ...(context.checker === undefined ? {} : { checker: context.checker }),
-  });
-  const content = repairUserMessage(apply.results, parseErrors, problems, { counter: context.counter, types });
-  const shownCode = [
-    ...problems.flatMap((p) => (p.shows === undefined ? [] : [p.message.split('\n').slice(1).join('\n').trim()])),
-    types.attachments,
-  ].filter((part) => part !== '');
-  return {
-    content,
-    superseded: [
-      "(This round's failures are superseded by a later message.)",
-      ...(shownCode.length === 0 ? [] : ['The code it showed in full:', ...shownCode]),
-    ].join('\n\n'),
-    shown: types.shown,
-    offered: types.offered,
-  };
 }
 
 /**
