@@ -123,7 +123,7 @@ describe('review: new type errors where the user decides', function () {
   it('after Accept Anyway the errors are in the Problems view, a file never opened included, and a summary says what was written', async () => {
     const editId = await previewWithErrors();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const notices = api().recentNotices().length;
+    const notices = api().noticeCount();
     const allow = stubModalWarnings('Accept Anyway');
     let accepted;
     try {
@@ -149,8 +149,7 @@ describe('review: new type errors where the user decides', function () {
     assert.match(listed?.message ?? '', /added by the accepted Scalpel edit/);
 
     const summary = api()
-      .recentNotices()
-      .slice(notices)
+      .noticesSince(notices)
       .find((n) => n.message.startsWith('Scalpel wrote'));
     assert.equal(
       summary?.message,
@@ -170,7 +169,7 @@ describe('review: new type errors where the user decides', function () {
 
   it('the summary after the last decision counts what was rejected', async () => {
     const editId = await previewWithErrors();
-    const notices = api().recentNotices().length;
+    const notices = api().noticeCount();
     await vscode.commands.executeCommand('scalpel.rejectChange', editId, 0);
     const allow = stubModalWarnings('Accept Anyway');
     try {
@@ -180,8 +179,7 @@ describe('review: new type errors where the user decides', function () {
     }
     assert.deepEqual(allow.asked, ['Accept with 1 new type error?'], 'the rejected change brings its error no more');
     const summary = api()
-      .recentNotices()
-      .slice(notices)
+      .noticesSince(notices)
       .find((n) => n.message.startsWith('Scalpel wrote'));
     assert.match(summary?.message ?? '', /^Scalpel wrote 1 change in src\/user\.ts; 1 rejected \(unsaved/);
   });
