@@ -4,11 +4,15 @@ import type { ScalpelApi } from '../../../src/extension';
 import { scripted } from '../../support/llmServer';
 import {
   type AcceptResult,
+  BROKEN_CAN_EDIT,
   CAN_EDIT,
   type EditResult,
   fenced,
+  FIND_BY_EMAIL,
   placeCursor,
+  scalpelDiagnostics,
   setSetting,
+  STRICT_FIND,
   useScriptedModel,
 } from './editTestSupport';
 import { openWorkspaceFile, scalpelExtensionOrThrow, stubModalWarnings, waitFor, workspaceUri } from './helpers';
@@ -19,21 +23,6 @@ import { openWorkspaceFile, scalpelExtensionOrThrow, stubModalWarnings, waitFor,
 
 function api(): ScalpelApi {
   return scalpelExtensionOrThrow().exports as ScalpelApi;
-}
-
-const FIND_BY_EMAIL = 'src/user.ts/function[findByEmail]';
-/** A third, required parameter: editorFor in src/index.ts calls findByEmail with two arguments (TS2554 there). */
-const STRICT_FIND = `export function findByEmail(users: readonly User[], email: string, exact: boolean): User | undefined {
-  const wanted = exact ? email : email.toLowerCase();
-  return users.find((user) => (exact ? user.email : user.email.toLowerCase()) === wanted);
-}`;
-/** A misspelt property inside the changed method (TS2551 there). */
-const BROKEN_CAN_EDIT = `canEdit(): boolean {
-  return this.rol === 'admin';
-}`;
-
-function scalpelDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Scalpel');
 }
 
 describe('review: new type errors where the user decides', function () {
