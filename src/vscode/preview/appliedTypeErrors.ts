@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { NewTypeError } from '../../core/check/typeCheck';
+import { codeLabel } from './typeErrorReview';
 
 /**
  * The new type errors of an edit the user accepted, in the Problems view where the notification points (issue 29):
@@ -92,7 +93,6 @@ export class AppliedTypeErrors implements vscode.Disposable {
     for (const applied of entry.errors) {
       const line = document === undefined ? applied.error.line - 1 : lineOf(document, applied.error);
       if (line === undefined) continue;
-      const code = typeof applied.error.code === 'number' ? `TS${applied.error.code}` : applied.error.code;
       // The language server has it now: its own entry is the one to keep.
       if (others.some((d) => d.range.start.line === line && String(codeOf(d)) === String(applied.error.code))) continue;
       kept.push(applied);
@@ -104,7 +104,7 @@ export class AppliedTypeErrors implements vscode.Disposable {
         vscode.DiagnosticSeverity.Error,
       );
       diagnostic.source = SOURCE;
-      diagnostic.code = code;
+      diagnostic.code = codeLabel(applied.error.code);
       diagnostics.push(diagnostic);
     }
     if (kept.length === 0) {
