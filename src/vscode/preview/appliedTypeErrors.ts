@@ -41,13 +41,13 @@ export class AppliedTypeErrors implements vscode.Disposable {
     );
   }
 
-  /** Lists the errors an accepted edit wrote; returns how many are listed. */
+  /** Lists the errors an accepted edit wrote. */
   mark(
     root: vscode.Uri,
     title: string,
     errors: readonly NewTypeError[],
     changes: readonly { readonly path: string; readonly before: string | undefined }[],
-  ): number {
+  ): void {
     const edit: AppliedEdit = {
       title,
       before: new Map(changes.map((c) => [vscode.Uri.joinPath(root, ...c.path.split('/')).toString(), c.before])),
@@ -60,12 +60,6 @@ export class AppliedTypeErrors implements vscode.Disposable {
       this.byUri.set(key, entry);
     }
     for (const { uri } of [...this.byUri.values()]) this.refresh(uri);
-    return errors.length;
-  }
-
-  /** The files with listed errors (for the tests and the "Show Errors" of a notification). */
-  files(): vscode.Uri[] {
-    return [...this.byUri.values()].map((entry) => entry.uri);
   }
 
   /** A file of an accepted edit is back to its text before it (an Undo): the edit's entries go, in every file. */
