@@ -6,7 +6,7 @@ import { isEngineLoaded, wasEngineDemanded } from './vscode/engineLoader';
 import { startEnginePreload } from './vscode/engineProgress';
 import { registerLanguageModels } from './vscode/lm/registerLanguageModels';
 import { createLogger } from './vscode/logger';
-import { type Notice, recentNotices } from './vscode/notices';
+import { type Notice, noticeCount, noticesSince } from './vscode/notices';
 import type { ReviewEdit } from './vscode/preview/reviewSummary';
 import { createServices } from './vscode/services';
 import { trackModelReadiness } from './vscode/setup/modelReadyContext';
@@ -18,8 +18,10 @@ export interface ScalpelApi {
   readonly engineLoadedDuringActivation: boolean;
   /** The review panel's content: the pending edits as listed, and the HTML shown (undefined until it was opened). */
   readonly review: { summary(): readonly ReviewEdit[]; renderedHtml(): string | undefined };
-  /** The last notifications about pending edits (conflicts, retries); VS Code cannot read them back. */
-  readonly recentNotices: () => readonly Notice[];
+  /** How many notifications about pending edits were shown (VS Code cannot read them back): a mark for noticesSince. */
+  readonly noticeCount: () => number;
+  /** The notifications shown since noticeCount() returned `count` (the last few). */
+  readonly noticesSince: (count: number) => readonly Notice[];
   /** Whether the engine is loaded now (the background preload or a use loaded it). */
   readonly isEngineLoaded: () => boolean;
   /** Whether a feature has used the engine, as opposed to the background preload alone. */
@@ -48,7 +50,8 @@ export function activate(context: vscode.ExtensionContext): ScalpelApi {
       isEngineLoaded,
       wasEngineDemanded,
       review: { summary: () => services.review.summary(), renderedHtml: () => services.review.renderedHtml() },
-      recentNotices,
+      noticeCount,
+      noticesSince,
     };
   } catch (error) {
     log.error('activation failed', error);

@@ -51,12 +51,13 @@ async function main() {
   const results = { warm: {}, syntax: {}, reload: [] };
   try {
     await withWorkbench(
-      { runPrefix: 'vsh-bench-', settings, viewport: { width: 1400, height: 860 } },
-      async (page, { workspace }) =>
-        measure(page, workspace).catch(async (error) => {
-          await page.screenshot({ path: '/tmp/bench-enter-preview.failure.png' });
-          throw error;
-        }),
+      {
+        runPrefix: 'vsh-bench-',
+        settings,
+        viewport: { width: 1400, height: 860 },
+        failureShot: '/tmp/bench-enter-preview.failure.png',
+      },
+      (page, { workspace }) => measure(page, workspace),
     );
   } finally {
     await model.close();

@@ -51,50 +51,48 @@ async function main() {
   let ok = false;
   try {
     ok = await withWorkbench(
-      { runPrefix: 'vsh-shot-', settings, viewport: { width: 1500, height: 860 } },
+      {
+        runPrefix: 'vsh-shot-',
+        settings,
+        viewport: { width: 1500, height: 860 },
+        failureShot: join(outDir, 'screenshot-review.failure.png'),
+      },
       async (page) => {
-        try {
-          // Into canEdit().
-          await openUserTsAlone(page, 24);
+        // Into canEdit().
+        await openUserTsAlone(page, 24);
 
-          await runCommand(page, 'Scalpel: Edit Element at Cursor');
-          await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("Scalpel: edit")');
-          await page.keyboard.type('only admins may edit; findByEmail matches exactly on demand');
-          await page.keyboard.press('Enter');
+        await runCommand(page, 'Scalpel: Edit Element at Cursor');
+        await page.waitForSelector('.quick-input-widget .quick-input-title:has-text("Scalpel: edit")');
+        await page.keyboard.type('only admins may edit; findByEmail matches exactly on demand');
+        await page.keyboard.press('Enter');
 
-          // The progress while the answer streams in: the phase, the seconds since Enter, the tokens received. This
-          // headless workbench shows no toasts, so the picture is of the notification centre, which holds the same.
-          await sleep(1500);
-          await page.locator('#status\\.notifications').click();
-          await page.waitForSelector('.notifications-center .notification-list-item:has-text("receiving")', {
-            timeout: 30_000,
-          });
-          // The bell's tooltip would sit on the picture.
-          await page.mouse.move(700, 200);
-          await sleep(1500);
-          // The bottom of the window: the code being edited, the progress and the status bar.
-          await page.screenshot({ path: progressShot, clip: { x: 0, y: 540, width: 1500, height: 320 } });
-          console.log(`screenshot: ${progressShot}`);
-          await page.locator('#status\\.notifications').click();
+        // The progress while the answer streams in: the phase, the seconds since Enter, the tokens received. This
+        // headless workbench shows no toasts, so the picture is of the notification centre, which holds the same.
+        await sleep(1500);
+        await page.locator('#status\\.notifications').click();
+        await page.waitForSelector('.notifications-center .notification-list-item:has-text("receiving")', {
+          timeout: 30_000,
+        });
+        // The bell's tooltip would sit on the picture.
+        await page.mouse.move(700, 200);
+        await sleep(1500);
+        // The bottom of the window: the code being edited, the progress and the status bar.
+        await page.screenshot({ path: progressShot, clip: { x: 0, y: 540, width: 1500, height: 320 } });
+        console.log(`screenshot: ${progressShot}`);
+        await page.locator('#status\\.notifications').click();
 
-          await page.waitForSelector('.monaco-diff-editor', { timeout: 60_000 });
-          await sleep(2500);
-          // The notification of the finished request would cover the diff.
-          await page.keyboard.press('Escape');
-          const review = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-          await review.locator('.count-errors').first().waitFor({ timeout: 30_000 });
-          // Unfold the caller's error, to show the link to a file that is not open.
-          await review.locator('details.errors summary').last().click();
-          await sleep(800);
-          await page.screenshot({ path: reviewShot });
-          console.log(`screenshot: ${reviewShot}`);
-          return true;
-        } catch (error) {
-          const failure = join(outDir, 'screenshot-review.failure.png');
-          await page?.screenshot({ path: failure }).catch(() => {});
-          console.error(`failed; the workbench at that moment: ${failure}`);
-          throw error;
-        }
+        await page.waitForSelector('.monaco-diff-editor', { timeout: 60_000 });
+        await sleep(2500);
+        // The notification of the finished request would cover the diff.
+        await page.keyboard.press('Escape');
+        const review = page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+        await review.locator('.count-errors').first().waitFor({ timeout: 30_000 });
+        // Unfold the caller's error, to show the link to a file that is not open.
+        await review.locator('details.errors summary').last().click();
+        await sleep(800);
+        await page.screenshot({ path: reviewShot });
+        console.log(`screenshot: ${reviewShot}`);
+        return true;
       },
     );
   } finally {

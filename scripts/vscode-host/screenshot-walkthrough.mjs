@@ -13,32 +13,30 @@ const settings = {
   'workbench.secondarySideBar.defaultVisibility': 'hidden',
 };
 const ok = await withWorkbench(
-  { runPrefix: 'vsh-walk-', settings, viewport: { width: 1500, height: 860 } },
+  {
+    runPrefix: 'vsh-walk-',
+    settings,
+    viewport: { width: 1500, height: 860 },
+    failureShot: output.replace(/\.png$/, '.failure.png'),
+  },
   async (page) => {
-    try {
-      await sleep(3000);
-      await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
-      await page.keyboard.press('F1');
-      await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-      await page.keyboard.type('Welcome: Open Walkthrough');
-      await sleep(600);
-      await page.keyboard.press('Enter');
-      await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
-      await page.keyboard.type('Get started with Scalpel');
-      await sleep(800);
-      await page.keyboard.press('Enter');
-      await page.waitForSelector('.gettingStartedContainer', { timeout: 20_000 });
-      await page.getByText('Choose a language model').first().waitFor({ timeout: 20_000 });
-      await sleep(2000);
-      await page.screenshot({ path: output });
-      console.log(`screenshot: ${output}`);
-      return true;
-    } catch (error) {
-      const failure = output.replace(/\.png$/, '.failure.png');
-      await page?.screenshot({ path: failure }).catch(() => {});
-      console.error(`failed; the workbench at that moment: ${failure}`);
-      throw error;
-    }
+    await sleep(3000);
+    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
+    await page.keyboard.press('F1');
+    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+    await page.keyboard.type('Welcome: Open Walkthrough');
+    await sleep(600);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.quick-input-widget:not([style*="display: none"]) input');
+    await page.keyboard.type('Get started with Scalpel');
+    await sleep(800);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.gettingStartedContainer', { timeout: 20_000 });
+    await page.getByText('Choose a language model').first().waitFor({ timeout: 20_000 });
+    await sleep(2000);
+    await page.screenshot({ path: output });
+    console.log(`screenshot: ${output}`);
+    return true;
   },
 );
 process.exit(ok ? 0 : 1);

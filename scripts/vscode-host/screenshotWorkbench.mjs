@@ -45,9 +45,10 @@ async function freePort() {
 /**
  * Starts code-server on a fresh copy of playground/ with `settings`, opens it in chromium at `viewport` and runs
  * `drive(page)` once the workbench shows. Everything is torn down afterwards (the run folder is kept with
- * `keepRunDir`). `drive` gets the workspace folder too. Returns what `drive` returns.
+ * `keepRunDir`). `drive` gets the workspace folder too. Returns what `drive` returns; when it throws, the workbench
+ * at that moment is saved to `failureShot` (if given).
  */
-export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir = false }, drive) {
+export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir = false, failureShot }, drive) {
   const runDir = mkdtempSync(`/tmp/${runPrefix}`);
   const workspace = join(runDir, 'workspace');
   cpSync(join(repoRoot, 'playground'), workspace, { recursive: true });
@@ -117,7 +118,15 @@ export async function withWorkbench({ runPrefix, settings, viewport, keepRunDir 
     const payload = JSON.stringify([['extensionDevelopmentPath', `vscode-remote://remote${repoRoot}`]]);
     await page.goto(`${base}/?folder=${encodeURIComponent(workspace)}&payload=${encodeURIComponent(payload)}`);
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    return await drive(page, { workspace });
+    try {
+      return await drive(page, { workspace });
+    } catch (error) {
+      if (failureShot !== undefined) {
+        await page.screenshot({ path: failureShot }).catch(() => {});
+        console.error(`failed; the workbench at that moment: ${failureShot}`);
+      }
+      throw error;
+    }
   } finally {
     await browser?.close().catch(() => {});
     try {

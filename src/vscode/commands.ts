@@ -194,12 +194,12 @@ export const COMMANDS: Readonly<Record<string, CommandFactory>> = {
   showTypeError:
     (_ctx, { edits }) =>
     (id, index) =>
-      edits.showTypeError(id, index),
+      edits.typeErrors.show(id, index),
 
   showTypeErrors:
     (_ctx, { edits }) =>
     (id) =>
-      edits.showTypeErrors(id),
+      edits.typeErrors.showAll(id),
 
   revealChange: (ctx, services) => async (id, index) => {
     const change = changeOrThrow(ctx, services, id, index);

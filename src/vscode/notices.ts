@@ -12,12 +12,19 @@ export interface Notice {
   readonly actions: readonly string[];
 }
 
-/** Enough that a reader counting them (the tests: "the notices after this one") never sees the list shift. */
-const KEPT = 1_000;
+const KEPT = 20;
 const recent: Notice[] = [];
+/** Notices shown since activation: a reader marks where it starts from with a count, which no cap shifts. */
+let shown = 0;
 
-export function recentNotices(): readonly Notice[] {
-  return [...recent];
+/** How many notices have been shown; pass it to noticesSince later for the ones that came after. */
+export function noticeCount(): number {
+  return shown;
+}
+
+/** The notices shown since noticeCount() returned `count` (the last 20 at most). */
+export function noticesSince(count: number): readonly Notice[] {
+  return recent.slice(Math.max(0, count - (shown - recent.length)));
 }
 
 export function showNotice(
@@ -26,6 +33,7 @@ export function showNotice(
   ...actions: string[]
 ): Thenable<string | undefined> {
   recent.push({ severity, message, actions });
+  shown += 1;
   if (recent.length > KEPT) recent.shift();
   return severity === 'warning'
     ? vscode.window.showWarningMessage(message, ...actions)

@@ -26,9 +26,6 @@ import type { PendingEdit, RetrySpec } from '../pendingEdits';
 import type { AcceptResult, EditSession, EditSessions, RejectResult } from '../preview/editSessions';
 import type { AppliedTypeErrors } from '../preview/appliedTypeErrors';
 import type { PreviewEditors } from '../preview/previewEditors';
-import { proposedUri } from '../preview/proposedUris';
-import { typeErrorsOfSession } from '../preview/reviewSummary';
-import { codeLabel, errorsToConfirm } from '../preview/typeErrorReview';
 import { chooseProvider } from '../providerChoice';
 import { ensureModelOrSetUp } from '../setup/modelSetup';
 import { recordMetrics } from '../stats';
@@ -38,6 +35,7 @@ import { writeGateOptionsOf } from './applyChanges';
 import { adviceButtons } from './advicePresentation';
 import { runUserAction } from '../userActions';
 import { ProgressLine } from './progressLine';
+import { TypeErrorDecisions } from './typeErrorDecisions';
 import { liveSnapshot, locate, WorkspaceSnapshot } from './workspaceSnapshot';
 
 /**
@@ -45,6 +43,7 @@ import { liveSnapshot, locate, WorkspaceSnapshot } from './workspaceSnapshot';
  * It supplies what only VS Code knows (settings read for the file's folder, the model choice, exclusions, the text of
  * open documents) and turns a verified result into a pending edit. The palette's flow (progress, status bar, preview
  * or direct apply) is here too; the chat presents the same result in its own way (src/vscode/chat/editRequest.ts).
+ * What the user is told and asked about an edit's new type errors is in typeErrorDecisions.ts.
  */
 
 /** True while a model request runs, for the Cancel command in the palette. */
@@ -154,6 +153,8 @@ export class EditService {
   private lastRequest: RetrySpec | undefined;
   /** Per edit id the request that produced it, for Retry after a conflict (also once the edit ended). */
   private readonly retrySpecs = new Map<string, RetrySpec>();
+  /** The new type errors at each decision: the preview's warning, Accept's question, the commands showing them. */
+  readonly typeErrors: TypeErrorDecisions;
 
   constructor(
     private readonly ctx: Ctx,
@@ -163,6 +164,7 @@ export class EditService {
     private readonly documents: ContextDocumentProvider,
     private readonly applied: AppliedTypeErrors,
   ) {
+    this.typeErrors = new TypeErrorDecisions(ctx, sessions, preview);
     ctx.subscriptions.push(
       sessions.onDidConflict(({ session, conflicts }) => this.announceConflicts(session, conflicts)),
     );
@@ -656,7 +658,7 @@ export class EditService {
       };
     }
     for (const line of pending.typeChecks ?? []) this.ctx.log.info(line);
-    if (pending.typeErrors !== undefined) this.warnTypeErrors(pending.typeErrors, pending.typeChecks);
+    if (pending.typeErrors !== undefined) this.typeErrors.warnOnPreview(pending.typeErrors, pending.typeChecks);
     await this.preview.open(pending.id);
     return {
       status: 'preview',
@@ -680,7 +682,7 @@ export class EditService {
   ): Promise<AcceptResult> {
     const session = this.sessions.sessionOrThrow(editId);
     const edit = session.edit;
-    if (confirmErrors) await this.confirmTypeErrors(session, indices);
+    if (confirmErrors) await this.typeErrors.confirmAccept(session, indices);
     const result = await this.sessions.accept(editId, indices);
     this.reportWritten(edit, result);
     return result;
@@ -692,72 +694,6 @@ export class EditService {
     const result = await this.sessions.reject(editId, indices);
     this.reportWritten(edit, result);
     return result;
-  }
-
-  /** Per pending edit, the type errors the user already said yes to. */
-  private readonly confirmedErrors = new Map<string, Set<number>>();
-
-  private async confirmTypeErrors(session: EditSession, indices: readonly number[] | undefined): Promise<void> {
-    if ((session.edit.typeErrors ?? []).length === 0) return;
-    const editId = session.edit.id;
-    const wanted = (indices ?? [...session.included]).filter((i) => session.included.has(i));
-    if (wanted.length === 0) return;
-    const confirmed = this.confirmedErrors.get(editId) ?? new Set<number>();
-    const { inChanges, elsewhere } = errorsToConfirm(typeErrorsOfSession(this.sessions, session), wanted, confirmed);
-    const all = [...inChanges, ...elsewhere];
-    const [first] = all;
-    if (first === undefined) return;
-    const count = all.length;
-    const parts = [
-      inChanges.length > 0 ? `${inChanges.length} in the change${wanted.length === 1 ? '' : 's'} you accept` : '',
-      elsewhere.length > 0 ? `${elsewhere.length} in code the edit does not change (its callers)` : '',
-    ].filter((p) => p !== '');
-    const answer = await vscode.window.showWarningMessage(
-      `Accept with ${count} new type error${count === 1 ? '' : 's'}?`,
-      {
-        modal: true,
-        detail:
-          `The model did not fix ${count === 1 ? 'it' : 'them'}: ${parts.join(', ')}. First: ${first.where} ${codeLabel(first.code)} ${first.message}
-
-` +
-          'They are listed in the Scalpel Review panel and the Problems view. After Accept they stay in the Problems view until fixed; Undo reverts the edit.',
-      },
-      SHOW_ERRORS,
-      ACCEPT_ANYWAY,
-    );
-    if (answer === ACCEPT_ANYWAY) {
-      for (const error of all) confirmed.add(error.index);
-      this.confirmedErrors.set(editId, confirmed);
-      return;
-    }
-    if (answer === SHOW_ERRORS) await this.showTypeErrors(editId);
-    throw new vscode.CancellationError();
-  }
-
-  /** The review panel (which lists them per change) and the Problems view (where they are marked). */
-  async showTypeErrors(editId?: unknown): Promise<void> {
-    if (typeof editId === 'string' && this.sessions.find(editId) !== undefined) await this.preview.open(editId);
-    await vscode.commands.executeCommand('workbench.actions.view.problems');
-  }
-
-  /** One new type error of a pending edit, where it is: on the proposed side for a changed file, else in the file. */
-  async showTypeError(editId: unknown, index: unknown): Promise<vscode.TextEditor | undefined> {
-    if (typeof editId !== 'string' || typeof index !== 'number') return undefined;
-    const session = this.sessions.sessionOrThrow(editId);
-    const error = session.edit.typeErrors?.[index];
-    if (error === undefined) return undefined;
-    const changed = session.edit.changes.some((c) => c.path === error.file);
-    const uri = changed
-      ? proposedUri(editId, error.file)
-      : vscode.Uri.joinPath(session.edit.root, ...error.file.split('/'));
-    if (changed) await this.preview.open(editId);
-    const document = await vscode.workspace.openTextDocument(uri);
-    const line = Math.min(Math.max(error.line - 1, 0), Math.max(document.lineCount - 1, 0));
-    const position = new vscode.Position(line, Math.max(error.column - 1, 0));
-    return vscode.window.showTextDocument(document, {
-      selection: new vscode.Range(position, position),
-      preview: true,
-    });
   }
 
   /**
@@ -773,33 +709,7 @@ export class EditService {
         result.applied.length > 0 ? 'were left out; the rest was applied' : 'were not applied',
         edit.id,
       );
-    if (!result.finished) return;
-    this.confirmedErrors.delete(edit.id);
-    const message = outcomeSummary(edit, result, errors.length);
-    this.ctx.log.info(`${edit.id}: ${message}`);
-    void showNotice(
-      errors.length > 0 ? 'warning' : 'information',
-      message,
-      ...(errors.length > 0 ? [SHOW_PROBLEMS] : []),
-    ).then((action) => {
-      if (action === SHOW_PROBLEMS) void vscode.commands.executeCommand('workbench.actions.view.problems');
-    });
-  }
-
-  /** What the user should know when the preview of an edit the checker objects to opens. */
-  private warnTypeErrors(errors: readonly NewTypeError[], checks: readonly string[] = []): void {
-    const engine = this.ctx.engine();
-    const count = engine.errorCountPhrase(errors);
-    const [first] = errors;
-    const where =
-      first === undefined
-        ? ''
-        : ` First: ${first.elementPath ?? first.file}: ${engine.errorCodeLabel(first.code)} ${first.message.split('\n')[0] ?? ''}`;
-    // Which checker found them (`types checked with pyright 1.1.414 (bundled with Scalpel)`), capitalised as a sentence.
-    const checked = checks.map((line) => ` ${line.charAt(0).toUpperCase()}${line.slice(1)}.`).join('');
-    const message = `Scalpel: this edit adds ${count} the model did not fix; they are listed in the Review panel and marked in the preview.${where}${checked}`;
-    this.ctx.log.warn(message);
-    void vscode.window.showWarningMessage(message);
+    if (result.finished) this.typeErrors.announceOutcome(edit, result, errors.length);
   }
 
   private warnConflicts(conflicts: readonly Conflict[], consequence: string, editId: string): void {
@@ -811,39 +721,6 @@ export class EditService {
 }
 
 const RETRY = 'Retry';
-const SHOW_ERRORS = 'Show Errors';
-const ACCEPT_ANYWAY = 'Accept Anyway';
-const SHOW_PROBLEMS = 'Show in Problems';
-
-/** "Scalpel wrote 2 changes in src/persist.ts; 1 rejected. It adds 3 new TypeScript errors: ..." */
-export function outcomeSummary(
-  edit: Pick<PendingEdit, 'title' | 'operations'>,
-  result: AcceptResult | RejectResult,
-  typeErrors: number,
-): string {
-  const written = result.applied.length;
-  const leftOut = result.conflicts.length;
-  const rejected = Math.max(0, edit.operations.length - written - leftOut);
-  if (written === 0) {
-    return `Scalpel: nothing of "${edit.title}" was written (${[
-      rejected > 0 ? `${rejected} rejected` : '',
-      leftOut > 0 ? `${leftOut} left out: you changed ${leftOut === 1 ? 'it' : 'them'} meanwhile` : '',
-    ]
-      .filter((p) => p !== '')
-      .join(', ')}).`;
-  }
-  const files = result.files.length <= 3 ? result.files.join(', ') : `${result.files.length} files`;
-  return (
-    `Scalpel wrote ${written} change${written === 1 ? '' : 's'} in ${files}` +
-    (rejected > 0 ? `; ${rejected} rejected` : '') +
-    (leftOut > 0 ? `; ${leftOut} left out (you changed ${leftOut === 1 ? 'it' : 'them'} meanwhile)` : '') +
-    ' (unsaved; one Undo reverts it).' +
-    (typeErrors > 0
-      ? ` It adds ${typeErrors} new TypeScript error${typeErrors === 1 ? '' : 's'}, listed in the Problems view.`
-      : '')
-  );
-}
-
 /** An instruction as a notification's title: its first line, cut at a word near 60 characters. */
 function shortened(instruction: string): string {
   const line = instruction.split('\n')[0]?.trim() ?? '';

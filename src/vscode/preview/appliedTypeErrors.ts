@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { NewTypeError } from '../../core/check/typeCheck';
+import { codeLabel } from './typeErrorReview';
 
 /**
  * The new type errors of an edit the user accepted, in the Problems view where the notification points (issue 29):
@@ -40,13 +41,13 @@ export class AppliedTypeErrors implements vscode.Disposable {
     );
   }
 
-  /** Lists the errors an accepted edit wrote; returns how many are listed. */
+  /** Lists the errors an accepted edit wrote. */
   mark(
     root: vscode.Uri,
     title: string,
     errors: readonly NewTypeError[],
     changes: readonly { readonly path: string; readonly before: string | undefined }[],
-  ): number {
+  ): void {
     const edit: AppliedEdit = {
       title,
       before: new Map(changes.map((c) => [vscode.Uri.joinPath(root, ...c.path.split('/')).toString(), c.before])),
@@ -59,12 +60,6 @@ export class AppliedTypeErrors implements vscode.Disposable {
       this.byUri.set(key, entry);
     }
     for (const { uri } of [...this.byUri.values()]) this.refresh(uri);
-    return errors.length;
-  }
-
-  /** The files with listed errors (for the tests and the "Show Errors" of a notification). */
-  files(): vscode.Uri[] {
-    return [...this.byUri.values()].map((entry) => entry.uri);
   }
 
   /** A file of an accepted edit is back to its text before it (an Undo): the edit's entries go, in every file. */
@@ -92,7 +87,6 @@ export class AppliedTypeErrors implements vscode.Disposable {
     for (const applied of entry.errors) {
       const line = document === undefined ? applied.error.line - 1 : lineOf(document, applied.error);
       if (line === undefined) continue;
-      const code = typeof applied.error.code === 'number' ? `TS${applied.error.code}` : applied.error.code;
       // The language server has it now: its own entry is the one to keep.
       if (others.some((d) => d.range.start.line === line && String(codeOf(d)) === String(applied.error.code))) continue;
       kept.push(applied);
@@ -104,7 +98,7 @@ export class AppliedTypeErrors implements vscode.Disposable {
         vscode.DiagnosticSeverity.Error,
       );
       diagnostic.source = SOURCE;
-      diagnostic.code = code;
+      diagnostic.code = codeLabel(applied.error.code);
       diagnostics.push(diagnostic);
     }
     if (kept.length === 0) {

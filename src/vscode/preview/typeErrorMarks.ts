@@ -4,6 +4,7 @@ import type { Ctx } from '../ctx';
 import type { PendingEdit } from '../pendingEdits';
 import type { EditSessions } from './editSessions';
 import { parseProposedUri } from './proposedUris';
+import { codeLabel } from './typeErrorReview';
 
 /**
  * The TypeScript errors a pending edit adds (those the model's repair rounds did not fix) as diagnostics, where the
@@ -104,7 +105,7 @@ function diagnosticOf(document: vscode.TextDocument, error: NewTypeError): vscod
 function located(error: NewTypeError, range: vscode.Range, message: string): vscode.Diagnostic {
   const diagnostic = new vscode.Diagnostic(range, message, vscode.DiagnosticSeverity.Error);
   diagnostic.source = SOURCE;
-  diagnostic.code = typeof error.code === 'number' ? `TS${error.code}` : error.code;
+  diagnostic.code = codeLabel(error.code);
   return diagnostic;
 }
 

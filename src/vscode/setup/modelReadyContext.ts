@@ -21,14 +21,11 @@ export function trackModelReadiness(ctx: Ctx): void {
       again = true;
       return;
     }
-    checking = modelReadiness(ctx)
-      .then((readiness) => vscode.commands.executeCommand('setContext', MODEL_READY_KEY, readiness.ready))
-      .then(
-        () => undefined,
-        (error: unknown) =>
-          ctx.log.warn(
-            `could not tell whether a model is set up: ${error instanceof Error ? error.message : String(error)}`,
-          ),
+    checking = markModelReadiness(ctx)
+      .catch((error: unknown) =>
+        ctx.log.warn(
+          `could not tell whether a model is set up: ${error instanceof Error ? error.message : String(error)}`,
+        ),
       )
       .finally(() => {
         checking = undefined;

@@ -17,22 +17,17 @@ import {
   configure,
   KEY,
   lastTranscript,
+  leaveScriptedModel,
   markdownOf,
   MODEL_ID,
   send,
   systemMessageOf,
   USER_TS,
   userMessageOf,
+  useScriptedModel,
 } from './chatTestSupport';
 import { removeWorkspaceFile } from './editTestSupport';
-import {
-  openWorkspaceFile,
-  readWorkspaceFileFromDisk,
-  scalpelExtensionOrThrow,
-  stubModalWarnings,
-  waitFor,
-  workspaceUri,
-} from './helpers';
+import { openWorkspaceFile, readWorkspaceFileFromDisk, stubModalWarnings, waitFor, workspaceUri } from './helpers';
 
 // `@scalpel` in the real Chat view, driven the way a user sends a message, answered by Scalpel's own language-model
 // provider backed by the scripted LLM server (chatTestSupport.ts).
@@ -71,14 +66,7 @@ describe('@scalpel chat participant', () => {
 
   before(async () => {
     server = await startScriptedLlmServer({ models: ['gpt-4o-mini'] });
-    await openWorkspaceFile(USER_TS);
-    await waitFor(() => scalpelExtensionOrThrow().isActive, { description: 'activation' });
-    // user.ts has 45 lines: below 10 lines a file goes whole, so the model sees a focused view of it.
-    await configure({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'gpt-4o-mini', smallFileLines: 10 });
-    await vscode.commands.executeCommand('scalpel.setApiKey', 'openai', KEY);
-    await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'scalpel', id: MODEL_ID })).length > 0, {
-      description: "Scalpel's model for the scripted server",
-    });
+    await useScriptedModel(server.openaiBaseUrl);
   });
 
   /** Pending edits a test prepared and did not accept: discarded after it, so that no later test applies them. */
@@ -93,11 +81,7 @@ describe('@scalpel chat participant', () => {
   });
 
   after(async () => {
-    // A chat session left open keeps watching the files it touched; later suites start from a quiet workbench.
-    await vscode.commands.executeCommand('workbench.action.chat.newChat');
-    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
-    await configure({ provider: undefined, baseUrl: undefined, model: undefined, smallFileLines: undefined });
+    await leaveScriptedModel();
     await server.close();
   });
 

@@ -6,16 +6,16 @@ import {
   actions,
   answerAfter,
   ask,
-  configure,
-  KEY,
   lastTranscript,
+  leaveScriptedModel,
   markdownOf,
-  MODEL_ID,
+  type Transcript,
   USER_TS,
   userMessageOf,
+  useScriptedModel,
 } from './chatTestSupport';
 import { resetWorkspace } from './editTestSupport';
-import { openWorkspaceFile, scalpelExtensionOrThrow, stubModalWarnings, waitFor, workspaceUri } from './helpers';
+import { openWorkspaceFile, stubModalWarnings, workspaceUri } from './helpers';
 
 // Issue 29, items 3 and 5 in the chat: Apply says what it wrote, in a reply below the answer (an answer cannot change
 // once shown), and a protected file the user did not name is asked about, with the safe answer writing nothing.
@@ -38,12 +38,24 @@ async function putBack(uri: vscode.Uri, original: string): Promise<void> {
 }
 
 /** Clicks an answer's Apply link (a command link: the command with its arguments) and returns the reply to it. */
-async function clickApply(answer: Awaited<ReturnType<typeof ask>>): Promise<Awaited<ReturnType<typeof ask>>> {
+async function clickApply(answer: Transcript): Promise<Transcript> {
   const apply = actions(answer).find((a) => a.title.startsWith('Apply'));
   assert.ok(apply, `an Apply link in: ${markdownOf(answer)}`);
   const before = (await lastTranscript())?.sequence ?? 0;
   await vscode.commands.executeCommand(apply.command, ...apply.arguments);
   return answerAfter(before, 'the reply to Apply');
+}
+
+/** Clicks Apply with every question it asks closed unanswered (the safe answer); `modal.asked` lists them. */
+async function clickApplyClosingQuestions(
+  answer: Transcript,
+): Promise<{ reply: Transcript; modal: ReturnType<typeof stubModalWarnings> }> {
+  const modal = stubModalWarnings(undefined);
+  try {
+    return { reply: await clickApply(answer), modal };
+  } finally {
+    modal.restore();
+  }
 }
 
 describe('@scalpel Apply: what it wrote, and protected files', function () {
@@ -52,13 +64,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
 
   before(async () => {
     server = await startScriptedLlmServer({ models: ['gpt-4o-mini'] });
-    await openWorkspaceFile(USER_TS);
-    await waitFor(() => scalpelExtensionOrThrow().isActive, { description: 'activation' });
-    await configure({ provider: 'openai', baseUrl: server.openaiBaseUrl, model: 'gpt-4o-mini', smallFileLines: 10 });
-    await vscode.commands.executeCommand('scalpel.setApiKey', 'openai', KEY);
-    await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'scalpel', id: MODEL_ID })).length > 0, {
-      description: "Scalpel's model for the scripted server",
-    });
+    await useScriptedModel(server.openaiBaseUrl);
   });
 
   beforeEach(async () => {
@@ -71,10 +77,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('workbench.action.chat.newChat');
-    await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
-    await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
-    await configure({ provider: undefined, baseUrl: undefined, model: undefined, smallFileLines: undefined });
+    await leaveScriptedModel();
     await server.close();
   });
 
@@ -88,13 +91,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
     const answer = await ask('@scalpel /edit add a build task');
     assert.match(markdownOf(answer), /Ready to apply/);
 
-    const modal = stubModalWarnings(undefined);
-    let reply;
-    try {
-      reply = await clickApply(answer);
-    } finally {
-      modal.restore();
-    }
+    const { reply, modal } = await clickApplyClosingQuestions(answer);
     assert.equal(modal.asked.length, 1, modal.asked.join(' | '));
     assert.match(modal.asked[0] ?? '', /Scalpel wants to write \.vscode\/tasks\.json, a protected file/);
     const text = markdownOf(reply);
@@ -113,13 +110,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
     try {
       const answer = await ask('@scalpel /edit add a ruler at column 120', [uri]);
       assert.match(markdownOf(answer), /Ready to apply:\*\* 1 change in `\.vscode\/settings\.json`/);
-      const modal = stubModalWarnings(undefined);
-      let reply;
-      try {
-        reply = await clickApply(answer);
-      } finally {
-        modal.restore();
-      }
+      const { reply, modal } = await clickApplyClosingQuestions(answer);
       assert.deepEqual(modal.asked, [], 'a file attached with # counts as named');
       assert.match(markdownOf(reply), /\*\*Applied:\*\* wrote 1 change in `\.vscode\/settings\.json`/);
       const document = await vscode.workspace.openTextDocument(uri);
@@ -147,13 +138,7 @@ describe('@scalpel Apply: what it wrote, and protected files', function () {
       );
       assert.match(userMessageOf(request), /files\.autoSave/, 'the file went to the model');
       assert.match(markdownOf(answer), /Ready to apply:\*\* 1 change in `\.vscode\/settings\.json`/);
-      const modal = stubModalWarnings(undefined);
-      let reply;
-      try {
-        reply = await clickApply(answer);
-      } finally {
-        modal.restore();
-      }
+      const { reply, modal } = await clickApplyClosingQuestions(answer);
       assert.deepEqual(modal.asked, [], 'the file asked from its editor counts as named');
       assert.match(markdownOf(reply), /\*\*Applied:\*\* wrote 1 change in `\.vscode\/settings\.json`/);
     } finally {

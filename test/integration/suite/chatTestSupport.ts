@@ -3,7 +3,7 @@
 // in test mode), since the chat renders into the workbench, out of reach of a test.
 import * as vscode from 'vscode';
 import type { RecordedRequest } from '../../support/llmServer';
-import { waitFor } from './helpers';
+import { openWorkspaceFile, scalpelExtensionOrThrow, waitFor } from './helpers';
 
 export type TranscriptPart =
   | { type: 'markdown'; value: string }
@@ -108,4 +108,27 @@ export function userMessageOf(request: RecordedRequest | undefined): string {
 export function systemMessageOf(request: RecordedRequest | undefined): string {
   const system = request?.body?.messages?.find((m) => m.role === 'system');
   return typeof system?.content === 'string' ? system.content : '';
+}
+
+/**
+ * A chat suite's set-up: Scalpel active with src/user.ts open, its OpenAI-compatible provider pointed at the scripted
+ * server (user.ts has 45 lines: below 10 lines a file goes whole, so the model sees a focused view of it), and its
+ * model offered to the chat.
+ */
+export async function useScriptedModel(baseUrl: string): Promise<void> {
+  await openWorkspaceFile(USER_TS);
+  await waitFor(() => scalpelExtensionOrThrow().isActive, { description: 'activation' });
+  await configure({ provider: 'openai', baseUrl, model: 'gpt-4o-mini', smallFileLines: 10 });
+  await vscode.commands.executeCommand('scalpel.setApiKey', 'openai', KEY);
+  await waitFor(async () => (await vscode.lm.selectChatModels({ vendor: 'scalpel', id: MODEL_ID })).length > 0, {
+    description: "Scalpel's model for the scripted server",
+  });
+}
+
+/** Undoes useScriptedModel. A chat session left open keeps watching the files it touched: later suites start quiet. */
+export async function leaveScriptedModel(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.newChat');
+  await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+  await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
+  await configure({ provider: undefined, baseUrl: undefined, model: undefined, smallFileLines: undefined });
 }

@@ -233,3 +233,19 @@ export const NEW_CAN_EDIT = `canEdit(): boolean {
 export const NEW_DISPLAY_NAME = `displayName(): string {
   return this.role === 'admin' ? \`\${this.name} [admin]\` : this.name;
 }`;
+
+export const FIND_BY_EMAIL = 'src/user.ts/function[findByEmail]';
+/** A third, required parameter: editorFor in src/index.ts calls findByEmail with two arguments (TS2554 there). */
+export const STRICT_FIND = `export function findByEmail(users: readonly User[], email: string, exact: boolean): User | undefined {
+  const wanted = exact ? email : email.toLowerCase();
+  return users.find((user) => (exact ? user.email : user.email.toLowerCase()) === wanted);
+}`;
+/** A misspelt property inside the changed method (TS2551 there). */
+export const BROKEN_CAN_EDIT = `canEdit(): boolean {
+  return this.rol === 'admin';
+}`;
+
+/** The new type errors Scalpel lists in the Problems view for a file. */
+export function scalpelDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
+  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Scalpel');
+}

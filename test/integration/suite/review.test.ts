@@ -134,7 +134,7 @@ describe('review: acting on a preview', () => {
 
   it('typing into a pending element is reported at once, with Retry: the instruction again on the current text', async () => {
     const { editor, editId } = await previewTwoChanges();
-    const notices = api().recentNotices().length;
+    const notices = api().noticeCount();
     const shown = await vscode.window.showTextDocument(editor.document);
 
     await typeAt(
@@ -146,8 +146,7 @@ describe('review: acting on a preview', () => {
     const notice = await waitFor(
       () =>
         api()
-          .recentNotices()
-          .slice(notices)
+          .noticesSince(notices)
           .find((n) => n.message.includes('you changed')),
       {
         description: 'the conflict to be reported',
@@ -185,13 +184,13 @@ describe('review: acting on a preview', () => {
     model.server.enqueue(scripted.answer('I would rather explain than edit.'));
     const editor = await openWorkspaceFile('src/user.ts');
     placeCursor(editor, "return this.role === 'admin' || this.role === 'editor'");
-    const notices = api().recentNotices().length;
+    const notices = api().noticeCount();
     const failed = (await vscode.commands.executeCommand(
       'scalpel.editElementAtCursor',
       'viewers cannot edit',
     )) as EditResult;
     assert.equal(failed.status, 'failed');
-    const notice = api().recentNotices().slice(notices).at(-1);
+    const notice = api().noticesSince(notices).at(-1);
     assert.equal(notice?.actions.at(-1), 'Retry', JSON.stringify(notice));
 
     model.server.enqueue(scripted.answer(fenced(`REPLACE_ELEMENT ${CAN_EDIT}`, NEW_CAN_EDIT)));

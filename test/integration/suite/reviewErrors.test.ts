@@ -4,11 +4,15 @@ import type { ScalpelApi } from '../../../src/extension';
 import { scripted } from '../../support/llmServer';
 import {
   type AcceptResult,
+  BROKEN_CAN_EDIT,
   CAN_EDIT,
   type EditResult,
   fenced,
+  FIND_BY_EMAIL,
   placeCursor,
+  scalpelDiagnostics,
   setSetting,
+  STRICT_FIND,
   useScriptedModel,
 } from './editTestSupport';
 import { openWorkspaceFile, scalpelExtensionOrThrow, stubModalWarnings, waitFor, workspaceUri } from './helpers';
@@ -19,21 +23,6 @@ import { openWorkspaceFile, scalpelExtensionOrThrow, stubModalWarnings, waitFor,
 
 function api(): ScalpelApi {
   return scalpelExtensionOrThrow().exports as ScalpelApi;
-}
-
-const FIND_BY_EMAIL = 'src/user.ts/function[findByEmail]';
-/** A third, required parameter: editorFor in src/index.ts calls findByEmail with two arguments (TS2554 there). */
-const STRICT_FIND = `export function findByEmail(users: readonly User[], email: string, exact: boolean): User | undefined {
-  const wanted = exact ? email : email.toLowerCase();
-  return users.find((user) => (exact ? user.email : user.email.toLowerCase()) === wanted);
-}`;
-/** A misspelt property inside the changed method (TS2551 there). */
-const BROKEN_CAN_EDIT = `canEdit(): boolean {
-  return this.rol === 'admin';
-}`;
-
-function scalpelDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Scalpel');
 }
 
 describe('review: new type errors where the user decides', function () {
@@ -123,7 +112,7 @@ describe('review: new type errors where the user decides', function () {
   it('after Accept Anyway the errors are in the Problems view, a file never opened included, and a summary says what was written', async () => {
     const editId = await previewWithErrors();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    const notices = api().recentNotices().length;
+    const notices = api().noticeCount();
     const allow = stubModalWarnings('Accept Anyway');
     let accepted;
     try {
@@ -149,8 +138,7 @@ describe('review: new type errors where the user decides', function () {
     assert.match(listed?.message ?? '', /added by the accepted Scalpel edit/);
 
     const summary = api()
-      .recentNotices()
-      .slice(notices)
+      .noticesSince(notices)
       .find((n) => n.message.startsWith('Scalpel wrote'));
     assert.equal(
       summary?.message,
@@ -170,7 +158,7 @@ describe('review: new type errors where the user decides', function () {
 
   it('the summary after the last decision counts what was rejected', async () => {
     const editId = await previewWithErrors();
-    const notices = api().recentNotices().length;
+    const notices = api().noticeCount();
     await vscode.commands.executeCommand('scalpel.rejectChange', editId, 0);
     const allow = stubModalWarnings('Accept Anyway');
     try {
@@ -180,8 +168,7 @@ describe('review: new type errors where the user decides', function () {
     }
     assert.deepEqual(allow.asked, ['Accept with 1 new type error?'], 'the rejected change brings its error no more');
     const summary = api()
-      .recentNotices()
-      .slice(notices)
+      .noticesSince(notices)
       .find((n) => n.message.startsWith('Scalpel wrote'));
     assert.match(summary?.message ?? '', /^Scalpel wrote 1 change in src\/user\.ts; 1 rejected \(unsaved/);
   });

@@ -4,16 +4,20 @@ import { scripted } from '../../support/llmServer';
 import { ask, markdownOf, MODEL_ID } from './chatTestSupport';
 import {
   type AcceptResult,
+  BROKEN_CAN_EDIT,
   CAN_EDIT,
   chatRequests,
   DISPLAY_NAME,
   type EditResult,
   fenced,
+  FIND_BY_EMAIL,
   NEW_DISPLAY_NAME,
   placeCursor,
   proposedDocument,
+  scalpelDiagnostics,
   sentUserText,
   setSetting,
+  STRICT_FIND,
   useScriptedModel,
 } from './editTestSupport';
 import { openWorkspaceFile, readWorkspaceFileFromDisk, stubModalWarnings, waitFor, workspaceUri } from './helpers';
@@ -22,20 +26,6 @@ import { openWorkspaceFile, readWorkspaceFileFromDisk, stubModalWarnings, waitFo
 // playground's tsconfig, the changed file and its importers), and what the model saw decides what it may replace.
 
 type TypedResult = EditResult & { readonly typeErrors?: number };
-
-const FIND_BY_EMAIL = 'src/user.ts/function[findByEmail]';
-/** A required parameter: `editorFor` in src/index.ts calls findByEmail with two arguments. */
-const STRICT_FIND = `export function findByEmail(users: readonly User[], email: string, exact: boolean): User | undefined {
-  const wanted = exact ? email : email.toLowerCase();
-  return users.find((user) => (exact ? user.email : user.email.toLowerCase()) === wanted);
-}`;
-const BROKEN_CAN_EDIT = `canEdit(): boolean {
-  return this.rol === 'admin';
-}`;
-
-function scalpelDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
-  return vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Scalpel');
-}
 
 describe('type check and seen-code rule in the host', () => {
   const model = useScriptedModel();
