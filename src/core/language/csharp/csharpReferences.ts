@@ -80,7 +80,7 @@ function scopeOf(_file: string, root: Node): CSharpScope {
           .at(-1) ?? '',
       );
   const fileScoped = root.namedChildren.find((c) => c.type === 'file_scoped_namespace_declaration');
-  const fileNamespace = fileScoped?.childForFieldName('name')?.text.replace(/\s+/g, '') ?? '';
+  const fileNamespace = fileScoped === undefined ? '' : namespaceName(fileScoped);
   return { usings, staticUsings, bases, fileNamespace, declared: declaredTypes(root, fileNamespace) };
 }
 
@@ -102,10 +102,8 @@ function declaredTypes(root: Node, fileNamespace: string): Map<string, string[]>
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const { node } = item;
     let { namespace } = item;
-    if (node.type === 'namespace_declaration') {
-      const name = node.childForFieldName('name')?.text.replace(/\s+/g, '') ?? '';
-      namespace = namespace === '' ? name : `${namespace}.${name}`;
-    } else if (TYPE_DECLARATIONS.has(node.type)) {
+    if (node.type === 'namespace_declaration') namespace = nestedNamespace(namespace, namespaceName(node));
+    else if (TYPE_DECLARATIONS.has(node.type)) {
       const name = node.childForFieldName('name')?.text;
       if (name !== undefined) declared.set(name, [...(declared.get(name) ?? []), namespace]);
     }
@@ -118,16 +116,20 @@ function declaredTypes(root: Node, fileNamespace: string): Map<string, string[]>
   return declared;
 }
 
-/** The namespace a node sits in: the namespace declarations around it (and a file-scoped one), joined. */
-function namespaceAt(node: Node): string {
-  const parts: string[] = [];
-  for (const ancestor of ancestors(node))
-    if (ancestor.type === 'namespace_declaration') parts.unshift(ancestor.childForFieldName('name')?.text ?? '');
-  let root: Node = node;
-  while (root.parent !== null) root = root.parent;
-  const fileScoped = root.namedChildren.find((c) => c.type === 'file_scoped_namespace_declaration');
-  if (fileScoped !== undefined) parts.unshift(fileScoped.childForFieldName('name')?.text ?? '');
-  return parts.join('.').replace(/\s+/g, '');
+/** A namespace declaration's name as qualified names write it (`A . B` reads `A.B`). */
+function namespaceName(declaration: Node): string {
+  return declaration.childForFieldName('name')?.text.replace(/\s+/g, '') ?? '';
+}
+
+/** The namespace `name` declared inside `outer`. */
+function nestedNamespace(outer: string, name: string): string {
+  return outer === '' ? name : `${outer}.${name}`;
+}
+
+/** The namespace a site sits in: its file's file-scoped namespace, then the namespace declarations around it. */
+function namespaceAt(site: Site<CSharpScope>): string {
+  const names = [...ancestors(site.node)].filter((a) => a.type === 'namespace_declaration').map(namespaceName);
+  return names.reverse().reduce(nestedNamespace, site.scope.fileNamespace);
 }
 
 function shapeOf(node: Node): SiteShape | undefined {
@@ -183,7 +185,7 @@ function resolveType(target: ReferenceTarget, site: Site<CSharpScope>, targetNam
   // A type of that name declared in the file itself, in another namespace (a partial type in the same one is this).
   const own = scope.declared.get(target.name);
   if (own !== undefined && !own.includes(targetNamespace)) return 'other';
-  const namespace = namespaceAt(site.node);
+  const namespace = namespaceAt(site);
   if (namespace === targetNamespace || namespace.startsWith(`${targetNamespace}.`)) return 'resolved';
   if (scope.usings.includes(targetNamespace)) return 'resolved';
   return 'byName';
@@ -198,8 +200,7 @@ function insideType(
 ): boolean {
   if (site.file === target.file) return site.holders.some((h) => h.path === container.path);
   return (
-    site.holders.some((h) => h.name === container.name && h.kind === container.kind) &&
-    namespaceAt(site.node) === namespace
+    site.holders.some((h) => h.name === container.name && h.kind === container.kind) && namespaceAt(site) === namespace
   );
 }
 

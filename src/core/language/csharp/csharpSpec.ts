@@ -2,7 +2,12 @@ import type { Node } from 'web-tree-sitter';
 import { CSHARP_INFO } from '../languageCatalog';
 import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
-import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import {
+  type Declaration,
+  type ParentInfo,
+  STAND_IN_NAME,
+  type TreeSitterLanguageSpec,
+} from '../treeSitter/languageSpec';
 import { csharpImports } from './csharpImports';
 import { csharpCompilerProblems } from './csharpRules';
 
@@ -98,10 +103,10 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
 /** A member is parsed inside a stand-in type (interface, enum, namespace); top-level code as it is. */
 function wrapContent(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string } {
   const stand: Partial<Record<ContainerFlavor, string>> = {
-    class: 'class _ {',
-    interface: 'interface _ {',
-    enum: 'enum _ {',
-    namespace: 'namespace _ {',
+    class: `class ${STAND_IN_NAME} {`,
+    interface: `interface ${STAND_IN_NAME} {`,
+    enum: `enum ${STAND_IN_NAME} {`,
+    namespace: `namespace ${STAND_IN_NAME} {`,
   };
   const open = stand[flavor];
   if (open === undefined) return { text: content, prefixLines: 0, indent: '' };

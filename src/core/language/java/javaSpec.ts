@@ -2,7 +2,12 @@ import type { Node } from 'web-tree-sitter';
 import { JAVA_INFO } from '../languageCatalog';
 import { C_LIKE_SYNTAX, type ContainerFlavor } from '../languageSupport';
 import { scanCLike } from '../cLike/cLikeScan';
-import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import {
+  type Declaration,
+  type ParentInfo,
+  STAND_IN_NAME,
+  type TreeSitterLanguageSpec,
+} from '../treeSitter/languageSpec';
 import { parseWithSpec } from '../treeSitter/treeSitterOutline';
 import { javaImports } from './javaImports';
 import { javaCompilerProblems } from './javaRules';
@@ -82,15 +87,15 @@ function declarationOf(node: Node, parent: ParentInfo): Declaration | undefined 
  */
 function wrapContent(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string } {
   if (flavor === 'enum') {
-    const constants = `enum _ {\n${content}\n}\n`;
+    const constants = `enum ${STAND_IN_NAME} {\n${content}\n}\n`;
     const tree = parseWithSpec(javaSpec, constants);
     const parses = !tree.rootNode.hasError;
     tree.delete();
-    return { text: parses ? constants : `enum _ {;\n${content}\n}\n`, prefixLines: 1, indent: '' };
+    return { text: parses ? constants : `enum ${STAND_IN_NAME} {;\n${content}\n}\n`, prefixLines: 1, indent: '' };
   }
   const stand: Partial<Record<ContainerFlavor, string>> = {
-    class: 'class _ {',
-    interface: 'interface _ {',
+    class: `class ${STAND_IN_NAME} {`,
+    interface: `interface ${STAND_IN_NAME} {`,
   };
   const open = stand[flavor];
   if (open === undefined) return { text: content, prefixLines: 0, indent: '' };

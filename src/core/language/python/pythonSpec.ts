@@ -2,7 +2,12 @@ import type { Node } from 'web-tree-sitter';
 import type { ElementKind } from '../../elements/element';
 import { PYTHON_INFO } from '../languageCatalog';
 import type { ContainerFlavor } from '../languageSupport';
-import type { Declaration, ParentInfo, TreeSitterLanguageSpec } from '../treeSitter/languageSpec';
+import {
+  type Declaration,
+  type ParentInfo,
+  STAND_IN_NAME,
+  type TreeSitterLanguageSpec,
+} from '../treeSitter/languageSpec';
 import { pythonImports } from './pythonImports';
 import { futureImportProblems, pythonTokenizerProblems } from './pythonRules';
 import { scanPython } from './pythonScan';
@@ -116,7 +121,11 @@ function wrapContent(content: string, flavor: ContainerFlavor): { text: string; 
     .split('\n')
     .map((line) => (line === '' ? line : indent + line))
     .join('\n');
-  return { text: `${flavor === 'class' ? 'class _:' : 'def _():'}\n${body}\n`, prefixLines: 1, indent };
+  return {
+    text: `${flavor === 'class' ? `class ${STAND_IN_NAME}:` : `def ${STAND_IN_NAME}():`}\n${body}\n`,
+    prefixLines: 1,
+    indent,
+  };
 }
 
 export const pythonSpec: TreeSitterLanguageSpec = {

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { SyntaxProblem } from '../../elements/element';
+import { STAND_IN_NAME } from './languageSpec';
 
 /**
  * Rules the languages' own compilers enforce while parsing that the tree-sitter grammars, written for editors, do not
@@ -66,8 +67,8 @@ export function constructorNameProblems(
     let owner = constructor.parent;
     while (owner !== null && !types.includes(owner.type)) owner = owner.parent;
     const typeName = owner?.childForFieldName('name')?.text;
-    // `_` is the stand-in class a member alone is parsed in (wrapContent): its constructors may bear any name.
-    if (name !== undefined && typeName !== undefined && typeName !== '_' && name !== typeName)
+    // The stand-in class a member alone is parsed in (wrapContent): its constructors may bear any name.
+    if (name !== undefined && typeName !== undefined && typeName !== STAND_IN_NAME && name !== typeName)
       problems.push(problemAt(constructor, message));
   }
   return problems;

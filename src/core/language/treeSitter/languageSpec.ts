@@ -10,6 +10,12 @@ import type { CodeScan, CodeSyntax, ContainerFlavor, LanguageInfo } from '../lan
  * ordinals, signatures, syntax errors, containers, verification) is the same for every spec.
  */
 
+/**
+ * The name of the stand-in type or function that wrapContent parses content for a container inside (`class _ {`):
+ * rules that check names against their owner's (constructorNameProblems) leave the stand-in out.
+ */
+export const STAND_IN_NAME = '_';
+
 export interface ParentInfo {
   /** The kind of the enclosing element; undefined at the top level. */
   readonly kind: ElementKind | undefined;
@@ -83,7 +89,7 @@ export interface TreeSitterLanguageSpec {
   scanCode(text: string): CodeScan;
   /**
    * For content inserted into a container: the text put around it so that it parses as it will sit there (a Python
-   * method is parsed inside `class _:`), and how many lines the prefix adds. Absent: content parses as it is.
+   * method is parsed inside `class _:`, named STAND_IN_NAME), and how many lines the prefix adds. Absent: content parses as it is.
    */
   wrapContent?(content: string, flavor: ContainerFlavor): { text: string; prefixLines: number; indent: string };
   /** Import declarations, when the language has import operations. */

@@ -114,18 +114,18 @@ export class SpecImportBook implements ImportBook {
   }
 
   private addDeclaration(request: ImportShape, text: string, opIndex: number, placement: ImportPlacement | undefined): void {
+    const base: ImportDeclarationState = {
+      element: undefined,
+      text: text.trim().replace(/\r?\n/g, this.eol),
+      removed: false,
+      ops: [opIndex],
+      created: true,
+    };
     if (this.spec.heads?.(request) === true) {
       // At the top of the file, before every other import and before the other new ones placed there.
-      const created: ImportDeclarationState = {
-        element: undefined,
-        text: text.trim().replace(/\r?\n/g, this.eol),
-        removed: false,
-        ops: [opIndex],
-        created: true,
-      };
       const firstTop = this.declarations.findIndex((d) => d.created && d.after === undefined && d.before === undefined);
-      if (firstTop < 0) this.declarations.push(created);
-      else this.declarations.splice(firstTop, 0, created);
+      if (firstTop < 0) this.declarations.push(base);
+      else this.declarations.splice(firstTop, 0, base);
       return;
     }
     const existing = this.declarations.filter((d) => !d.created);
@@ -140,11 +140,7 @@ export class SpecImportBook implements ImportBook {
           : undefined
         : existing.find((d) => d.element === placement.after));
     const created: ImportDeclarationState = {
-      element: undefined,
-      text: text.trim().replace(/\r?\n/g, this.eol),
-      removed: false,
-      ops: [opIndex],
-      created: true,
+      ...base,
       ...(after === undefined ? {} : { after }),
       ...(before === undefined ? {} : { before }),
     };

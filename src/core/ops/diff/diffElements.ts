@@ -3,11 +3,12 @@ import { normalizeFilePath } from '../../elements/elementPath';
 import { languageFor, languageNames } from '../../language/languages';
 import type { Operation } from '../operation';
 import { applyToFileText } from './applyToText';
-import { DiffPlanner, type DiffFallback } from './diffPlanner';
+import { DiffPlanner } from './diffPlanner';
+import type { DiffFallback } from './diffUnits';
 import { trackOutline } from './pathTracker';
 import { usesOnlyCrlf } from './textLines';
 
-export type { DiffFallback, DiffFallbackKind } from './diffPlanner';
+export type { DiffFallback, DiffFallbackKind } from './diffUnits';
 
 export interface ElementDiffOptions {
   /** Counts the tokens of candidate operations to pick the cheapest; o200k_base by default. */

@@ -8,7 +8,25 @@ import { alignElements, type AnchorPair } from './alignElements';
 import { writeOperations, type OpSpec } from './opSpecs';
 import { searchReplacePairs } from './patchPairs';
 import { PathState, type TrackedElement, type TrackedTree } from './pathTracker';
-import { blankLinesAround, dedentElementText, indentationBefore } from './textLines';
+import {
+  blankLinesAround,
+  dedentElementText,
+  firstTextAfter,
+  freeTextLines,
+  indentationBefore,
+  lastTextBefore,
+} from './textLines';
+import {
+  type Candidate,
+  type DescendCandidate,
+  type DiffFallback,
+  type LeafCandidate,
+  mergeMoves,
+  type Region,
+  sortCandidates,
+  type Unit,
+} from './diffUnits';
+import { type ApplyToText, UnitResolver } from './unitResolver';
 
 /**
  * Plans the operations of one file's diff as a tree of units, each a stretch of the file that changed (an element,
@@ -17,82 +35,11 @@ import { blankLinesAround, dedentElementText, indentationBefore } from './textLi
  * with just that unit's change, into exactly that text. What cannot be checked this way falls back to the enclosing
  * unit's next candidate, and in the end to REPLACE_FILE.
  *
- * Why one file over 500 lines: building the unit tree and choosing each unit's candidate are one recursion over
- * the same state (the path tracker, the cache of preferred operations per unit, the apply-backed check); a unit's
- * candidates are only known once its children are resolved. The pieces without that state live beside it:
- * alignElements.ts, opSpecs.ts, patchPairs.ts, textLines.ts, and the language's import rules.
+ * This file builds the unit tree: one recursion over the two outlines and the path tracker, each unit's candidates
+ * drawn up from its children's. The pieces around it: the unit model and its ordering (diffUnits.ts), choosing a
+ * candidate by applying it (unitResolver.ts), alignElements.ts, opSpecs.ts, patchPairs.ts, textLines.ts, and the
+ * language's import rules.
  */
-
-/** Applies operations to the old text; undefined when the engine refuses them. */
-export type ApplyToText = (operations: readonly Operation[]) => string | undefined;
-
-export type DiffFallbackKind = 'file' | 'container' | 'element';
-
-export interface DiffFallback {
-  /** `file`: REPLACE_FILE; `container`: a container replaced or patched instead of diffed member by member;
-   * `element`: a bigger operation on the same element than the cheapest one. */
-  readonly kind: DiffFallbackKind;
-  readonly path: string;
-  readonly reason: string;
-}
-
-interface Region {
-  readonly beforeStart: number;
-  readonly beforeEnd: number;
-  readonly afterStart: number;
-  readonly afterEnd: number;
-  /**
-   * The whole file as this unit alone leaves it, when that is not the old text with this region's new text in it:
-   * a container's own text changed in several places between unchanged members.
-   */
-  readonly expected?: string;
-}
-
-type CandidateLabel = 'descend' | 'imports' | 'structure' | 'patch' | 'replace' | 'replace-verbatim' | 'replace-file';
-
-interface LeafCandidate {
-  readonly label: Exclude<CandidateLabel, 'descend'>;
-  readonly cost: number;
-  readonly specs: readonly OpSpec[];
-}
-
-interface DescendCandidate {
-  readonly label: 'descend';
-  readonly cost: number;
-  readonly parts: readonly Unit[];
-}
-
-type Candidate = LeafCandidate | DescendCandidate;
-
-interface Unit {
-  readonly path: string;
-  readonly region: Region;
-  readonly candidates: readonly Candidate[];
-  /** Why the unit cannot be diffed member by member although it has members; set for containers only. */
-  readonly notDescended?: string;
-  readonly isFile?: boolean;
-  /** The leading import declarations of the file, as one unit. */
-  readonly isImportBlock?: boolean;
-  /** Imports deleted and inserted between two unchanged neighbours, and nothing else. */
-  readonly isImportSegment?: boolean;
-  /** For elements deleted and inserted between two unchanged neighbours: what those are. */
-  readonly segment?: { readonly deleted: readonly ElementNode[]; readonly inserted: readonly ElementNode[] };
-}
-
-interface Resolution {
-  readonly specs: readonly OpSpec[];
-  readonly fallbacks: readonly DiffFallback[];
-}
-
-const LABEL_ORDER: readonly CandidateLabel[] = [
-  'descend',
-  'imports',
-  'structure',
-  'patch',
-  'replace',
-  'replace-verbatim',
-  'replace-file',
-];
 
 type DescendResult =
   { readonly ok: true; readonly candidate: DescendCandidate } | { readonly ok: false; readonly reason: string };
@@ -100,22 +47,26 @@ type DescendResult =
 export class DiffPlanner {
   private readonly beforeText: string;
   private readonly afterText: string;
-  /** Costs by candidate object, so each is serialized and counted once. */
-  private readonly preferredCache = new Map<Unit, readonly OpSpec[]>();
-  applyCount = 0;
+  private readonly resolver: UnitResolver;
 
   constructor(
     private readonly before: FileOutline,
     private readonly after: FileOutline,
     private readonly tree: TrackedTree,
     private readonly counter: TokenCounter,
-    private readonly apply: ApplyToText,
+    apply: ApplyToText,
     /** Turns text of the file into text of an operation (line breaks). */
     private readonly toOperationText: (text: string) => string,
     private readonly language: LanguageSupport,
   ) {
     this.beforeText = before.text;
     this.afterText = after.text;
+    this.resolver = new UnitResolver(this.beforeText, this.afterText, tree, apply);
+  }
+
+  /** How many times the apply engine ran to check candidates. */
+  get applyCount(): number {
+    return this.resolver.applyCount;
   }
 
   /** The verified operations for the whole file, with the fallbacks that were needed. */
@@ -125,7 +76,7 @@ export class DiffPlanner {
     readonly verified: boolean;
   } {
     const unit = this.fileUnit();
-    const resolution = this.resolve(unit);
+    const resolution = this.resolver.resolve(unit);
     if (resolution !== undefined) {
       return {
         operations: writeOperations(this.tree, resolution.specs),
@@ -207,7 +158,7 @@ export class DiffPlanner {
       // declaration it replaces. The same operations with every deletion first keep the import list's order.
       const specs = blockDescend.candidate.parts.flatMap((part) => {
         const structure = part.candidates.find((c): c is LeafCandidate => c.label === 'structure');
-        return structure?.specs ?? this.preferredSpecs(part);
+        return structure?.specs ?? this.resolver.preferredSpecs(part);
       });
       const deletions: OpSpec[] = specs.filter(
         (spec) => spec.type === 'DELETE_ELEMENT' || spec.type === 'REMOVE_IMPORT',
@@ -751,109 +702,6 @@ export class DiffPlanner {
     return { label: 'descend', cost, parts };
   }
 
-  private resolve(unit: Unit): Resolution | undefined {
-    const failed: CandidateLabel[] = [];
-    for (const candidate of unit.candidates) {
-      const resolution = this.resolveCandidate(unit, candidate);
-      if (resolution !== undefined) {
-        const fallback = this.fallbackFor(unit, candidate, failed);
-        return {
-          specs: resolution.specs,
-          fallbacks: fallback === undefined ? resolution.fallbacks : [fallback, ...resolution.fallbacks],
-        };
-      }
-      failed.push(candidate.label);
-    }
-    return undefined;
-  }
-
-  private fallbackFor(unit: Unit, chosen: Candidate, failed: readonly CandidateLabel[]): DiffFallback | undefined {
-    if (chosen.label === 'replace-file') {
-      const reason =
-        unit.notDescended ??
-        (failed.includes('descend') ? 'element operations did not reproduce the text' : 'cheapest');
-      return reason === 'cheapest' ? undefined : { kind: 'file', path: unit.path, reason };
-    }
-    if (chosen.label === 'descend') return undefined;
-    if (unit.isImportBlock === true) {
-      return failed.length === 0 || chosen.label === 'structure'
-        ? undefined
-        : { kind: 'element', path: unit.path, reason: 'imports removed and added back in order' };
-    }
-    // ADD_IMPORT puts a new declaration next to its module's or after the last import; one added elsewhere in the
-    // list is CREATE_ELEMENT beside the import it follows, the import operation that keeps the position.
-    if (unit.isImportSegment === true && chosen.label === 'structure' && failed.every((label) => label === 'imports'))
-      return undefined;
-    // The same structure with the blank lines around the new elements written out is no bigger operation.
-    if (chosen.label === 'structure' && failed.every((label) => label === 'structure')) return undefined;
-    if (unit.notDescended !== undefined) return { kind: 'container', path: unit.path, reason: unit.notDescended };
-    if (failed.includes('descend'))
-      return { kind: 'container', path: unit.path, reason: 'member operations did not reproduce the text' };
-    if (failed.length > 0)
-      return { kind: 'element', path: unit.path, reason: `${failed.join(', ')} did not reproduce the text` };
-    return undefined;
-  }
-
-  private resolveCandidate(unit: Unit, candidate: Candidate): Resolution | undefined {
-    if (candidate.label !== 'descend') {
-      return this.reproduces(unit.region, candidate.specs) ? { specs: candidate.specs, fallbacks: [] } : undefined;
-    }
-    // Most plans are right as first drawn up: one apply checks them all before any part is checked on its own.
-    const preferred = candidate.parts.flatMap((part) => this.preferredSpecs(part));
-    if (this.reproduces(unit.region, preferred)) {
-      return { specs: preferred, fallbacks: candidate.parts.flatMap((part) => this.preferredFallbacks(part)) };
-    }
-    const specs: OpSpec[] = [];
-    const fallbacks: DiffFallback[] = [];
-    for (const part of candidate.parts) {
-      const resolution = this.resolve(part);
-      if (resolution === undefined) return undefined;
-      specs.push(...resolution.specs);
-      fallbacks.push(...resolution.fallbacks);
-    }
-    return this.reproduces(unit.region, specs) ? { specs, fallbacks } : undefined;
-  }
-
-  private preferredSpecs(unit: Unit): readonly OpSpec[] {
-    const cached = this.preferredCache.get(unit);
-    if (cached !== undefined) return cached;
-    const best = unit.candidates[0];
-    const specs =
-      best === undefined
-        ? []
-        : best.label === 'descend'
-          ? best.parts.flatMap((p) => this.preferredSpecs(p))
-          : best.specs;
-    this.preferredCache.set(unit, specs);
-    return specs;
-  }
-
-  /** The fallbacks the preferred plan of a unit makes: containers that could not be diffed member by member. */
-  private preferredFallbacks(unit: Unit): DiffFallback[] {
-    const best = unit.candidates[0];
-    if (best === undefined) return [];
-    if (best.label === 'descend') return best.parts.flatMap((part) => this.preferredFallbacks(part));
-    const fallback = this.fallbackFor(unit, best, []);
-    return fallback === undefined ? [] : [fallback];
-  }
-
-  /** Whether applying the specs to the old file changes exactly this region into its new text. */
-  private reproduces(region: Region, specs: readonly OpSpec[]): boolean {
-    const expected =
-      region.expected ??
-      this.beforeText.slice(0, region.beforeStart) +
-        this.afterText.slice(region.afterStart, region.afterEnd) +
-        this.beforeText.slice(region.beforeEnd);
-    let operations: Operation[];
-    try {
-      operations = writeOperations(this.tree, specs);
-    } catch {
-      return false;
-    }
-    this.applyCount += 1;
-    return this.apply(operations) === expected;
-  }
-
   private leaf(label: LeafCandidate['label'], specs: readonly OpSpec[]): LeafCandidate {
     return { label, specs, cost: this.costOf(specs) };
   }
@@ -906,61 +754,8 @@ export class DiffPlanner {
   }
 }
 
-/**
- * How much cheaper an operation on the whole container must be to win over operations on its members: a member
- * operation says precisely what changed, and each costs a header line more.
- */
-const DESCEND_PREFERENCE = 1.25;
-
-function sortCandidates(candidates: readonly Candidate[], descendFirst = false): Candidate[] {
-  const weighted = (candidate: Candidate): number =>
-    candidate.label === 'descend' ? (descendFirst ? -Infinity : candidate.cost / DESCEND_PREFERENCE) : candidate.cost;
-  return [...candidates].sort(
-    (a, b) => weighted(a) - weighted(b) || LABEL_ORDER.indexOf(a.label) - LABEL_ORDER.indexOf(b.label),
-  );
-}
-
 function isDirectiveElement(element: ElementNode, text: string): boolean {
   return element.kind === 'statement' && isDirectiveContent(text.slice(element.range.start, element.range.end));
-}
-
-/**
- * Replaces, in place, the segment units an element moved between with one unit made by `merge`. Segments are
- * grouped when one deletes an element (kind and name) that another inserts; unnamed elements never move.
- */
-function mergeMoves(parts: Unit[], merge: (group: readonly Unit[]) => Unit): void {
-  const key = (element: ElementNode): string | undefined =>
-    element.name === '' ? undefined : `${element.kind}[${element.name}]`;
-  const segments = parts.filter((part) => part.segment !== undefined);
-  if (segments.length < 2) return;
-  // Union-find over the segments, joined by the names one deletes and another inserts.
-  const root = new Map<Unit, Unit>(segments.map((s) => [s, s]));
-  const find = (unit: Unit): Unit => {
-    let at = unit;
-    while (root.get(at) !== at) at = root.get(at) ?? at;
-    return at;
-  };
-  const deletedBy = new Map<string, Unit>();
-  for (const unit of segments)
-    for (const element of unit.segment?.deleted ?? []) {
-      const name = key(element);
-      if (name !== undefined && !deletedBy.has(name)) deletedBy.set(name, unit);
-    }
-  for (const unit of segments)
-    for (const element of unit.segment?.inserted ?? []) {
-      const name = key(element);
-      const other = name === undefined ? undefined : deletedBy.get(name);
-      if (other !== undefined && other !== unit) root.set(find(other), find(unit));
-    }
-  const groups = new Map<Unit, Unit[]>();
-  for (const unit of segments) groups.set(find(unit), [...(groups.get(find(unit)) ?? []), unit]);
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    const merged = merge(group);
-    const at = parts.indexOf(group[0] as Unit);
-    for (const unit of group) parts.splice(parts.indexOf(unit), 1);
-    parts.splice(Math.min(at, parts.length), 0, merged);
-  }
 }
 
 /**
@@ -989,43 +784,4 @@ function withCommentsAsFrames(
     adjusted[anchor.after] = { ...after, range: { start: after.declarationRange.start, end: after.range.end } };
   }
   return adjusted ?? afterList;
-}
-
-/** The whole lines between `start` and `end` with text on them that none of `elements` holds: free comments. */
-function freeTextLines(
-  text: string,
-  start: number,
-  end: number,
-  elements: readonly ElementNode[],
-): { start: number; end: number }[] {
-  const lines: { start: number; end: number }[] = [];
-  // The first line break ends the line of whatever stands before the segment.
-  let at = text.indexOf('\n', start);
-  while (at >= 0 && at < end) {
-    const lineStart = at + 1;
-    const lineBreak = text.indexOf('\n', lineStart);
-    const lineEnd = lineBreak < 0 ? text.length : lineBreak + 1;
-    if (lineEnd > end && lineBreak >= 0) break;
-    const line = text.slice(lineStart, lineEnd);
-    const inElement = elements.some((e) => e.range.start < lineEnd && lineStart < e.range.end);
-    if (line.trim() !== '' && !inElement) lines.push({ start: lineStart, end: lineEnd });
-    at = lineBreak;
-  }
-  return lines;
-}
-
-/** The first character with text on it from `from`, before `limit`; `limit` when there is none. */
-function firstTextAfter(text: string, from: number, limit: number): number {
-  let at = text.indexOf('\n', from);
-  if (at < 0 || at >= limit) return limit;
-  at += 1;
-  while (at < limit && /\s/.test(text.charAt(at))) at += 1;
-  return at;
-}
-
-/** The end of the last character with text on it before `limit`, not before `from`. */
-function lastTextBefore(text: string, from: number, limit: number): number {
-  let at = limit;
-  while (at > from && /\s/.test(text.charAt(at - 1))) at -= 1;
-  return at;
 }

@@ -1,6 +1,10 @@
+import type { ElementNode } from '../../elements/element';
 import type { BlankLinesAround } from '../operation';
 
-/** Line-level helpers shared by the element diff: line splitting that keeps line breaks, indentation, line endings. */
+/**
+ * Line-level helpers shared by the element diff: line splitting that keeps line breaks, indentation, line endings, the
+ * free comment lines between elements.
+ */
 
 /** Lines with their line breaks kept, so joining them gives the text back exactly. */
 export function splitLinesKeepingBreaks(text: string): string[] {
@@ -85,4 +89,43 @@ export function dedentElementText(
       return index > 0 && !literal && line.startsWith(indentation) ? line.slice(indentation.length) : line;
     })
     .join('');
+}
+
+/** The whole lines between `start` and `end` with text on them that none of `elements` holds: free comments. */
+export function freeTextLines(
+  text: string,
+  start: number,
+  end: number,
+  elements: readonly ElementNode[],
+): { start: number; end: number }[] {
+  const lines: { start: number; end: number }[] = [];
+  // The first line break ends the line of whatever stands before the segment.
+  let at = text.indexOf('\n', start);
+  while (at >= 0 && at < end) {
+    const lineStart = at + 1;
+    const lineBreak = text.indexOf('\n', lineStart);
+    const lineEnd = lineBreak < 0 ? text.length : lineBreak + 1;
+    if (lineEnd > end && lineBreak >= 0) break;
+    const line = text.slice(lineStart, lineEnd);
+    const inElement = elements.some((e) => e.range.start < lineEnd && lineStart < e.range.end);
+    if (line.trim() !== '' && !inElement) lines.push({ start: lineStart, end: lineEnd });
+    at = lineBreak;
+  }
+  return lines;
+}
+
+/** The first character with text on it from `from`, before `limit`; `limit` when there is none. */
+export function firstTextAfter(text: string, from: number, limit: number): number {
+  let at = text.indexOf('\n', from);
+  if (at < 0 || at >= limit) return limit;
+  at += 1;
+  while (at < limit && /\s/.test(text.charAt(at))) at += 1;
+  return at;
+}
+
+/** The end of the last character with text on it before `limit`, not before `from`. */
+export function lastTextBefore(text: string, from: number, limit: number): number {
+  let at = limit;
+  while (at > from && /\s/.test(text.charAt(at - 1))) at -= 1;
+  return at;
 }
