@@ -31,6 +31,11 @@ export interface ContextOptions {
   readonly instruction?: string;
   /** Identifiers the model asked about (FIND): they point at lines like the task's words. */
   readonly symbols?: readonly string[];
+  /**
+   * False: a focus that does not fit is never shown in part; the budget error comes at once (the agent tools show it
+   * in numbered slices instead, which an agent pages through). Default true.
+   */
+  readonly showInPart?: boolean;
 }
 
 /**
@@ -144,7 +149,7 @@ export function buildContext(
     try {
       return attempt(requests, counter, options, shrunk);
     } catch (error) {
-      if (!(error instanceof ContextBudgetError)) throw error;
+      if (!(error instanceof ContextBudgetError) || options.showInPart === false) throw error;
       // The largest focused element not yet shown in part goes first: a container to its members by name, a long
       // element to its head, windows and last line.
       const next = shrinkable(requests)
