@@ -31,6 +31,11 @@ export interface ContextOptions {
   readonly instruction?: string;
   /** Identifiers the model asked about (FIND): they point at lines like the task's words. */
   readonly symbols?: readonly string[];
+  /**
+   * False: a focus that does not fit is never shown in part; the budget error comes at once (the agent tools show it
+   * in numbered slices instead, which an agent pages through). Default true.
+   */
+  readonly showInPart?: boolean;
 }
 
 /**
@@ -140,11 +145,13 @@ export function buildContext(
   options: ContextOptions = {},
 ): ContextResult {
   const shrunk = new Set<string>();
+  // Each file's text is counted once, not again on every attempt: a 20,000-line file is the slow count.
+  const fileTokens = new Map<FileOutline, number>();
   for (;;) {
     try {
-      return attempt(requests, counter, options, shrunk);
+      return attempt(requests, counter, options, shrunk, fileTokens);
     } catch (error) {
-      if (!(error instanceof ContextBudgetError)) throw error;
+      if (!(error instanceof ContextBudgetError) || options.showInPart === false) throw error;
       // The largest focused element not yet shown in part goes first: a container to its members by name, a long
       // element to its head, windows and last line.
       const next = shrinkable(requests)
@@ -177,6 +184,7 @@ function attempt(
   counter: TokenCounter,
   options: ContextOptions,
   shrunk: ReadonlySet<string>,
+  fileTokens: Map<FileOutline, number>,
 ): ContextResult {
   const pieces: Piece[] = [];
   const files: ContextFileSummary[] = [];
@@ -189,7 +197,7 @@ function attempt(
 
   const sorted = [...requests].sort((a, b) => a.outline.file.localeCompare(b.outline.file));
   for (const request of sorted) {
-    const view = fileView(request, counter, options, { ...pointers, ...lines(request) }, shrunk);
+    const view = fileView(request, counter, options, { ...pointers, ...lines(request) }, shrunk, fileTokens);
     wholeFileTokens += view.summary.wholeFileTokens;
     files.push(view.summary);
     partial.push(...view.partial);
@@ -199,8 +207,9 @@ function attempt(
 
   const degraded: string[] = [];
   const dropped: string[] = [];
+  let counted: number | undefined;
   if (options.budget !== undefined) {
-    degradeToBudget(pieces, options.budget, counter, degraded, dropped);
+    counted = degradeToBudget(pieces, options.budget, counter, degraded, dropped);
     noteDroppedElements(pieces, dropped);
   }
 
@@ -210,7 +219,8 @@ function attempt(
   );
   return {
     text,
-    tokens: counter.count(text),
+    // The budget's last count is of this very text unless notes of dropped elements were added since.
+    tokens: counted !== undefined && dropped.length === 0 ? counted : counter.count(text),
     wholeFileTokens,
     encoding: counter.encoding,
     ...(options.budget === undefined ? {} : { budget: options.budget }),
@@ -234,10 +244,12 @@ function fileView(
   options: ContextOptions,
   pointers: WindowPointers,
   shrunk: ReadonlySet<string>,
+  countedFiles: Map<FileOutline, number>,
 ): FileView {
   const { outline } = request;
   const smallFileLines = options.smallFileLines ?? DEFAULT_SMALL_FILE_LINES;
-  const fileTokens = counter.count(outline.text);
+  const fileTokens = countedFiles.get(outline) ?? counter.count(outline.text);
+  countedFiles.set(outline, fileTokens);
   const resolve = (path: string): ElementNode => resolveElementPathOrThrow(outline, path).element;
   const sendWhole = request.whole === true || options.full === true || outline.lineCount <= smallFileLines;
   // Paths resolve even when the file goes whole, so a focus that names nothing fails the same way for every file.
@@ -407,18 +419,25 @@ function lineSpan(element: ElementNode): string {
   return element.startLine === element.endLine ? `${element.startLine}` : `${element.startLine}-${element.endLine}`;
 }
 
-/** Lowers detail, farthest from the focus first: signatures become stubs, then stubs are dropped. */
+/**
+ * Lowers detail, farthest from the focus first: signatures become stubs, then stubs are dropped. Returns the tokens
+ * of the pieces' text as left (before any note of dropped elements), so the caller need not count it again.
+ */
 function degradeToBudget(
   pieces: Piece[],
   budget: number,
   counter: TokenCounter,
   degraded: string[],
   dropped: string[],
-): void {
+): number {
   const reserve = (): number => (dropped.length > 0 ? DROPPED_NOTE_RESERVE : 0);
-  const exact = (): number => counter.count(joinPieces(pieces)) + reserve();
+  let textTokens = 0;
+  const exact = (): number => {
+    textTokens = counter.count(joinPieces(pieces));
+    return textTokens + reserve();
+  };
   let tokens = exact();
-  if (tokens <= budget) return;
+  if (tokens <= budget) return textTokens;
   // Pieces are counted apart, which overestimates a little (tokens merge across piece boundaries); scale the sum by
   // what the whole really costs so that the exact count, which is the slow one, runs only near the goal.
   let sum = pieces.reduce((total, p) => total + tokensAt(p, p.level, counter), 0);
@@ -446,9 +465,10 @@ function degradeToBudget(
     piece.level = to;
     if ((sum + reserve()) * scale <= budget) {
       tokens = exact();
-      if (tokens <= budget) return;
+      if (tokens <= budget) return textTokens;
     }
   }
   tokens = exact();
   if (tokens > budget) throw new ContextBudgetError(tokens, budget);
+  return textTokens;
 }

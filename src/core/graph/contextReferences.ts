@@ -7,8 +7,11 @@ import {
   clip,
   describeReferences,
   type ElementReferences,
+  moreSitesLine,
   type ReferenceFinder,
+  referencesHeading,
   type ReferenceSite,
+  searchGapLines,
   SYNTAX_SEARCH,
 } from './references';
 import type { OverlayText } from './semantics';
@@ -204,11 +207,8 @@ export function describeGrouped(references: ElementReferences, limit: number, ow
   const sites = [...references.sites].sort(
     (a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line,
   );
-  const files = new Set(sites.map((s) => s.file));
   const byName = sites.filter((s) => s.byName === true).length;
-  const lines = [
-    `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}${byName === 0 ? '' : `; ${byName === sites.length ? 'all' : byName} by name only`}):`,
-  ];
+  const lines = [referencesHeading(target, sites)];
   let file: string | undefined;
   for (const site of sites.slice(0, limit)) {
     if (site.file !== file) {
@@ -221,20 +221,11 @@ export function describeGrouped(references: ElementReferences, limit: number, ow
         : site.elementPath.startsWith(`${site.file}/`)
           ? site.elementPath.slice(site.file.length + 1)
           : site.elementPath;
-    lines.push(`- ${where}: ${clip(site.lineText)}${site.byName === true && byName < sites.length ? '  (by name)' : ''}`);
-  }
-  if (sites.length > limit) {
-    const rest = sites.slice(limit);
-    const restFiles = [...new Set(rest.map((s) => s.file))];
-    const named = restFiles.slice(0, 5).join(', ');
     lines.push(
-      `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`,
+      `- ${where}: ${clip(site.lineText)}${site.byName === true && byName < sites.length ? '  (by name)' : ''}`,
     );
   }
-  if (references.unsearched !== undefined)
-    lines.push(
-      `- (${references.unsearched} more file${references.unsearched === 1 ? '' : 's'} mentioning the name not searched)`,
-    );
-  if (references.partial !== undefined) lines.push(`- (${references.partial}: uses may exist beyond these)`);
+  if (sites.length > limit) lines.push(moreSitesLine(sites.slice(limit)));
+  lines.push(...searchGapLines(references));
   return lines.join('\n');
 }

@@ -213,7 +213,41 @@ export function describeReferences(references: ElementReferences, options: Descr
     const mention = files === 1 ? '1 other file mentions' : `${files} other files mention`;
     return `References to ${target}: not searched in time (${mention} the name); uses may exist beyond what is shown.`;
   }
-  const notes = [
+  const notes = searchGapLines(references);
+  const suffix = notes.length === 0 ? '' : `\n${notes.join('\n')}`;
+  if (sites.length === 0) {
+    const how = references.resolution === 'syntax' ? ` (${SYNTAX_SEARCH})` : '';
+    return `No references to ${target} in the ${notes.length === 0 ? 'workspace' : 'files searched'}${how}.${suffix}`;
+  }
+  const limit = options.limit ?? 12;
+  const byName = sites.filter((s) => s.byName === true).length;
+  const lines = [referencesHeading(target, sites)];
+  for (const site of sites.slice(0, limit)) {
+    lines.push(
+      `- ${site.elementPath ?? `${site.file} (top level)`}: ${clip(site.lineText)}${site.byName === true && byName < sites.length ? '  (by name)' : ''}`,
+    );
+  }
+  if (sites.length > limit) lines.push(moreSitesLine(sites.slice(limit)));
+  return `${lines.join('\n')}${suffix}`;
+}
+
+/** The heading of a list of references: how many sites, in how many files, how many tied by name only. */
+export function referencesHeading(target: string, sites: readonly ReferenceSite[]): string {
+  const files = new Set(sites.map((s) => s.file));
+  const byName = sites.filter((s) => s.byName === true).length;
+  return `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}${byName === 0 ? '' : `; ${byName === sites.length ? 'all' : byName} by name only`}):`;
+}
+
+/** The line counting the sites past those listed, naming their first files. */
+export function moreSitesLine(rest: readonly ReferenceSite[]): string {
+  const restFiles = [...new Set(rest.map((s) => s.file))];
+  const named = restFiles.slice(0, 5).join(', ');
+  return `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`;
+}
+
+/** What the search did not cover, one line each: files that mention the name left unsearched, a partial search. */
+export function searchGapLines(references: ElementReferences): string[] {
+  return [
     ...(references.unsearched === undefined
       ? []
       : [
@@ -221,30 +255,6 @@ export function describeReferences(references: ElementReferences, options: Descr
         ]),
     ...(references.partial === undefined ? [] : [`- (${references.partial}: uses may exist beyond these)`]),
   ];
-  const suffix = notes.length === 0 ? '' : `\n${notes.join('\n')}`;
-  if (sites.length === 0) {
-    const how = references.resolution === 'syntax' ? ` (${SYNTAX_SEARCH})` : '';
-    return `No references to ${target} in the ${notes.length === 0 ? 'workspace' : 'files searched'}${how}.${suffix}`;
-  }
-  const limit = options.limit ?? 12;
-  const files = new Set(sites.map((s) => s.file));
-  const byName = sites.filter((s) => s.byName === true).length;
-  const header = `References to ${target} (${sites.length} in ${files.size} file${files.size === 1 ? '' : 's'}${byName === 0 ? '' : `; ${byName === sites.length ? 'all' : byName} by name only`}):`;
-  const lines = [header];
-  for (const site of sites.slice(0, limit)) {
-    lines.push(
-      `- ${site.elementPath ?? `${site.file} (top level)`}: ${clip(site.lineText)}${site.byName === true && byName < sites.length ? '  (by name)' : ''}`,
-    );
-  }
-  if (sites.length > limit) {
-    const rest = sites.slice(limit);
-    const restFiles = [...new Set(rest.map((s) => s.file))];
-    const named = restFiles.slice(0, 5).join(', ');
-    lines.push(
-      `- … and ${rest.length} more in ${named}${restFiles.length > 5 ? ` and ${restFiles.length - 5} more files` : ''}`,
-    );
-  }
-  return `${lines.join('\n')}${suffix}`;
 }
 
 /** How a `syntax` search looked, in the words a "no references" line gives. */

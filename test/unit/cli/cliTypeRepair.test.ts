@@ -50,6 +50,21 @@ function workspace(extra: Record<string, string> = {}): string {
   });
 }
 
+/** `scalpel edit` of greet with app.ts in the request, focused far from main: main is sent as its signature only. */
+function editSeeingMainAsSignature(message: string): string[] {
+  return [
+    'edit',
+    'src/greet.ts',
+    'src/app.ts',
+    '--focus',
+    'src/greet.ts/function[greet]',
+    '--focus',
+    'src/app.ts/function[other29]',
+    '-m',
+    message,
+  ];
+}
+
 void describe('scalpel edit: type errors come with the code to fix them (issue 24)', () => {
   const llm = useScriptedModel();
 
@@ -57,21 +72,7 @@ void describe('scalpel edit: type errors come with the code to fix them (issue 2
     const root = workspace();
     llm.server.enqueue(scripted.answer(NEW_GREET), scripted.answer(NEW_MAIN));
     const from = llm.server.requests.length;
-    const run = await scalpel(
-      root,
-      [
-        'edit',
-        'src/greet.ts',
-        'src/app.ts',
-        '--focus',
-        'src/greet.ts/function[greet]',
-        '--focus',
-        'src/app.ts/function[other29]',
-        '-m',
-        'greet takes the punctuation',
-      ],
-      { env: llm.cliEnv },
-    );
+    const run = await scalpel(root, editSeeingMainAsSignature('greet takes the punctuation'), { env: llm.cliEnv });
 
     assert.equal(run.code, 0, run.stderr);
     assert.equal(llm.server.requests.length - from, 2, 'one repair round');
@@ -155,23 +156,7 @@ void describe('scalpel edit: type errors come with the code to fix them (issue 2
       ].join('\n');
     llm.server.enqueue(scripted.answer(NEW_GREET), scripted.answer(NEW_GREET), scripted.answer(wrong('greet')));
     const from = llm.server.requests.length;
-    const run = await scalpel(
-      root,
-      [
-        'edit',
-        'src/greet.ts',
-        'src/app.ts',
-        '--focus',
-        'src/greet.ts/function[greet]',
-        '--focus',
-        'src/app.ts/function[other29]',
-        '-m',
-        'x',
-      ],
-      {
-        env: llm.cliEnv,
-      },
-    );
+    const run = await scalpel(root, editSeeingMainAsSignature('x'), { env: llm.cliEnv });
 
     assert.equal(run.code, 1);
     const third = llm.messagesOf(from + 2);

@@ -131,11 +131,9 @@ export const contextTool: ToolSpec<ContextInput> = {
       const sliceReserve = oversized.length === 0 ? 300 : Math.min(maxTokens / 2, 4_000);
       const viewOf = (budgetTokens: number): string | undefined => {
         try {
-          const view = buildContext(requests, env.counter, { budget: budgetTokens });
-          // A focus shown only in part (windows meant for the edit pipeline's NEED ... LINES) comes in slices here,
-          // which an agent pages through with the cursor.
-          if (view.shownInPart.some((path) => [...byFile.values()].some((paths) => paths.focus.includes(path))))
-            return undefined;
+          // A focus that does not fit comes in slices here, never shown in part (windows meant for the edit
+          // pipeline's NEED ... LINES).
+          const view = buildContext(requests, env.counter, { budget: budgetTokens, showInPart: false });
           if (view.dropped.length > 0)
             notes.push(
               `${count(view.dropped.length)} elements left out to fit the budget; focus on fewer elements to see them`,

@@ -83,10 +83,15 @@ function clipAround(line: string, column: number): string {
 function rowsOf(env: ToolEnv, hits: readonly TextHit[], context: number): SearchRow[] {
   const rows: SearchRow[] = [];
   const byFile = new Map<string, TextHit[]>();
-  for (const hit of hits) byFile.set(hit.file, [...(byFile.get(hit.file) ?? []), hit]);
+  for (const hit of hits) {
+    const fileHits = byFile.get(hit.file);
+    if (fileHits === undefined) byFile.set(hit.file, [hit]);
+    else fileHits.push(hit);
+  }
   for (const [file, fileHits] of byFile) {
-    const text = env.workspace.read(file);
-    const outline = text === undefined ? undefined : env.outlines.get(file);
+    // The outline holds the file's text as read for it: a file is read once, and not at all when its outline is cached.
+    const outline = env.outlines.get(file);
+    const text = outline?.text ?? env.workspace.read(file);
     const lines = text?.split('\n');
     const starts: number[] = [];
     if (lines !== undefined) {
