@@ -112,11 +112,5 @@ export function errorsToConfirm(
   };
 }
 
-/**
- * A code as it is shown: `TS2554`, or another checker's own (`reportCallIssue`). The core's errorCodeLabel
- * (src/core/graph/semantics.ts) is the same rule, but the extension layer may import only allow-listed core modules as
- * values (eslint.config.mjs) and the review panel renders without the engine.
- */
-export function codeLabel(code: number | string): string {
-  return typeof code === 'number' ? `TS${code}` : code;
-}
+/** A code as it is shown (`TS2554`, `reportCallIssue`): the core's one rule, light enough for activation. */
+export { errorCodeLabel as codeLabel } from '../../core/graph/semantics';
