@@ -1,14 +1,36 @@
 import type { Node } from 'web-tree-sitter';
 import type { SyntaxProblem } from '../../elements/element';
-import { constructorNameProblems, orderProblems } from '../treeSitter/compilerRules';
+import { constructorNameProblems, orderProblems, treeReadsLikeCompiler } from '../treeSitter/compilerRules';
 
 /**
  * What javac's parser refuses that tree-sitter-java accepts: a second `package` declaration, or one or an import
- * after the types of the file; a constructor not named after its class (javac reads it as a method without a return
- * type). Found by the language fuzz (issue 25).
+ * after the types of the file; a member (a method, a field, a block) outside every type; a constructor not named after
+ * its class (javac reads it as a method without a return type). Found by the language fuzz (issue 25).
  */
+
+/** What a compilation unit may hold at its top level (JEP 445's implicit classes are a preview javac refuses). */
+const TOP_LEVEL = new Set([
+  'package_declaration',
+  'import_declaration',
+  'module_declaration',
+  'class_declaration',
+  'interface_declaration',
+  'enum_declaration',
+  'record_declaration',
+  'annotation_type_declaration',
+  'line_comment',
+  'block_comment',
+  'ERROR',
+]);
 export function javaCompilerProblems(root: Node): SyntaxProblem[] {
   return [
+    ...(treeReadsLikeCompiler(root.text) ? root.namedChildren : [])
+      .filter((node) => !TOP_LEVEL.has(node.type))
+      .map((node) => ({
+        message: 'class, interface, enum, or record expected',
+        line: node.startPosition.row + 1,
+        column: node.startPosition.column + 1,
+      })),
     ...orderProblems(root.namedChildren, {
       stages: [['package_declaration'], ['import_declaration']],
       once: ['package_declaration'],

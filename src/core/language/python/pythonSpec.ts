@@ -10,6 +10,8 @@ import {
 } from '../treeSitter/languageSpec';
 import { pythonImports } from './pythonImports';
 import { futureImportProblems, pythonTokenizerProblems } from './pythonRules';
+import { pythonScopeProblems } from './pythonScopeRules';
+import { treeReadsLikeCompiler } from '../treeSitter/compilerRules';
 import { scanPython } from './pythonScan';
 
 /**
@@ -149,7 +151,11 @@ export const pythonSpec: TreeSitterLanguageSpec = {
     (node.startPosition.row === 0 && node.text.startsWith('#!')) ||
     (node.startPosition.row <= 1 && /^#.*?coding[:=][ \t]*[-\w.]+/.test(node.text)),
   nonEmptyTypes: ['block'],
-  compilerProblems: (root, text) => [...pythonTokenizerProblems(text), ...futureImportProblems(root, text)],
+  compilerProblems: (root, text) => [
+    ...pythonTokenizerProblems(text),
+    ...futureImportProblems(root, text),
+    ...(treeReadsLikeCompiler(text) ? pythonScopeProblems(root) : []),
+  ],
   syntax: {
     lineComment: '#',
     blocks: 'indent',

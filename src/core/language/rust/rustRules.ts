@@ -4,7 +4,8 @@ import type { SyntaxProblem } from '../../elements/element';
 /**
  * What rustc's lexer and parser refuse that tree-sitter-rust accepts (found by the language fuzz, issue 25): a macro
  * call in item position delimited by `()` or `[]` without its `;` (a deleted or replaced `m!(...)` left without, or
- * with a stray `;`), and a bare CR (a line break of a classic Mac file) inside a doc comment or a string literal.
+ * with a stray `;`), a bare CR (a line break of a classic Mac file) inside a doc comment or a string literal, an outer
+ * doc comment (`///`, `/**`) with nothing after it to document, and an inner one (`//!`, `/*!`) after an item.
  */
 
 function problemAt(node: Node, message: string): SyntaxProblem {
@@ -25,8 +26,50 @@ function needsSemicolon(node: Node): boolean {
 const DOC_COMMENT = /^(?:\/\/[/!](?!\/)|\/\*[*!](?![*/]))/;
 const LONE_CR = /\r(?!\n)/;
 
-export function rustCompilerProblems(root: Node): SyntaxProblem[] {
+/** Where rustc reads doc comments as attributes of what follows (in a macro's tokens or an expression it does not). */
+const DOC_HOLDERS = new Set([
+  'source_file',
+  'declaration_list',
+  'field_declaration_list',
+  'enum_variant_list',
+  'block',
+]);
+const INNER_DOC_HOLDERS = new Set(['source_file', 'declaration_list', 'block']);
+const isComment = (node: Node): boolean => node.type === 'line_comment' || node.type === 'block_comment';
+
+/**
+ * Doc comments rustc refuses: an outer one that documents nothing (last in its list, or followed by comments only),
+ * and an inner one after the first item of its module or block.
+ */
+function docCommentProblems(root: Node): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
+  for (const comment of root.descendantsOfType(['line_comment', 'block_comment'])) {
+    const parent = comment?.parent;
+    if (comment === null || comment === undefined || parent === null || parent === undefined) continue;
+    if (comment.childForFieldName('outer') !== null && DOC_HOLDERS.has(parent.type)) {
+      let next = comment.nextNamedSibling;
+      while (next !== null && isComment(next)) next = next.nextNamedSibling;
+      if (next === null)
+        problems.push(
+          problemAt(
+            comment,
+            parent.type === 'source_file'
+              ? 'expected item after doc comment'
+              : "found a documentation comment that doesn't document anything",
+          ),
+        );
+    } else if (comment.childForFieldName('inner') !== null && INNER_DOC_HOLDERS.has(parent.type)) {
+      let previous = comment.previousNamedSibling;
+      while (previous !== null && (isComment(previous) || previous.type === 'inner_attribute_item'))
+        previous = previous.previousNamedSibling;
+      if (previous !== null) problems.push(problemAt(comment, 'expected outer doc comment'));
+    }
+  }
+  return problems;
+}
+
+export function rustCompilerProblems(root: Node): SyntaxProblem[] {
+  const problems: SyntaxProblem[] = docCommentProblems(root);
   for (const node of root.descendantsOfType('macro_invocation')) {
     if (node !== null && needsSemicolon(node))
       problems.push(

@@ -72,6 +72,52 @@ const SNIPPETS: ReadonlyArray<readonly [string, string, string | undefined]> = [
   ],
   ['a byte order mark at byte 0', '\uFEFFimport os\n', undefined],
   ['a colon inside brackets at a line end', 'x = {1:\n  2}\ny = 3\n', undefined],
+  // CPython's symbol table and statement placement (the language fuzz wrote each of these as ok before).
+  ['a parameter named twice', 'def f(a, b, *, a=1):\n    pass\n', "duplicate argument 'a' in function definition"],
+  ['a lambda parameter named twice', 'g = lambda x, **x: x\n', "duplicate argument 'x' in function definition"],
+  ['return at module level', 'x = 1\nreturn x\n', "'return' outside function"],
+  ['return in a class body', 'class A:\n    return 1\n', "'return' outside function"],
+  ['yield in a class body', 'class A:\n    x = yield\n', "'yield' outside function"],
+  ['await at module level', 'await go()\n', "'await' outside function"],
+  ['await in a def that is not async', 'def f():\n    await go()\n', "'await' outside async function"],
+  ['break in a loop else', 'for i in x:\n    pass\nelse:\n    break\n', "'break' outside loop"],
+  ['continue in a function in a loop', 'while x:\n    def f():\n        continue\n', "'continue' not properly in loop"],
+  ['nonlocal at module level', 'nonlocal x\n', 'nonlocal declaration not allowed at module level'],
+  ['nonlocal in a top-level function', 'def f():\n    nonlocal x\n    x = 1\n', "no binding for nonlocal 'x' found"],
+  [
+    'nonlocal in a method of a top-level class',
+    'class A:\n    def m(self):\n        nonlocal x\n',
+    "no binding for nonlocal 'x' found",
+  ],
+  [
+    'nonlocal of a name no enclosing function has',
+    'def g():\n    y = 1\n    def f():\n        nonlocal x\n',
+    "no binding for nonlocal 'x' found",
+  ],
+  [
+    'a parameter declared nonlocal',
+    'def g():\n    def f(x):\n        nonlocal x\n',
+    "name 'x' is parameter and nonlocal",
+  ],
+  ['a parameter declared global', 'def f(x):\n    global x\n', "name 'x' is parameter and global"],
+  ['nonlocal bound by an enclosing function', 'def g():\n    x = 1\n    def f():\n        nonlocal x\n', undefined],
+  [
+    'nonlocal in a class in a function',
+    'def g(x):\n    class A:\n        nonlocal x\n        def m(self):\n            nonlocal x\n',
+    undefined,
+  ],
+  [
+    'await in an async def and its generator',
+    'async def f():\n    await go()\n    return (await y for y in z)\n',
+    undefined,
+  ],
+  ['yield in a lambda and a def', 'g = lambda: (yield)\ndef f():\n    yield 1\n    return 2\n', undefined],
+  [
+    'break in a loop body, continue in finally',
+    'while x:\n    try:\n        break\n    finally:\n        continue\n',
+    undefined,
+  ],
+  ['global at module level', 'global x\nx = 1\n', undefined],
 ];
 
 function python3(): boolean {
@@ -237,5 +283,62 @@ void describe('Python: from __future__ imports go first', () => {
       { type: 'ADD_IMPORT', path: FILE, content: 'import os' },
     ]);
     assert.ok(after.startsWith('#!/usr/bin/env python\nimport os\n'), after);
+  });
+});
+
+void describe('Python: where statements may stand, checked in the file they land in', () => {
+  before(async () => {
+    await loadLanguagesFor([FILE]);
+  });
+
+  void test('a module-level CREATE_ELEMENT holding a return is refused with CPython message, nothing written', () => {
+    const result = apply('import os\n\n\ndef f():\n    return os.sep\n', [
+      { type: 'CREATE_ELEMENT', path: FILE, position: { kind: 'LAST_CHILD' }, content: 'if os.sep:\n    return 1' },
+    ]);
+    assert.equal(result.ok, false);
+    assert.match(result.results.map((r) => r.message).join('\n'), /'return' outside function/);
+    assert.deepEqual(result.changes, []);
+  });
+
+  void test('a nested function declaring nonlocal is replaced: its binding is in the enclosing function', () => {
+    const text = 'def g():\n    x = 1\n\n    def f():\n        nonlocal x\n        x = 2\n\n    return f\n';
+    // The content is checked alone first (inside a stand-in function that binds nothing): the rule must not refuse it.
+    const operation: Operation = {
+      type: 'REPLACE_ELEMENT',
+      path: `${FILE}/function[g]/function[f]`,
+      content: 'def f():\n    nonlocal x\n    x = 3',
+    };
+    const after = appliedOrThrow(text, [operation]);
+    assert.ok(after.includes('        x = 3\n'), after);
+  });
+
+  void test('a file of lone CRs (line ends to CPython, not to the grammar) is checked as CPython reads it', () => {
+    const text =
+      'import os\r\r\rclass A:\r    def m(self):\r        # note\r        return os.sep\r\r    def g(self):\r        yield 1\r';
+    assert.equal(cpython(text), undefined);
+    const misread = outlineSource(FILE, text).syntaxErrors.filter((e) => /outside|nonlocal|argument/.test(e.message));
+    assert.deepEqual(misread, []);
+    const result = apply(text, [
+      { type: 'CREATE_ELEMENT', path: FILE, position: { kind: 'LAST_CHILD' }, content: 'def f():\n    return 1' },
+    ]);
+    assert.ok(result.ok, JSON.stringify(result.results));
+    const refused = apply(text, [
+      { type: 'CREATE_ELEMENT', path: FILE, position: { kind: 'LAST_CHILD' }, content: 'x = 1\nreturn x' },
+    ]);
+    assert.equal(refused.ok, false);
+    assert.match(refused.results.map((r) => r.message).join('\n'), /'return' outside function/);
+  });
+
+  void test('an async method whose body awaits is replaced in its class', () => {
+    const text = 'class A:\n    async def m(self):\n        await self.go()\n';
+    const after = appliedOrThrow(text, [
+      {
+        type: 'REPLACE_ELEMENT',
+        path: `${FILE}/class[A]/method[m]`,
+        content:
+          'async def m(self):\n    for i in range(2):\n        await self.go()\n        if i:\n            break\n    return 1',
+      },
+    ]);
+    assert.ok(after.includes('            break\n'), after);
   });
 });
