@@ -1,6 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { SyntaxProblem } from '../../elements/element';
-import { constructorNameProblems, orderProblems, treeReadsLikeCompiler } from '../treeSitter/compilerRules';
+import { constructorNameProblems, hasLoneCr, orderProblems, problemAt } from '../treeSitter/compilerRules';
 
 /**
  * What javac's parser refuses that tree-sitter-java accepts: a second `package` declaration, or one or an import
@@ -22,15 +22,11 @@ const TOP_LEVEL = new Set([
   'block_comment',
   'ERROR',
 ]);
-export function javaCompilerProblems(root: Node): SyntaxProblem[] {
+export function javaCompilerProblems(root: Node, text: string): SyntaxProblem[] {
   return [
-    ...(treeReadsLikeCompiler(root.text) ? root.namedChildren : [])
+    ...(hasLoneCr(text) ? [] : root.namedChildren)
       .filter((node) => !TOP_LEVEL.has(node.type))
-      .map((node) => ({
-        message: 'class, interface, enum, or record expected',
-        line: node.startPosition.row + 1,
-        column: node.startPosition.column + 1,
-      })),
+      .map((node) => problemAt(node, 'class, interface, enum, or record expected')),
     ...orderProblems(root.namedChildren, {
       stages: [['package_declaration'], ['import_declaration']],
       once: ['package_declaration'],

@@ -113,5 +113,5 @@ export const javaSpec: TreeSitterLanguageSpec = {
   imports: javaImports,
   inlineTypes: ['enum_body_declarations'],
   headerTypes: ['package_declaration'],
-  compilerProblems: (root) => javaCompilerProblems(root),
+  compilerProblems: (root, text) => javaCompilerProblems(root, text),
 };

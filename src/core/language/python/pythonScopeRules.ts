@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { SyntaxProblem } from '../../elements/element';
+import { problemAt } from '../treeSitter/compilerRules';
 import { STAND_IN_NAME } from '../treeSitter/languageSpec';
 
 /**
@@ -23,10 +24,6 @@ const COMPREHENSIONS = new Set([
   'dictionary_comprehension',
   'generator_expression',
 ]);
-
-function problemAt(node: Node, message: string): SyntaxProblem {
-  return { message, line: node.startPosition.row + 1, column: node.startPosition.column + 1 };
-}
 
 function isStandIn(node: Node): boolean {
   return (node.type === FUNCTION || node.type === CLASS) && node.childForFieldName('name')?.text === STAND_IN_NAME;
@@ -71,7 +68,7 @@ function parameterNames(scope: Node): Node[] {
  * Walks from `node` up to the scope that decides whether it may stand there: `decide` answers per ancestor with
  * CPython's message, `null` when it is allowed or cannot be told from the tree, `undefined` to walk on.
  */
-function decideUp(node: Node, decide: (ancestor: Node, from: Node) => string | null | undefined): string | null {
+function decideUp(node: Node, decide: Decide): string | null {
   let from = node;
   for (let at = node.parent; at !== null; from = at, at = at.parent) {
     if (isStandIn(at)) return null;
@@ -83,56 +80,55 @@ function decideUp(node: Node, decide: (ancestor: Node, from: Node) => string | n
 
 const atTop = (at: Node): boolean => at.type === CLASS || at.type === 'module';
 
-const placementRules: ReadonlyArray<{
-  readonly type: string;
-  readonly decide: (ancestor: Node, from: Node) => string | null | undefined;
-}> = [
-  {
-    type: 'return_statement',
-    decide: (at) => (at.type === FUNCTION ? null : atTop(at) ? "'return' outside function" : undefined),
-  },
-  {
-    type: 'yield',
-    decide: (at) =>
+/** `break` and `continue`: allowed in a loop's body (its `else` clause is outside it), up to the function or class. */
+function inLoop(message: string): Decide {
+  return (at, from) => {
+    if (at.type === 'for_statement' || at.type === 'while_statement')
+      return at.childForFieldName('body')?.id === from.id ? null : undefined;
+    return at.type === FUNCTION || atTop(at) ? message : undefined;
+  };
+}
+
+type Decide = (ancestor: Node, from: Node) => string | null | undefined;
+
+/** Per node type, who decides whether a node of it may stand where it is. */
+const placementRules = new Map<string, Decide>([
+  ['return_statement', (at) => (at.type === FUNCTION ? null : atTop(at) ? "'return' outside function" : undefined)],
+  [
+    'yield',
+    (at) =>
       at.type === FUNCTION || at.type === LAMBDA || COMPREHENSIONS.has(at.type)
         ? null
         : atTop(at)
           ? "'yield' outside function"
           : undefined,
-  },
-  {
-    type: 'await',
-    decide: (at) => {
+  ],
+  [
+    'await',
+    (at) => {
       if (at.type === FUNCTION) return isAsync(at) ? null : "'await' outside async function";
       if (at.type === LAMBDA) return "'await' outside async function";
       if (COMPREHENSIONS.has(at.type) || at.type === CLASS) return null;
       return at.type === 'module' ? "'await' outside function" : undefined;
     },
-  },
-  ...(
-    [
-      ['break_statement', "'break' outside loop"],
-      ['continue_statement', "'continue' not properly in loop"],
-    ] as const
-  ).map(([type, message]) => ({
-    type,
-    decide: (at: Node, from: Node): string | null | undefined => {
-      // In a loop's body; its `else` clause is outside it.
-      if (at.type === 'for_statement' || at.type === 'while_statement')
-        return at.childForFieldName('body')?.id === from.id ? null : undefined;
-      return at.type === FUNCTION || atTop(at) ? message : undefined;
-    },
-  })),
-];
+  ],
+  ['break_statement', inLoop("'break' outside loop")],
+  ['continue_statement', inLoop("'continue' not properly in loop")],
+]);
 
-/** The function scopes around `node`, innermost first, class bodies skipped; undefined when one is the stand-in. */
-function enclosingFunctions(node: Node): Node[] | undefined {
+/**
+ * The function scopes around `node`, innermost first, and whether a class body holds it before the first of them;
+ * undefined when one of them is the stand-in.
+ */
+function enclosingScopes(node: Node): { functions: Node[]; inClass: boolean } | undefined {
   const functions: Node[] = [];
+  let inClass = false;
   for (let at = node.parent; at !== null; at = at.parent) {
     if (isStandIn(at)) return undefined;
     if (at.type === FUNCTION || at.type === LAMBDA) functions.push(at);
+    else if (at.type === CLASS && functions.length === 0) inClass = true;
   }
-  return functions;
+  return { functions, inClass };
 }
 
 /** Whether `name` occurs as an identifier anywhere in `scope` outside `except` (a sound over-approximation of "binds"). */
@@ -145,56 +141,48 @@ function mentions(scope: Node, name: string, except: Node): boolean {
   return false;
 }
 
-function declarationProblems(root: Node): SyntaxProblem[] {
+/** `nonlocal` and `global` declarations CPython cannot resolve. */
+function declarationProblems(statement: Node): SyntaxProblem[] {
+  const scopes = enclosingScopes(statement);
+  if (scopes === undefined) return [];
+  const nonlocal = statement.type === 'nonlocal_statement';
+  const { functions, inClass } = scopes;
+  // In a class body the declaration's own scope is the class: every enclosing function may bind the name.
+  const own = inClass ? undefined : functions[0];
+  if (own === undefined && !inClass)
+    return nonlocal ? [problemAt(statement, 'nonlocal declaration not allowed at module level')] : [];
+  const parameters = new Set(own === undefined ? [] : parameterNames(own).map((n) => n.text));
+  const outer = own === undefined ? functions : functions.slice(1);
   const problems: SyntaxProblem[] = [];
-  for (const statement of root.descendantsOfType(['nonlocal_statement', 'global_statement'])) {
-    if (statement === null) continue;
-    const nonlocal = statement.type === 'nonlocal_statement';
-    const functions = enclosingFunctions(statement);
-    if (functions === undefined) continue;
-    const own = functions[0];
-    const inClass = (() => {
-      for (let at = statement.parent; at !== null && at !== own; at = at.parent) if (at.type === CLASS) return true;
-      return false;
-    })();
-    if (own === undefined && !inClass) {
-      if (nonlocal) problems.push(problemAt(statement, 'nonlocal declaration not allowed at module level'));
-      continue;
-    }
-    const parameters = !inClass && own !== undefined ? new Set(parameterNames(own).map((n) => n.text)) : new Set();
-    for (const name of statement.namedChildren.filter((c) => c.type === 'identifier')) {
-      if (parameters.has(name.text)) {
-        problems.push(problemAt(statement, `name '${name.text}' is parameter and ${nonlocal ? 'nonlocal' : 'global'}`));
-        continue;
-      }
-      if (!nonlocal) continue;
-      // The scopes that may bind it: every enclosing function but the declaration's own (or, in a class body, all).
-      const outer = inClass ? functions : functions.slice(1);
-      const innermost = inClass ? statement : (own ?? statement);
-      if (!outer.some((scope) => mentions(scope, name.text, innermost)))
-        problems.push(problemAt(statement, `no binding for nonlocal '${name.text}' found`));
-    }
+  for (const name of statement.namedChildren.filter((c) => c.type === 'identifier')) {
+    if (parameters.has(name.text))
+      problems.push(problemAt(statement, `name '${name.text}' is parameter and ${nonlocal ? 'nonlocal' : 'global'}`));
+    else if (nonlocal && !outer.some((scope) => mentions(scope, name.text, own ?? statement)))
+      problems.push(problemAt(statement, `no binding for nonlocal '${name.text}' found`));
   }
   return problems;
 }
 
+/** One pass over the tree: the nodes every rule reads, each checked by its rule. */
 export function pythonScopeProblems(root: Node): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
-  for (const scope of root.descendantsOfType([FUNCTION, LAMBDA])) {
-    if (scope === null) continue;
-    const seen = new Set<string>();
-    for (const name of parameterNames(scope)) {
-      if (seen.has(name.text))
-        problems.push(problemAt(name, `duplicate argument '${name.text}' in function definition`));
-      seen.add(name.text);
+  const types = [FUNCTION, LAMBDA, 'nonlocal_statement', 'global_statement', ...placementRules.keys()];
+  for (const node of root.descendantsOfType(types)) {
+    if (node === null) continue;
+    const decide = placementRules.get(node.type);
+    if (decide !== undefined) {
+      const message = decideUp(node, decide);
+      if (message !== null) problems.push(problemAt(node, message));
+    } else if (node.type === FUNCTION || node.type === LAMBDA) {
+      const seen = new Set<string>();
+      for (const name of parameterNames(node)) {
+        if (seen.has(name.text))
+          problems.push(problemAt(name, `duplicate argument '${name.text}' in function definition`));
+        seen.add(name.text);
+      }
+    } else {
+      problems.push(...declarationProblems(node));
     }
   }
-  for (const rule of placementRules) {
-    for (const node of root.descendantsOfType(rule.type)) {
-      const message = node === null ? null : decideUp(node, rule.decide);
-      if (node !== null && message !== null) problems.push(problemAt(node, message));
-    }
-  }
-  problems.push(...declarationProblems(root));
   return problems;
 }

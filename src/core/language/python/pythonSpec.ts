@@ -1,6 +1,7 @@
 import type { Node } from 'web-tree-sitter';
 import type { ElementKind } from '../../elements/element';
 import { PYTHON_INFO } from '../languageCatalog';
+import { hasLoneCr } from '../treeSitter/compilerRules';
 import type { ContainerFlavor } from '../languageSupport';
 import {
   type Declaration,
@@ -11,7 +12,6 @@ import {
 import { pythonImports } from './pythonImports';
 import { futureImportProblems, pythonTokenizerProblems } from './pythonRules';
 import { pythonScopeProblems } from './pythonScopeRules';
-import { treeReadsLikeCompiler } from '../treeSitter/compilerRules';
 import { scanPython } from './pythonScan';
 
 /**
@@ -154,7 +154,7 @@ export const pythonSpec: TreeSitterLanguageSpec = {
   compilerProblems: (root, text) => [
     ...pythonTokenizerProblems(text),
     ...futureImportProblems(root, text),
-    ...(treeReadsLikeCompiler(text) ? pythonScopeProblems(root) : []),
+    ...(hasLoneCr(text) ? [] : pythonScopeProblems(root)),
   ],
   syntax: {
     lineComment: '#',

@@ -1,5 +1,6 @@
 import type { Node } from 'web-tree-sitter';
 import type { SyntaxProblem } from '../../elements/element';
+import { hasLoneCr, problemAt } from '../treeSitter/compilerRules';
 
 /**
  * What rustc's lexer and parser refuse that tree-sitter-rust accepts (found by the language fuzz, issue 25): a macro
@@ -7,10 +8,6 @@ import type { SyntaxProblem } from '../../elements/element';
  * with a stray `;`), a bare CR (a line break of a classic Mac file) inside a doc comment or a string literal, an outer
  * doc comment (`///`, `/**`) with nothing after it to document, and an inner one (`//!`, `/*!`) after an item.
  */
-
-function problemAt(node: Node, message: string): SyntaxProblem {
-  return { message, line: node.startPosition.row + 1, column: node.startPosition.column + 1 };
-}
 
 const ITEM_LISTS = new Set(['source_file', 'declaration_list']);
 
@@ -24,7 +21,6 @@ function needsSemicolon(node: Node): boolean {
 }
 
 const DOC_COMMENT = /^(?:\/\/[/!](?!\/)|\/\*[*!](?![*/]))/;
-const LONE_CR = /\r(?!\n)/;
 
 /** Where rustc reads doc comments as attributes of what follows (in a macro's tokens or an expression it does not). */
 const DOC_HOLDERS = new Set([
@@ -44,8 +40,8 @@ const isComment = (node: Node): boolean => node.type === 'line_comment' || node.
 function docCommentProblems(root: Node): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
   for (const comment of root.descendantsOfType(['line_comment', 'block_comment'])) {
-    const parent = comment?.parent;
-    if (comment === null || comment === undefined || parent === null || parent === undefined) continue;
+    const parent = comment?.parent ?? null;
+    if (comment === null || parent === null) continue;
     if (comment.childForFieldName('outer') !== null && DOC_HOLDERS.has(parent.type)) {
       let next = comment.nextNamedSibling;
       while (next !== null && isComment(next)) next = next.nextNamedSibling;
@@ -68,7 +64,7 @@ function docCommentProblems(root: Node): SyntaxProblem[] {
   return problems;
 }
 
-export function rustCompilerProblems(root: Node): SyntaxProblem[] {
+export function rustCompilerProblems(root: Node, text: string): SyntaxProblem[] {
   const problems: SyntaxProblem[] = docCommentProblems(root);
   for (const node of root.descendantsOfType('macro_invocation')) {
     if (node !== null && needsSemicolon(node))
@@ -76,14 +72,14 @@ export function rustCompilerProblems(root: Node): SyntaxProblem[] {
         problemAt(node, 'macros that expand to items must be delimited with braces or followed by a semicolon'),
       );
   }
-  if (root.text.includes('\r')) {
+  if (text.includes('\r')) {
     for (const node of root.descendantsOfType([
       'line_comment',
       'block_comment',
       'string_literal',
       'raw_string_literal',
     ])) {
-      if (node === null || !LONE_CR.test(node.text)) continue;
+      if (node === null || !hasLoneCr(node.text)) continue;
       if (node.type.endsWith('comment')) {
         if (DOC_COMMENT.test(node.text)) problems.push(problemAt(node, 'bare CR not allowed in doc-comment'));
       } else {

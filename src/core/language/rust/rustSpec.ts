@@ -180,7 +180,7 @@ export const rustSpec: TreeSitterLanguageSpec = {
   // the call, so deleting the call takes it along (a lone `;` is no item).
   trails: (node, next) =>
     node.type === 'macro_invocation' && next.type === 'empty_statement' && next.startPosition.row === node.endPosition.row,
-  compilerProblems: (root) => rustCompilerProblems(root),
+  compilerProblems: (root, text) => rustCompilerProblems(root, text),
   // rustc ends a line at LF only: a lone CR is whitespace, so a file of them is read as it is.
   syntax: { ...C_LIKE_SYNTAX, loneCrIsWhitespace: true },
   scanCode: (text) => scanCLike(text, { rustStrings: true }),

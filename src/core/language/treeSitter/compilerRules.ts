@@ -10,16 +10,17 @@ import { STAND_IN_NAME } from './languageSpec';
  */
 
 /**
- * Whether a tree-sitter tree of `text` stands where the compiler reads the code: not when a lone CR is in it. Python
- * and Java end a line at a lone CR, their grammars do not (a comment runs on over it), so rules that read the tree's
- * structure would report what the compiler does not see. Apply plans and verifies such a file with LF in place of
- * each lone CR (applyOperations), where the rules hold again.
+ * Whether `text` holds a lone CR (a classic Mac line break). Python and Java end a line there, their grammars do not
+ * (a comment runs on over it), so rules that read the tree's structure are skipped for such text: they would report
+ * what the compiler does not see. Apply plans and verifies such a file with LF in place of each lone CR
+ * (applyOperations), where the rules hold again.
  */
-export function treeReadsLikeCompiler(text: string): boolean {
-  return !/\r(?!\n)/.test(text);
+export function hasLoneCr(text: string): boolean {
+  return /\r(?!\n)/.test(text);
 }
 
-function problemAt(node: Node, message: string): SyntaxProblem {
+/** A problem at `node`'s start, 1-based as messages give it. */
+export function problemAt(node: Node, message: string): SyntaxProblem {
   return { message, line: node.startPosition.row + 1, column: node.startPosition.column + 1 };
 }
 
