@@ -1,6 +1,7 @@
 import { ts } from 'ts-morph';
 import { createEditService } from '../src/core/edit/editService';
 import { createTokenCounter } from '../src/core/context/tokens';
+import { FAILURE_SECTION_MAX_TOKENS } from '../src/core/llm/prompts';
 import { outlineSource } from '../src/core/elements/outline';
 import type { ChatProvider, ChatRequest, ChatResponse } from '../src/core/llm/provider';
 import { diskSnapshot } from '../src/cli/writeChanges';
@@ -169,7 +170,12 @@ function scriptedModel(
       const last = request.messages.at(-1)?.content ?? '';
       const failures = last.split(/\n\n(?=The code holding|```|~~~~|Answer only)/)[0] ?? last;
       if (last.startsWith('Your operations were checked')) failureTokens.push(counter.count(failures));
-      const paths = [...last.matchAll(/^ {2}- (\S+\/\S+\[[^\]]+\]): TS/gm)].map((m) => m[1] ?? '');
+      // After its NEED is answered, the model fixes the errors the last repair message listed.
+      const listed = [...request.messages].reverse().find((m) => m.content.startsWith('Your operations were checked'));
+      // The elements it lists with errors, and those whose code it attaches (they hold errors past the listed ones).
+      const paths = [...(listed?.content ?? '').matchAll(/^ {2}- (\S.*?): TS\d+ |^\/\/ @ (.+)$/gm)]
+        .map((m) => m[1] ?? m[2] ?? '')
+        .filter((path) => path !== 'top level');
       const conversation = request.messages.map((m) => m.content).join('\n');
       const operations: string[] = [];
       const needs: string[] = [];
@@ -179,10 +185,7 @@ function scriptedModel(
           needs.push(`NEED ${path}`);
           continue;
         }
-        const fixed = code.replace(
-          new RegExp(`\\b${candidate.name}\\(([^()]*)\\)`, 'g'),
-          (_all, args: string) => `${candidate.name}(${args.trim() === '' ? '0' : `${args}, 0`})`,
-        );
+        const fixed = withOneMoreArgument(code, candidate.name);
         operations.push(`REPLACE_ELEMENT ${path}\n\`\`\`ts\n${fixed}\n\`\`\``);
       }
       return Promise.resolve(answer(needs.length > 0 ? needs.join('\n') : operations.join('\n\n')));
@@ -190,13 +193,39 @@ function scriptedModel(
   };
 }
 
-/** The last full text of an element the conversation showed under its `// @ path` label, up to the closing fence. */
+/** Every call `name(...)` of the code with `0` added as its last argument (parentheses inside the call matched). */
+function withOneMoreArgument(code: string, name: string): string {
+  let out = '';
+  let from = 0;
+  for (const match of code.matchAll(new RegExp(`\\b${name}(<[^()]*?>)?\\(`, 'g'))) {
+    const open = match.index + match[0].length - 1;
+    if (open < from) continue;
+    let depth = 0;
+    let close = open;
+    for (; close < code.length; close++) {
+      if (code[close] === '(') depth += 1;
+      else if (code[close] === ')' && --depth === 0) break;
+    }
+    const args = code.slice(open + 1, close);
+    out += `${code.slice(from, open + 1)}${args.trim() === '' ? '0' : `${args}, 0`}`;
+    from = close;
+  }
+  return out + code.slice(from);
+}
+
+/**
+ * The last full text of an element the conversation showed under its `// @ path` label, the first line of its code
+ * block, up to the fence that closes that block (a longer fence when the code holds one).
+ */
 function fullCodeOf(conversation: string, path: string): string | undefined {
   const label = `// @ ${path}\n`;
   const at = conversation.lastIndexOf(label);
   if (at < 0) return undefined;
+  const opening = conversation.slice(conversation.lastIndexOf('\n', at - 2) + 1, at);
+  const fence = /^(`{3,}|~{3,})/.exec(opening)?.[1];
+  if (fence === undefined) return undefined;
   const rest = conversation.slice(at + label.length);
-  const end = rest.search(/\n(```|~~~~)\n/);
+  const end = rest.indexOf(`\n${fence}\n`);
   return end < 0 ? undefined : rest.slice(0, end);
 }
 
@@ -207,12 +236,18 @@ export function renderSignatureRounds(results: SignatureRoundsResults): string {
     '## Rounds for a signature change whose callers were shown only as signatures (issue 24)',
     '',
     'Measured by `node out/bench/signatureRoundsRun.js`: a required parameter added to an exported function of the ' +
-      "corpus, the caller's file in the request focused on another element; the model is scripted in process and " +
-      'fixes what it is shown (asking with NEED for what it was not). Goal: at most 1 repair round.',
+      "corpus, the caller's file in the request focused on another element; the type check finds the other callers " +
+      '(in that file and in files outside the request). The model is scripted in process and fixes every element ' +
+      'whose code it holds in full that the last repair message lists or attaches, asking with NEED for the rest. ' +
+      `Goal: at most 1 repair round. The failure section of a repair message is cut at ${FAILURE_SECTION_MAX_TOKENS} tokens.`,
     '',
     `| signature changes | applied | repair rounds (median, max) | failure-section tokens per repair request (median, max) |`,
     '|---:|---:|---|---|',
     `| ${results.cases.length} | ${applied.length} | ${results.rounds.median}, ${results.rounds.count === 0 ? 'n/a' : Math.max(...applied.map((c) => c.repairRounds))} | ${results.failureTokens.median.toFixed(0)}, ${results.failureTokensMax.toFixed(0)} |`,
+    '',
+    '| function | caller in the request | applied | repair rounds |',
+    '|---|---|---|---:|',
+    ...results.cases.map((c) => `| ${c.element} | ${c.caller} | ${c.applied ? 'yes' : 'no'} | ${c.repairRounds} |`),
     SIGNATURE_SECTION.end,
   ].join('\n');
 }

@@ -12,9 +12,10 @@ import type { VerificationProblem } from './verification';
  * most a few per file and `… and N more`), workspace-relative, sorted by where they can be fixed, and with the code
  * that must change. The elements of the request's files that hold the errors and that the model saw only as a
  * signature or stub (a caller) come with the message in full and count as seen, within a token budget, so a
- * signature change and its callers converge in one repair round. Errors in a workspace file outside the request are
- * sent with the offer to bring it in (`NEED <file>/<element>`) when the write policy allows it, and otherwise said
- * plainly to be out of reach.
+ * signature change and its callers converge in one repair round. So do those of a workspace file outside the request
+ * when the write policy lets the batch change it: the file joins the request with its code attached. When its code
+ * does not fit what is left of the budget, the message offers to bring it in (`NEED <file>/<element>`); a file the
+ * write policy protects is said plainly to be out of reach.
  */
 
 export interface TypeRepairInput {
@@ -39,11 +40,13 @@ export interface TypeRepairSection {
   readonly shown: readonly ShownFile[];
   /** Files outside the request the model was offered to bring in with NEED. */
   readonly offered: readonly string[];
+  /** Files outside the request whose code holding errors is attached: they join the request. */
+  readonly joined: readonly string[];
 }
 
 export function typeRepairSection(input: TypeRepairInput): TypeRepairSection {
   const typeProblems = input.problems.filter((p) => p.typeErrors !== undefined && p.typeErrors.length > 0);
-  if (typeProblems.length === 0) return { lines: [], attachments: '', shown: [], offered: [] };
+  if (typeProblems.length === 0) return { lines: [], attachments: '', shown: [], offered: [], joined: [] };
   const seen = seenOf(input.shown);
   const lines = [
     `Type errors your batch causes${input.checker === undefined ? '' : ` (checked with ${describeChecker(input.checker)})`}:`,
@@ -51,13 +54,33 @@ export function typeRepairSection(input: TypeRepairInput): TypeRepairSection {
   const attached: string[] = [];
   const shown = new Map<string, string[]>();
   const offered: string[] = [];
+  const joined: string[] = [];
   let left = input.budget;
   let tooLarge = 0;
+  const attach = (file: string, code: readonly HoldingCode[]): void => {
+    for (const { element, text, tokens } of code) {
+      left -= tokens;
+      attached.push(text);
+      seen.fullElements.add(element.path);
+      shown.set(file, [...(shown.get(file) ?? []), element.path]);
+    }
+  };
 
   for (const problem of typeProblems) {
     const errors = problem.typeErrors ?? [];
     const file = problem.path;
     const reach = problem.reach ?? 'request';
+    if (reach === 'need') {
+      // A file joins the request only with all of its code holding errors shown, within the budget.
+      const code = allHoldingCode(input.outlineOf(file), errors, input.counter);
+      if (code !== undefined && code.reduce((sum, c) => sum + c.tokens, 0) <= left) {
+        lines.push(`- in ${file}, a file outside this request that may be edited in this batch (its code is below):`);
+        lines.push(...errorLines(errors));
+        attach(file, code);
+        joined.push(file);
+        continue;
+      }
+    }
     if (reach === 'request') lines.push(`- in ${file}:`);
     else if (reach === 'need') lines.push(`- in ${file}, a file outside this request:`);
     else
@@ -91,10 +114,7 @@ export function typeRepairSection(input: TypeRepairInput): TypeRepairSection {
         tooLarge += 1;
         continue;
       }
-      left -= tokens;
-      attached.push(text);
-      seen.fullElements.add(element.path);
-      shown.set(file, [...(shown.get(file) ?? []), element.path]);
+      attach(file, [{ element, text, tokens }]);
     }
   }
   if (tooLarge > 0)
@@ -109,6 +129,7 @@ export function typeRepairSection(input: TypeRepairInput): TypeRepairSection {
         : `The code holding these errors, which you had not seen in full (you may now replace or patch it):\n\n${attached.join('\n')}`,
     shown: [...shown].map(([path, full]) => ({ path, whole: false, full, signature: [], stub: [] })),
     offered,
+    joined,
   };
 }
 
@@ -121,6 +142,28 @@ function errorLines(errors: readonly NewTypeError[]): string[] {
   }
   if (errors.length > MAX_ERRORS_PER_FILE) lines.push(`  - … and ${errors.length - MAX_ERRORS_PER_FILE} more here`);
   return lines;
+}
+
+interface HoldingCode {
+  readonly element: ElementNode;
+  readonly text: string;
+  readonly tokens: number;
+}
+
+/** The code of every element holding the errors, or undefined when an error lies outside every element. */
+function allHoldingCode(
+  outline: FileOutline | undefined,
+  errors: readonly NewTypeError[],
+  counter: TokenCounter,
+): HoldingCode[] | undefined {
+  if (outline === undefined) return undefined;
+  const elements = holdingElements(outline, errors);
+  const covered = errors.every((e) => e.elementPath !== undefined && elements.some((el) => el.path === e.elementPath));
+  if (!covered || elements.length === 0) return undefined;
+  return elements.map((element) => {
+    const text = elementText(outline, element);
+    return { element, text, tokens: counter.count(text) };
+  });
 }
 
 /** The innermost elements holding the errors, once each, in the order of the errors. */

@@ -436,13 +436,16 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
     const { tokens: contextTokens, wholeFileTokens } = context;
     const followUp = async (content: string, shownNow: readonly ShownFile[], repair?: RepairMessage): Promise<void> => {
       messages.push({ role: 'assistant', content: answer.text });
-      // The conversation does not carry an earlier round's failures again: the new message lists every operation's
-      // status; only the code an earlier one showed in full stays.
-      for (const [index, earlier] of repairMessages) {
-        const message = messages[index];
-        if (message !== undefined) messages[index] = { ...message, content: earlier.superseded };
+      // The conversation does not carry an earlier round's failures again once a new repair message lists every
+      // operation's status: only the code an earlier one showed in full stays. (An answer to NEED or FIND lists no
+      // failures, so the last repair message stays whole beside it: the model asked in order to fix what it lists.)
+      if (repair !== undefined) {
+        for (const [index, earlier] of repairMessages) {
+          const message = messages[index];
+          if (message !== undefined) messages[index] = { ...message, content: earlier.superseded };
+        }
+        repairMessages.set(messages.length, repair);
       }
-      if (repair !== undefined) repairMessages.set(messages.length, repair);
       messages.push({ role: 'user', content });
       const repairInput = messages.reduce((sum, m) => sum + counter.count(m.content), 0);
       answer = await call('repair', messages, repairInput - contextTokens + wholeFileTokens);
@@ -542,6 +545,7 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         checker: typeCheckSummary(verification)?.checker,
       });
       offered = repair.offered;
+      bringIn(views, requestFiles, repair.joined, repair.joined, request);
       shownByNeeds = withShownByNeeds(shownByNeeds, repair.shown);
       await followUp(repair.content, withShownInRepair(shownByNeeds, problems), repair);
     }

@@ -29,6 +29,8 @@ export interface RepairMessage {
   readonly superseded: string;
   readonly shown: readonly ShownFile[];
   readonly offered: readonly string[];
+  /** Files outside the request whose code the message attaches: the batch may now change them. */
+  readonly joined: readonly string[];
 }
 
 /** The batch applied and its only problems come from steps that let them remain (--allow-new-errors). */
@@ -225,5 +227,6 @@ export function repairMessageOf(
     ].join('\n\n'),
     shown: types.shown,
     offered: types.offered,
+    joined: types.joined,
   };
 }

@@ -9,8 +9,9 @@ import { useScriptedModel } from '../../support/scriptedModel';
 
 // Issue 24's repair rounds for type errors, through `scalpel edit` with the real checker: the errors come with the
 // code that must change (a caller the model saw only as a signature is attached in full and may then be replaced), a
-// caller in a file outside the request can be brought in with NEED, a file that cannot be edited here is no reason
-// for another round, and the failure says what to do in flags.
+// caller in a file outside the request is attached too and its file joins the batch (or, past the budget, can be
+// brought in with NEED), a file that cannot be edited here is no reason for another round, and the failure says what
+// to do in flags.
 
 const GREET = `export function greet(name: string): string {
   return \`Hello, \${name}\`;
@@ -92,27 +93,66 @@ void describe('scalpel edit: type errors come with the code to fix them (issue 2
     assert.match(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), /punctuation: string/);
   });
 
-  void test('a caller in a file outside the request is brought in with NEED, and both change in one batch', async () => {
+  void test('a caller in a file outside the request comes in full with the repair, and both change after one round', async () => {
     const root = workspace();
-    llm.server.enqueue(
-      scripted.answer(NEW_GREET),
-      scripted.answer('NEED src/app.ts/function[main]'),
-      scripted.answer(NEW_MAIN),
-    );
+    llm.server.enqueue(scripted.answer(NEW_GREET), scripted.answer(NEW_MAIN));
     const from = llm.server.requests.length;
     const run = await scalpel(root, ['edit', 'src/greet.ts', '-m', 'greet takes the punctuation'], {
       env: llm.cliEnv,
     });
 
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(llm.server.requests.length - from, 3);
+    assert.equal(llm.server.requests.length - from, 2, 'one repair round');
     const repair = llm.messagesOf(from + 1).at(-1)?.content ?? '';
-    assert.match(repair, /- in src\/app\.ts, a file outside this request:/);
-    assert.match(repair, /answer NEED src\/app\.ts\/function\[main\] \(one per line\)/);
-    const needAnswer = llm.messagesOf(from + 2).at(-1)?.content ?? '';
-    assert.match(needAnswer, /return greet\('world'\);/, 'the brought-in caller is shown in full');
+    assert.match(repair, /- in src\/app\.ts, a file outside this request that may be edited in this batch/);
+    assert.match(
+      repair,
+      /\/\/ @ src\/app\.ts\/function\[main\]\nexport function main\(\): string \{\n {2}return greet\('world'\);\n\}/,
+    );
     assert.match(readFileSync(join(root, 'src', 'app.ts'), 'utf8'), /greet\('world', '!'\)/);
     assert.match(readFileSync(join(root, 'src', 'greet.ts'), 'utf8'), /punctuation: string/);
+  });
+
+  void test('a caller past what the repair can attach is offered with NEED, and the errors stay in view beside the answer', async () => {
+    // Two callers outside the request of about 6,000 tokens each: the repair's budget holds one of them.
+    const big = (name: string, call: string): string =>
+      `import { greet } from './greet';\n\nexport function ${name}(): string {\n${Array.from(
+        { length: 500 },
+        (_, i) => `  const value${i} = 'line ${i} of ${name}';\n`,
+      ).join('')}  return ${call};\n}\n`;
+    const root = workspace({
+      'src/first.ts': big('first', "greet('one')"),
+      'src/second.ts': big('second', "greet('two')"),
+    });
+    const fix = (file: string, name: string, call: string): string =>
+      `REPLACE_ELEMENT src/${file}.ts/function[${name}]\n\`\`\`ts\n${big(name, call).split('\n').slice(2).join('\n')}\`\`\``;
+    llm.server.enqueue(
+      scripted.answer(`${NEW_GREET}\n\n${NEW_MAIN}`),
+      // The model asks for the caller the repair named but could not attach.
+      scripted.answer('NEED src/second.ts/function[second]'),
+      scripted.answer(
+        `${fix('first', 'first', "greet('one', '!')")}\n\n${fix('second', 'second', "greet('two', '!')")}`,
+      ),
+    );
+    const from = llm.server.requests.length;
+    const run = await scalpel(root, ['edit', 'src/greet.ts', 'src/app.ts', '-m', 'greet takes the punctuation'], {
+      env: llm.cliEnv,
+    });
+
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(llm.server.requests.length - from, 3);
+    const repair = llm.messagesOf(from + 1).at(-1)?.content ?? '';
+    assert.match(repair, /- in src\/first\.ts, a file outside this request that may be edited in this batch/);
+    assert.match(repair, /- in src\/second\.ts, a file outside this request:\n/);
+    assert.match(repair, /answer NEED src\/second\.ts\/function\[second\] \(one per line\)/);
+    const afterNeed = llm.messagesOf(from + 2);
+    assert.match(afterNeed.at(-1)?.content ?? '', /The code you asked for \(NEED\), in full/);
+    assert.ok(
+      afterNeed.some((m) => /Type errors your batch causes/.test(m.content)),
+      'the repair message listing the errors is not cut from the conversation by the answer to NEED',
+    );
+    assert.match(readFileSync(join(root, 'src', 'first.ts'), 'utf8'), /greet\('one', '!'\)/);
+    assert.match(readFileSync(join(root, 'src', 'second.ts'), 'utf8'), /greet\('two', '!'\)/);
   });
 
   void test('errors in a file that cannot be edited here end the rounds at once, named with the flags', async () => {
