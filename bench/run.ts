@@ -165,6 +165,22 @@ function main(): void {
     endPhase();
     if (refusals.status !== 0)
       log(`  could not measure the false refusals: exit ${String(refusals.status ?? refusals.signal)}`);
+    startPhase('monorepo', 'correct edits in a monorepo with project references (bench/monorepoRefusals.ts)');
+    const monorepo = spawnSync(process.execPath, [join(root, 'out', 'bench', 'monorepoRefusalsRun.js')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    endPhase();
+    if (monorepo.status !== 0)
+      log(`  could not measure the monorepo edits: exit ${String(monorepo.status ?? monorepo.signal)}`);
+    startPhase('signature rounds', 'repair rounds of a signature change and its callers (bench/signatureRounds.ts)');
+    const signatureRounds = spawnSync(process.execPath, [join(root, 'out', 'bench', 'signatureRoundsRun.js')], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    endPhase();
+    if (signatureRounds.status !== 0)
+      log(`  could not measure the signature rounds: exit ${String(signatureRounds.status ?? signatureRounds.signal)}`);
     startPhase('context cost', 'references, cost rule, instruction tokens (bench/contextCost.ts)');
     const contextCost = spawnSync(process.execPath, [join(root, 'out', 'bench', 'contextCostRun.js')], {
       cwd: root,
