@@ -178,6 +178,42 @@ void describe('type-aware verification', () => {
     );
   });
 
+  void test("a type guard from a package that is not installed narrows nothing: what it would narrow to is not the batch's error", async () => {
+    const guarded = (body: string): ProposedFileChange =>
+      change(
+        root,
+        'src/unrelated.ts',
+        (t) =>
+          `import { isNotFound } from 'router-not-installed';\nimport * as guards from 'guards-not-installed';\n${t}` +
+          `export function onCatch(error: Error): void {\n${body}\n}\n`,
+      );
+    const set = await service.check([
+      guarded(
+        '  if (isNotFound(error)) {\n    error.routeId ??= "root";\n  }\n' +
+          '  const id = guards.isTagged(error) ? error.tag : undefined;\n  void id;',
+      ),
+    ]);
+    assert.deepEqual(set.newErrors, []);
+    assert.deepEqual(
+      set.environmentErrors.filter((e) => e.code === 2339).map((e) => e.reason),
+      [
+        '`isNotFound` comes from router-not-installed, not installed: it narrows nothing',
+        '`guards.isTagged` comes from guards-not-installed, not installed: it narrows nothing',
+      ],
+    );
+    // Outside the guarded branch, or under a local guard, the property error is the code's.
+    const counted = await service.check([
+      guarded(
+        '  if (isNotFound(error)) {\n    return;\n  }\n  error.routeId ??= "root";\n' +
+          '  const local = (e: unknown): boolean => e !== null;\n  if (local(error)) error.other = 1;',
+      ),
+    ]);
+    assert.deepEqual(
+      counted.newErrors.map((e) => `${e.code} ${e.lineText.trim()}`),
+      ['2339 error.routeId ??= "root";', '2339 if (local(error)) error.other = 1;'],
+    );
+  });
+
   void test("what changed on disk since the last check is seen: an error the user just made is not the batch's", async () => {
     const harmless = (): ProposedFileChange =>
       change(root, 'src/greet.ts', (t) => t.replace('return `Bye, ${name}`;', 'return `Goodbye, ${name}`;'));

@@ -17,8 +17,11 @@ import {
 } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import { environmentReason, InstalledPackages } from './environmentErrors';
+import { MISSING_PROPERTY_CODES, unresolvedGuardReason } from './unresolvedGuards';
 import { typescriptRuntimeFor, type TypeScriptModule, type TypeScriptRuntime } from './typescriptRuntime';
 
+/** Cannot find module (2307, 2792), a module without types (7016): what a missing package leaves unresolved. */
+const UNRESOLVED_MODULE_CODES: ReadonlySet<number> = new Set([2307, 2792, 7016]);
 /**
  * TypeScript's semantics for the code graph (src/core/graph/semantics.ts): import edges resolved with each file's own
  * compiler options, errors from the checker, and references from the LanguageService.
@@ -425,7 +428,7 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
               message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
               ...(options.allCategories === true ? { category: categoryOf(ts, d.category) } : {}),
             }));
-          const errors = this.withEnvironment(diagnostics, absolutePath);
+          const errors = this.withEnvironment(diagnostics, absolutePath, sourceFile);
           const surface = surfaceOf.includes(file) ? exportSurface(program, sourceFile, ts) : undefined;
           found.set(file, { text: sourceFile.text, errors, ...(surface === undefined ? {} : { surface }) });
           // Checking a large importer takes a while; let the event loop breathe between files.
@@ -593,11 +596,25 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
   private withEnvironment(
     errors: readonly (LanguageError & { readonly code: number })[],
     absolutePath: string,
+    sourceFile: ts.SourceFile,
   ): LanguageError[] {
     const first = errors.map((error) => environmentReason(error, absolutePath, this.packages));
     const fileHasEnvironmentError = first.some((reason) => reason !== undefined);
+    // Modules whose package is missing: a guard imported from one narrows nothing (unresolvedGuards.ts).
+    const unresolved = new Set(
+      errors.flatMap((error, index) =>
+        first[index] !== undefined && UNRESOLVED_MODULE_CODES.has(error.code)
+          ? [/'([^']+)'/.exec(error.message)?.[1] ?? '']
+          : [],
+      ),
+    );
     return errors.map((error, index) => {
-      const reason = first[index] ?? environmentReason(error, absolutePath, this.packages, fileHasEnvironmentError);
+      const reason =
+        first[index] ??
+        environmentReason(error, absolutePath, this.packages, fileHasEnvironmentError) ??
+        (MISSING_PROPERTY_CODES.has(error.code)
+          ? unresolvedGuardReason(this.workspace.ts, sourceFile, error.start, unresolved)
+          : undefined);
       return reason === undefined ? error : { ...error, environment: reason };
     });
   }
