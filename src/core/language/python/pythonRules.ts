@@ -33,8 +33,14 @@ class Positions {
   }
 }
 
+// A byte order mark is no identifier character: read as one, it made a docstring right after it look prefixed, so
+// the scan took its closing quotes for an opening and read the rest of the file as a string (issue 25).
 const isIdentifierChar = (code: number): boolean =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95 ||
+  (code > 127 && code !== 0xfeff);
 
 /** Length of a string prefix (`rb`, `f`, ...) followed by a quote at `i`, or -1 when no string starts there. */
 function stringStart(text: string, i: number): number {

@@ -71,6 +71,13 @@ const SNIPPETS: ReadonlyArray<readonly [string, string, string | undefined]> = [
     undefined,
   ],
   ['a byte order mark at byte 0', '\uFEFFimport os\n', undefined],
+  // A docstring right after the mark is read as a string (it was read as the rest of the file, or not at all).
+  [
+    'a byte order mark, a docstring, an indented line',
+    '\uFEFF"""Doc."""\nimport os\n  import sys\n',
+    'unexpected indent',
+  ],
+  ['a byte order mark, a docstring over indented lines', '\uFEFF"""Doc.\n\n    More.\n"""\nimport os\n', undefined],
   ['a colon inside brackets at a line end', 'x = {1:\n  2}\ny = 3\n', undefined],
   // CPython's symbol table and statement placement (the language fuzz wrote each of these as ok before).
   ['a parameter named twice', 'def f(a, b, *, a=1):\n    pass\n', "duplicate argument 'a' in function definition"],
@@ -218,6 +225,20 @@ void describe('Python: indentation written in the file own character, never mixe
     ]);
     assert.equal(result.ok, false);
     assert.match(result.results[0]?.message ?? '', /unindent does not match any outer indentation level/);
+    assert.deepEqual(result.changes, []);
+  });
+
+  void test('a PATCH that indents an import of a file with a byte order mark and a docstring is refused', () => {
+    const text = '\uFEFF"""Doc."""\n\nimport os\nimport sys\n\n\ndef f():\n    return os.sep\n';
+    const result = apply(text, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${FILE}/import[sys]`,
+        patches: [{ search: 'import sys', replace: '  import sys' }],
+      },
+    ]);
+    assert.equal(result.ok, false);
+    assert.match(result.results.map((r) => r.message).join('\n'), /unexpected indent/);
     assert.deepEqual(result.changes, []);
   });
 
