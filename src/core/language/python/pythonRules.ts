@@ -33,8 +33,14 @@ class Positions {
   }
 }
 
+// A byte order mark is no identifier character: read as one, it made a docstring right after it look prefixed, so
+// the scan took its closing quotes for an opening and read the rest of the file as a string (issue 25).
 const isIdentifierChar = (code: number): boolean =>
-  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code > 127;
+  (code >= 48 && code <= 57) ||
+  (code >= 65 && code <= 90) ||
+  (code >= 97 && code <= 122) ||
+  code === 95 ||
+  (code > 127 && code !== 0xfeff);
 
 /** Length of a string prefix (`rb`, `f`, ...) followed by a quote at `i`, or -1 when no string starts there. */
 function stringStart(text: string, i: number): number {
@@ -48,13 +54,21 @@ function stringStart(text: string, i: number): number {
   return -1;
 }
 
+/** What the tokenizer pass finds: its problems, and where each logical line ends (CPython's NEWLINE tokens). */
+export interface PythonLines {
+  readonly problems: SyntaxProblem[];
+  /** The line break that ends each logical line holding code, with its 1-based position. */
+  readonly ends: ReadonlyArray<{ offset: number; line: number; column: number }>;
+}
+
 /**
  * Indentation as CPython's tokenizer checks it, with the parser's "unexpected indent" and "expected an indented
  * block": one pass over the text that knows strings, comments, brackets and backslash continuations (lines inside
  * them are not logical lines), plus the characters the tokenizer refuses outside strings and comments.
  */
-export function pythonTokenizerProblems(text: string): SyntaxProblem[] {
+export function pythonLines(text: string): PythonLines {
   const problems: SyntaxProblem[] = [];
+  const ends: Array<{ offset: number; line: number; column: number }> = [];
   const positions = new Positions(text);
   const report = (offset: number, message: string): void => {
     const { line, column } = positions.of(offset);
@@ -129,6 +143,7 @@ export function pythonTokenizerProblems(text: string): SyntaxProblem[] {
       if (depth === 0 && !continued && lastSignificant !== '') {
         opensBlock = lastSignificant === ':';
         lastSignificant = '';
+        ends.push({ offset: i, ...positions.of(i) });
       }
       atLineStart = true;
       i += 1;
@@ -166,7 +181,7 @@ export function pythonTokenizerProblems(text: string): SyntaxProblem[] {
   // Anywhere, strings and comments included.
   const nul = text.indexOf('\0');
   if (nul >= 0) problems.push({ message: 'source code cannot contain null bytes', ...new Positions(text).of(nul) });
-  return problems;
+  return { problems, ends };
 }
 
 /** The offset after a string literal whose quote is at `i` (an unterminated one ends at its line's end). */

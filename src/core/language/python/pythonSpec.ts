@@ -10,7 +10,8 @@ import {
   type TreeSitterLanguageSpec,
 } from '../treeSitter/languageSpec';
 import { pythonImports } from './pythonImports';
-import { futureImportProblems, pythonTokenizerProblems } from './pythonRules';
+import { pythonParserProblems } from './pythonParserRules';
+import { futureImportProblems, pythonLines } from './pythonRules';
 import { pythonScopeProblems } from './pythonScopeRules';
 import { scanPython } from './pythonScan';
 
@@ -151,11 +152,14 @@ export const pythonSpec: TreeSitterLanguageSpec = {
     (node.startPosition.row === 0 && node.text.startsWith('#!')) ||
     (node.startPosition.row <= 1 && /^#.*?coding[:=][ \t]*[-\w.]+/.test(node.text)),
   nonEmptyTypes: ['block'],
-  compilerProblems: (root, text) => [
-    ...pythonTokenizerProblems(text),
-    ...futureImportProblems(root, text),
-    ...(hasLoneCr(text) ? [] : pythonScopeProblems(root)),
-  ],
+  compilerProblems: (root, text) => {
+    const lines = pythonLines(text);
+    return [
+      ...lines.problems,
+      ...futureImportProblems(root, text),
+      ...(hasLoneCr(text) ? [] : [...pythonScopeProblems(root), ...pythonParserProblems(root, lines)]),
+    ];
+  },
   syntax: {
     lineComment: '#',
     blocks: 'indent',

@@ -71,6 +71,13 @@ const SNIPPETS: ReadonlyArray<readonly [string, string, string | undefined]> = [
     undefined,
   ],
   ['a byte order mark at byte 0', '\uFEFFimport os\n', undefined],
+  // A docstring right after the mark is read as a string (it was read as the rest of the file, or not at all).
+  [
+    'a byte order mark, a docstring, an indented line',
+    '\uFEFF"""Doc."""\nimport os\n  import sys\n',
+    'unexpected indent',
+  ],
+  ['a byte order mark, a docstring over indented lines', '\uFEFF"""Doc.\n\n    More.\n"""\nimport os\n', undefined],
   ['a colon inside brackets at a line end', 'x = {1:\n  2}\ny = 3\n', undefined],
   // CPython's symbol table and statement placement (the language fuzz wrote each of these as ok before).
   ['a parameter named twice', 'def f(a, b, *, a=1):\n    pass\n', "duplicate argument 'a' in function definition"],
@@ -118,6 +125,37 @@ const SNIPPETS: ReadonlyArray<readonly [string, string, string | undefined]> = [
     undefined,
   ],
   ['global at module level', 'global x\nx = 1\n', undefined],
+  // What CPython's parser refuses though tree-sitter's grammar accepts it (the language fuzz wrote each as ok).
+  ['a try without except', 'try:\n    import a\n\nx = 1\n', "expected 'except' or 'finally' block"],
+  [
+    'a try with else, no except',
+    'try:\n    pass\nelse:\n    pass\nfinally:\n    pass\n',
+    "expected 'except' or 'finally' block",
+  ],
+  ['a keyword given twice', 'f(a=1, *x, b=2, a=3)\n', 'keyword argument repeated: a'],
+  [
+    'a class keyword given twice',
+    'class A(metaclass=M, metaclass=N):\n    pass\n',
+    'keyword argument repeated: metaclass',
+  ],
+  ['a positional argument after a keyword', 'f(a=1, (b))\n', 'positional argument follows keyword argument'],
+  ['a base after a keyword', 'class A(x=1, B):\n    pass\n', 'positional argument follows keyword argument'],
+  ['a positional argument after **', 'f(**k, b)\n', 'positional argument follows keyword argument unpacking'],
+  ['*x after **k', 'f(a=1, **k, *b)\n', 'iterable argument unpacking follows keyword argument unpacking'],
+  ['a mistyped else run on to the next line', 'if x:\n    y = 1\nelseFz:\n    y = 2\n', 'invalid syntax'],
+  ['an assignment run on to the next line', 'x = 1 +\n2\n', 'invalid syntax'],
+  ['a header run on to the next line', 'if x ==\ny:\n    pass\n', 'invalid syntax'],
+  [
+    'try with finally, try with except and else',
+    'try:\n    pass\nfinally:\n    pass\ntry:\n    pass\nexcept* E:\n    pass\nelse:\n    pass\n',
+    undefined,
+  ],
+  ['arguments in every allowed order', 'f(1, *a, b=2, *c, **d, e=3)\nf(x for x in y)\n', undefined],
+  [
+    'lines joined by brackets and backslashes, a decorator, a comment after a colon',
+    '@d(a,\n  b=1)\ndef f(x=(1,\n    2)):  # note\n    y = x + \\\n2\n    return (y\n)\n',
+    undefined,
+  ],
 ];
 
 function python3(): boolean {
@@ -218,6 +256,20 @@ void describe('Python: indentation written in the file own character, never mixe
     ]);
     assert.equal(result.ok, false);
     assert.match(result.results[0]?.message ?? '', /unindent does not match any outer indentation level/);
+    assert.deepEqual(result.changes, []);
+  });
+
+  void test('a PATCH that indents an import of a file with a byte order mark and a docstring is refused', () => {
+    const text = '\uFEFF"""Doc."""\n\nimport os\nimport sys\n\n\ndef f():\n    return os.sep\n';
+    const result = apply(text, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${FILE}/import[sys]`,
+        patches: [{ search: 'import sys', replace: '  import sys' }],
+      },
+    ]);
+    assert.equal(result.ok, false);
+    assert.match(result.results.map((r) => r.message).join('\n'), /unexpected indent/);
     assert.deepEqual(result.changes, []);
   });
 
@@ -340,5 +392,34 @@ void describe('Python: where statements may stand, checked in the file they land
       },
     ]);
     assert.ok(after.includes('            break\n'), after);
+  });
+});
+
+void describe('Python: what CPython parser refuses, checked in the file it lands in', () => {
+  before(async () => {
+    await loadLanguagesFor([FILE]);
+  });
+
+  void test('a PATCH that drops the except line of a try is refused with CPython message, nothing written', () => {
+    const text = 'try:\n    import chardet\nexcept ImportError:\n    chardet = None\n\n\ndef f():\n    return 1\n';
+    const result = apply(text, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${FILE}/statement[try]`,
+        patches: [{ search: 'except ImportError:', replace: '' }],
+      },
+    ]);
+    assert.equal(result.ok, false);
+    assert.match(result.results.map((r) => r.message).join('\n'), /expected 'except' or 'finally' block/);
+    assert.deepEqual(result.changes, []);
+  });
+
+  void test('a PATCH that gives a call the same keyword twice is refused with CPython message', () => {
+    const text = 'def f(a, b):\n    return g(a=a, b=b)\n';
+    const result = apply(text, [
+      { type: 'PATCH_ELEMENT', path: `${FILE}/function[f]`, patches: [{ search: 'b=b', replace: 'a=b' }] },
+    ]);
+    assert.equal(result.ok, false);
+    assert.match(result.results.map((r) => r.message).join('\n'), /keyword argument repeated: a/);
   });
 });
