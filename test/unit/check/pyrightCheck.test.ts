@@ -142,6 +142,23 @@ void describe('the Python check with pyright', () => {
     assert.deepEqual(snapshotOf(root), disk);
   });
 
+  void test('a module the batch deletes breaks the files that import it, and a later check sees it again', async () => {
+    const disk = snapshotOf(root);
+    const helpers = readFileSync(join(root, 'pkg/helpers.py'), 'utf8');
+    const deleted = await service.check([{ file: 'pkg/helpers.py', before: helpers, after: undefined }]);
+    assert.deepEqual(
+      deleted.newErrors.map((e) => `${e.file} ${e.code}`),
+      ['app/main.py reportMissingImports'],
+      describeTypeErrors(deleted.newErrors),
+    );
+    assert.deepEqual(snapshotOf(root), disk);
+    // The shadow shows the module again: a change that needs it passes.
+    const after = await service.check([
+      change(root, 'app/unrelated.py', (t) => `from pkg.helpers import shout\n\n${t}`),
+    ]);
+    assert.deepEqual(after.newErrors, [], describeTypeErrors(after.newErrors));
+  });
+
   void test('more copies of an error the file already had are not new', async () => {
     const result = await service.check([
       change(root, 'app/main.py', (t) => `${t}    also_broken: int = "already wrong"\n`),
