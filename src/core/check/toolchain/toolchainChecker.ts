@@ -135,10 +135,12 @@ export class ToolchainChecker implements LanguageChecker {
     const shadow = this.shadowTree();
     shadow.sync();
     const listing = this.fileSystem.listSourceFiles().filter((file) => this.spec.files.test(file));
-    const sides: Map<string, FileErrors>[] = [];
+    const sides = new Map<ReadonlyMap<string, OverlayText>, Map<string, FileErrors>>();
     try {
       for (const file of this.touched) if (!after.has(file)) shadow.write(file, this.fileSystem.readFile(file));
-      for (const side of [before, after]) {
+      // The batch's side first; the side before it only when that one has errors (without any, none is new).
+      for (const side of [after, before]) {
+        if (side === before && ![...(sides.get(after)?.values() ?? [])].some((f) => f.errors.length > 0)) break;
         for (const file of changed) {
           shadow.write(file, side.get(file));
           this.touched.add(file);
@@ -154,7 +156,7 @@ export class ToolchainChecker implements LanguageChecker {
           );
           if (why !== undefined) return skippedRun(description, why);
         }
-        sides.push(errors);
+        sides.set(side, errors);
       }
     } finally {
       shadow.restore();
@@ -166,8 +168,8 @@ export class ToolchainChecker implements LanguageChecker {
       ),
     ];
     return {
-      before: sides[0] ?? new Map(),
-      after: sides[1] ?? new Map(),
+      before: sides.get(before) ?? new Map(),
+      after: sides.get(after) ?? new Map(),
       checkedFiles,
       omittedFiles: 0,
       checker: description,
