@@ -126,6 +126,36 @@ void describe('the rename tool', () => {
     assert.deepEqual(snapshot(root), Object.values(FILES));
   });
 
+  void test('a rename that would change a file outside the workspace is refused, naming it', async () => {
+    const base = mkdtempSync(join(tmpdir(), 'scalpel-rename-outside-'));
+    const root = join(base, 'app');
+    for (const [path, text] of Object.entries(FILES)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    // A workspace file that calls the method imports a file beside the workspace that calls it too.
+    mkdirSync(join(base, 'shared'));
+    const helper =
+      "import type { User } from '../app/src/user';\n\nexport const ok = (u: User): boolean => u.validate();\n";
+    writeFileSync(join(base, 'shared', 'helper.ts'), helper);
+    writeFileSync(
+      join(root, 'src', 'main.ts'),
+      "import { ok } from '../../shared/helper';\nimport type { User } from './user';\n\nexport const check = (u: User): boolean => ok(u) && u.validate();\n",
+    );
+    for (const apply of [false, true]) {
+      const run = await call(toolEnv(root), 'rename', {
+        path: 'src/user.ts/class[User]/method[validate]',
+        newName: 'isValid',
+        apply,
+      });
+      assert.equal(run.isError, true, run.text);
+      assert.match(run.text, /would change files outside the workspace: \S*shared\/helper\.ts/);
+      assert.match(run.text, /nothing was written/);
+    }
+    assert.deepEqual(snapshot(root), Object.values(FILES));
+    assert.equal(readFileSync(join(base, 'shared', 'helper.ts'), 'utf8'), helper);
+  });
+
   void test('a name already declared in the same class is refused; a non-identifier is refused', async () => {
     const root = workspace();
     const env = toolEnv(root);
