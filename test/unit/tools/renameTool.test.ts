@@ -109,6 +109,21 @@ void describe('the rename tool', () => {
     assert.doesNotMatch(check.text, /\bTS\d+/, check.text);
   });
 
+  void test('an imported constant is renamed in the import; a shorthand property keeps its key', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'scalpel-rename-shorthand-'));
+    mkdirSync(join(root, 'src'));
+    writeFileSync(join(root, 'src/limits.ts'), 'export const limit = 3;\nexport const defaults = { limit };\n');
+    writeFileSync(join(root, 'src/use.ts'), "import { limit } from './limits';\n\nexport const twice = limit * 2;\n");
+    const run = await call(toolEnv(root), 'rename', {
+      path: 'src/limits.ts/variable[limit]',
+      newName: 'max',
+      apply: true,
+    });
+    assert.equal(run.isError, false, run.text);
+    assert.equal(read(root, 'src/limits.ts'), 'export const max = 3;\nexport const defaults = { limit: max };\n');
+    assert.equal(read(root, 'src/use.ts'), "import { max } from './limits';\n\nexport const twice = max * 2;\n");
+  });
+
   void test('a rename that would change a protected file is refused, naming it, and nothing is written', async () => {
     const root = workspace();
     chmodSync(join(root, 'src/admin.ts'), 0o444);

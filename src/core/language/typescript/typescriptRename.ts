@@ -25,9 +25,13 @@ export function renameAt(
   const info = service.getRenameInfo(declaring.fileName, position, { allowRenameOfImportPath: false });
   if (!info.canRename) return { locations: [], refused: info.localizedErrorMessage };
   const collision = collisionAt(ts, program, declaring, position, newName, places);
-  // No prefix or suffix text: an importer's `import { old }` becomes `import { newName }` rather than
-  // `import { newName as old }`, so every use takes the new name.
-  const found = service.findRenameLocations(declaring.fileName, position, false, false, false) ?? [];
+  // Prefix and suffix text keep what other code sees: a shorthand `{ old }` becomes `{ old: newName }`. From the
+  // declaration, importers' `import { old }` still becomes `import { newName }` (no alias). (A TypeScript before 5.0
+  // takes a boolean here: the object reads as true, the same choice.)
+  const found =
+    service.findRenameLocations(declaring.fileName, position, false, false, {
+      providePrefixAndSuffixTextForRename: true,
+    }) ?? [];
   const locations: RenameLocation[] = [];
   const seen = new Set<string>();
   for (const location of found) {
