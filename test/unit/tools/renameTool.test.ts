@@ -70,6 +70,7 @@ void describe('the rename tool', () => {
     });
     assert.equal(run.isError, false, run.text);
     assert.match(run.text, /^rename src\/user\.ts\/class\[User\]\/method\[validate\] to isValid: 4 places in 4 files/m);
+    assert.match(run.text, /^searched: the 4 TypeScript\/JavaScript files of the workspace that mention validate/m);
     assert.match(run.text, /^verified: no new type errors$/m);
     assert.match(run.text, /dry run, nothing written/);
     for (const line of [

@@ -145,6 +145,7 @@ export const renameTool: ToolSpec<RenameInput> = {
     const files = changes.map((c) => c.path);
     const lines = [
       `rename ${path} to ${input.newName}: ${count(places)} places in ${count(files.length)} files (${files.join(', ')})`,
+      `searched: the ${count(plan.searched)} TypeScript/JavaScript files of the workspace that mention ${oldName}, and what they import`,
       ...plan.gaps.map((gap) => `not searched in full: ${gap}`),
     ];
     // The same verification as apply's: parse, then the type check (only new errors block).

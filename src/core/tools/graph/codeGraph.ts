@@ -68,6 +68,8 @@ export interface RenamePlan {
   readonly refused?: string;
   /** A declaration of the new name already in the same scope. */
   readonly collision?: string;
+  /** Workspace files of the language that mention the name, the declaring one included: where the rename looked. */
+  readonly searched: number;
   /** What the search did not cover, in words (files that mention the name left out); empty when it covered all. */
   readonly gaps: readonly string[];
 }

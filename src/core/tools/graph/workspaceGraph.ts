@@ -113,7 +113,7 @@ export class WorkspaceGraph implements CodeGraph {
       ...(mentions.cutShort ? [`the name search stopped at its time limit after ${mentions.searched} files`] : []),
       ...(mentions.truncated ? ['the workspace listing stopped at its limit'] : []),
     ];
-    return { file, ...answer, gaps };
+    return { file, ...answer, searched: searched.length + 1, gaps };
   }
 
   uses(path: string): UseEdge[] {
