@@ -45,6 +45,15 @@ export function cliBatchWriter(root: string): BatchWriter {
         allowBrokenReferences: allowNewErrors === true,
       });
     },
+    checkWrite: async (changes) => {
+      try {
+        await checkWriteOrThrow(root, changes);
+        return undefined;
+      } catch (error) {
+        if (error instanceof CliError) return error.message;
+        throw error;
+      }
+    },
     write: async (batch, signal) => {
       const files = batch.changes.map((c) => c.path);
       try {

@@ -165,9 +165,42 @@ export interface WorkspaceSemantics extends ReferenceSemantics {
    * locals excluded), one hit per use, with `texts` in place.
    */
   uses(file: string, element: ElementNode, texts: ReadonlyMap<string, OverlayText>): UseHit[];
+  /**
+   * Where renaming the element to `newName` changes text (its declaration included), searched in `candidates` with
+   * `texts` in place, as the language's own rename finds them. Absent: the language has no rename.
+   */
+  renameLocations?(
+    file: string,
+    element: ElementNode,
+    newName: string,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): RenameAnswer;
   /** The checker that finds the errors, to tell the user which one checked (`TypeScript 5.9.3, the workspace's`). */
   checker?(): CheckerDescription;
   dispose(): void;
+}
+
+/** One place a rename changes: the text at `start` (`length` long, the old name) becomes `replacement`. */
+export interface RenameLocation {
+  /** Workspace-relative; undefined when the place lies outside the workspace (`outside` names it). */
+  readonly file: string | undefined;
+  /** The absolute path, for a place outside the workspace or in an installed dependency. */
+  readonly outside?: string;
+  readonly start: number;
+  readonly length: number;
+  /** The new name with what the language adds around it (`old as ` in an import, `old: ` in a shorthand). */
+  readonly replacement: string;
+  /** The file's text the offset is into. */
+  readonly text: string;
+}
+
+export interface RenameAnswer {
+  readonly locations: readonly RenameLocation[];
+  /** Why the language refuses the rename (a library symbol, a name that cannot be renamed). */
+  readonly refused?: string;
+  /** A declaration of the new name already in the same scope, as `line N: code`. */
+  readonly collision?: string;
 }
 
 export interface CheckerDescription {

@@ -95,6 +95,12 @@ export interface BatchWriter {
   snapshot(): SnapshotReader;
   /** The surface's edit service verifies the batch, with the same steps as its own edits. */
   verify(request: BatchVerifyRequest): Promise<Verification>;
+  /**
+   * The surface's pre-write gates (the write gate, its protected paths) asked ahead of a verification: why the
+   * changes would not be written, or undefined. The rename tool refuses before it plans (issue 27). Absent: only
+   * `write` checks, at the last moment.
+   */
+  checkWrite?(changes: readonly FileChange[]): Promise<string | undefined>;
   /** `signal`: the call was cancelled; checked after the gates, right before the first byte is written. */
   write(batch: VerifiedBatch, signal?: AbortSignal): Promise<WriteOutcome>;
 }
@@ -162,6 +168,8 @@ export interface ToolSpec<I = unknown> {
   readonly handle: (input: I, env: ToolEnv, budget: AnswerBudget) => Promise<ToolAnswer> | ToolAnswer;
   /** A one-line description of a call, for VS Code's progress and confirmation messages. */
   readonly describe: (input: I) => string;
+  /** Whether a call of a writing tool only reports (no confirmation asked); absent: its `dryRun` argument. */
+  readonly isDryRun?: (input: I) => boolean;
 }
 
 /** Bad input: the message tells the agent what to send instead. */
@@ -185,4 +193,6 @@ export interface Tool {
   call(input: unknown, env: ToolEnv, budget: AnswerBudget): Promise<ToolAnswer>;
   /** A one-line description of a call; a short generic one when the input does not parse. */
   describeCall(input: unknown): string;
+  /** The call writes nothing (a dry run): VS Code asks no confirmation. */
+  isDryRunCall(input: unknown): boolean;
 }

@@ -69,7 +69,7 @@ export function registerTools(ctx: Ctx, services: ScalpelServices): void {
         prepareInvocation(options) {
           const tool = toolOrThrow(name);
           const message = tool.describeCall(options.input);
-          const dryRun = (options.input as { dryRun?: unknown }).dryRun === true;
+          const dryRun = tool.isDryRunCall(options.input);
           if (!tool.writes || dryRun) return { invocationMessage: `Scalpel: ${message}` };
           const preview = ctx.config(vscode.workspace.workspaceFolders?.[0]?.uri).preview;
           const then =

@@ -13,6 +13,7 @@ const TOOL_NAMES = [
   'scalpel_references',
   'scalpel_find_path',
   'scalpel_apply',
+  'scalpel_rename',
   'scalpel_diagnostics',
   'scalpel_get_changes',
   'scalpel_sync_state',

@@ -64,12 +64,18 @@ function argumentsOf(tool: Tool): fc.Arbitrary<unknown> {
   );
 }
 
+/** The arguments that keep a writing tool to a dry run. */
+const DRY_RUN: Readonly<Record<string, object>> = { apply: { dryRun: true }, rename: { apply: false } };
+
 const call = fc.constantFrom(...TOOLS).chain((tool) =>
-  // apply verifies with the type check: a dry run keeps a hundred thousand cases affordable, the writes are the
-  // apply fuzz's subject.
+  // apply and rename verify with the type check: a dry run keeps a hundred thousand cases affordable, the writes are
+  // the apply fuzz's subject.
   argumentsOf(tool).map((input) => ({
     tool,
-    input: tool.name === 'apply' && typeof input === 'object' && input !== null ? { ...input, dryRun: true } : input,
+    input:
+      DRY_RUN[tool.name] !== undefined && typeof input === 'object' && input !== null
+        ? { ...input, ...DRY_RUN[tool.name] }
+        : input,
   })),
 );
 

@@ -69,6 +69,7 @@ void describe('scalpel mcp over stdio, on a copy of rxjs', () => {
         'references',
         'find_path',
         'apply',
+        'rename',
         'diagnostics',
         'get_changes',
         'sync_state',

@@ -42,11 +42,12 @@ void test('the MCP server definition provider is declared', () => {
   );
 });
 
-void test('the tool list an MCP session starts with costs under 1,200 tokens, and says what each tool needs', () => {
-  // Issue 27: the list was 2,212 tokens per session (2,924 with search, paths, since and the globs added).
+void test('the tool list an MCP session starts with costs under 1,300 tokens, and says what each tool needs', () => {
+  // Issue 27: the list was 2,212 tokens per session (2,924 with search, paths, since and the globs added), then 1,199;
+  // the rename tool adds 79 (its name, a 33-token description and three arguments).
   const listed = listedTools();
   const tokens = createTokenCounter().count(JSON.stringify({ tools: listed }));
-  assert.ok(tokens < 1_200, `the tool list is ${tokens} tokens`);
+  assert.ok(tokens < 1_300, `the tool list is ${tokens} tokens`);
   for (const tool of listed) {
     assert.ok(tool.description.length > 40, `${tool.name}: a description`);
     const full = TOOLS.find((t) => t.name === tool.name);

@@ -9,6 +9,7 @@ import {
   type LanguageError,
   type OverlayText,
   type ReferenceHit,
+  type RenameAnswer,
   ReferenceSearchCutShort,
   type ReferenceSearchOptions,
   type UseHit,
@@ -18,6 +19,7 @@ import {
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import { environmentReason, InstalledPackages } from './environmentErrors';
 import { MISSING_PROPERTY_CODES, unresolvedGuardReason } from './unresolvedGuards';
+import { renameAt } from './typescriptRename';
 import { typescriptRuntimeFor, type TypeScriptModule, type TypeScriptRuntime } from './typescriptRuntime';
 
 /** Cannot find module (2307, 2792), a module without types (7016): what a missing package leaves unresolved. */
@@ -491,6 +493,29 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       throw error;
     } finally {
       workspace.deadline = undefined;
+      workspace.clearOverlay();
+    }
+  }
+
+  renameLocations(
+    file: string,
+    element: ElementNode,
+    newName: string,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): RenameAnswer {
+    const { workspace } = this;
+    workspace.setOverlay(texts);
+    try {
+      const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
+      const program = service.getProgram();
+      const declaring = program?.getSourceFile(workspace.absolute(file));
+      if (program === undefined || declaring === undefined)
+        return { locations: [], refused: `${file} is not in its TypeScript program` };
+      const position = findNamePosition(declaring.text, element);
+      if (position === undefined) return { locations: [], refused: `the name of ${element.path} was not found` };
+      return renameAt(workspace.ts, service, program, declaring, position, newName, workspace);
+    } finally {
       workspace.clearOverlay();
     }
   }
