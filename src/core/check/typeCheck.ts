@@ -65,8 +65,6 @@ export interface TypeCheckResult {
    * sent to the model, but the user is told.
    */
   readonly environmentErrors: readonly EnvironmentError[];
-  /** Errors the code had before and the batch removed. */
-  readonly fixedErrors: number;
   /** Every file whose diagnostics were compared: the changed files, then their importers. */
   readonly checkedFiles: readonly string[];
   /**
@@ -115,6 +113,8 @@ export interface TypeCheckOptions {
 }
 
 export const DEFAULT_MAX_IMPORTERS = 60;
+/** Importers checked in the program of the batch rather than by comparing what they see of the changed files. */
+const FEW_IMPORTERS = 10;
 
 /** A diagnostic as found, before it is compared: the same fields as a new error. */
 type FoundDiagnostic = NewTypeError;
@@ -166,20 +166,31 @@ export class TypeCheckService {
     options.onProgress?.(
       `type check${checker === undefined ? '' : ` with ${checker.name} ${checker.version}`}: ${changedFiles.length} changed file${changedFiles.length === 1 ? '' : 's'} and ${dependents.files.length} importer${dependents.files.length === 1 ? '' : 's'}`,
     );
-    const before = await this.diagnosticsOf(scope, beforeTexts, run, true);
-    const afterSurfaces = new Map<string, string | undefined>();
-    const after = await this.diagnosticsOf(changedFiles, afterTexts, run, false, afterSurfaces);
     // An edit that leaves what importers see of every changed file as it was (a body changed, a private helper
-    // added) cannot give them new errors: they keep their diagnostics and are not checked again.
+    // added) cannot give them new errors: they keep their diagnostics and are not checked again. Telling that takes
+    // what importers saw before the batch, a program and checker of its own (cached for later rounds of the same
+    // snapshot): worth it for many importers, while a few are checked in the program already built.
+    const viaSurfaces = dependents.files.length > FEW_IMPORTERS;
+    const afterSurfaces = new Map<string, string | undefined>();
+    const after = await this.diagnosticsOf(
+      viaSurfaces ? changedFiles : scope,
+      afterTexts,
+      run,
+      false,
+      viaSurfaces ? afterSurfaces : undefined,
+    );
     const importersUnaffected =
-      dependents.files.length > 0 && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces, roots));
-    if (importersUnaffected) after.push(...before.filter((d) => !changedFiles.includes(d.file)));
-    else after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, run, false)));
-    const { newErrors, environmentErrors, removed } = splitAdded(before, after);
+      viaSurfaces && (await this.surfacesUnchanged(checked, beforeTexts, afterSurfaces, roots));
+    if (viaSurfaces && !importersUnaffected)
+      after.push(...(await this.diagnosticsOf(dependents.files, afterTexts, run, false)));
+    // The side before the batch only where the side after has errors: a file without any has no new one. A correct
+    // edit's first check then costs one checker pass over the files, not two.
+    const withErrors = scope.filter((file) => after.some((d) => d.file === file));
+    const before = await this.diagnosticsOf(withErrors, beforeTexts, run, true);
+    const { newErrors, environmentErrors } = splitAdded(before, after);
     return {
       newErrors,
       environmentErrors,
-      fixedErrors: removed,
       checkedFiles: scope,
       importersUnaffected,
       omittedImporters: dependents.omitted,
@@ -212,11 +223,10 @@ export class TypeCheckService {
       [...side].flatMap(([file, errors]) =>
         this.located(file, errors).map((d) => (name === undefined ? d : { ...d, checker: name })),
       );
-    const { newErrors, environmentErrors, removed } = splitAdded(sideOf(run.before), sideOf(run.after));
+    const { newErrors, environmentErrors } = splitAdded(sideOf(run.before), sideOf(run.after));
     return {
       newErrors,
       environmentErrors,
-      fixedErrors: removed,
       checkedFiles: run.checkedFiles,
       importersUnaffected: false,
       omittedImporters: run.omittedFiles,
@@ -287,11 +297,11 @@ export class TypeCheckService {
       }
       if (pending.length === 0) continue;
       // The checker is rooted at every file of the group, so the program is the same whichever are pending.
-      const errors = await semantics.errors(files, texts, {
+      const errors = await semantics.errors(pending, texts, {
         roots: run.roots.filter((f) => !texts.has(f) || texts.get(f) !== undefined),
         ...(run.signal === undefined ? {} : { signal: run.signal }),
         ...(run.onProgress === undefined ? {} : { onProgress: run.onProgress }),
-        ...(surfaces === undefined ? {} : { surfaceOf: files }),
+        ...(surfaces === undefined ? {} : { surfaceOf: pending }),
       });
       for (const file of pending) {
         const fileErrors = errors.get(file);
@@ -351,19 +361,19 @@ export class TypeCheckService {
   }
 }
 
-/** The errors the batch added, the environment's set aside, and how many it removed (the rule of newErrors.ts). */
+/** The errors the batch added, the environment's set aside (the rule of newErrors.ts). */
 function splitAdded(
   before: readonly CheckedDiagnostic[],
   after: readonly CheckedDiagnostic[],
-): { newErrors: NewTypeError[]; environmentErrors: EnvironmentError[]; removed: number } {
-  const { added, removed } = compareErrors(before, after);
+): { newErrors: NewTypeError[]; environmentErrors: EnvironmentError[] } {
+  const { added } = compareErrors(before, after);
   const newErrors: NewTypeError[] = [];
   const environmentErrors: EnvironmentError[] = [];
   for (const { environment, ...error } of added) {
     if (environment === undefined) newErrors.push(error);
     else environmentErrors.push({ ...error, reason: environment });
   }
-  return { newErrors, environmentErrors, removed };
+  return { newErrors, environmentErrors };
 }
 
 /** The results of each language's check as one. */
@@ -371,7 +381,6 @@ function mergeResults(results: readonly TypeCheckResult[]): TypeCheckResult {
   return {
     newErrors: results.flatMap((r) => r.newErrors),
     environmentErrors: results.flatMap((r) => r.environmentErrors),
-    fixedErrors: results.reduce((sum, r) => sum + r.fixedErrors, 0),
     checkedFiles: results.flatMap((r) => r.checkedFiles),
     importersUnaffected: results.every((r) => r.importersUnaffected),
     omittedImporters: results.reduce((sum, r) => sum + r.omittedImporters, 0),
