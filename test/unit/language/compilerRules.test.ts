@@ -249,6 +249,32 @@ void describe('apply refuses what the compiler would', () => {
     assert.equal(result.changes[0]?.after, 'impl A {\n    define!(1, b);\n}\n');
   });
 
+  void test('Rust: functions created in a one-line trait take no `;` between them (rustc agrees)', (t) => {
+    const file = 'src/lib.rs';
+    const texts = ['pub trait T {\r    fn a(self) -> u8;\r}\r', 'trait T { fn a(&self) -> u8 { 1 } }\n'];
+    const afters: string[] = [];
+    for (const [text, kind] of [
+      [texts[0], 'FIRST_CHILD'],
+      [texts[1], 'LAST_CHILD'],
+    ] as const) {
+      const result = applyOperations({ read: (p) => (p === file ? text : undefined) }, [
+        {
+          type: 'CREATE_ELEMENT',
+          path: `${file}/trait[T]`,
+          position: { kind },
+          content: 'fn b(&self) -> u8 {\n    2\n}',
+        },
+      ]);
+      assert.ok(result.ok, JSON.stringify(result.results));
+      const after = result.changes[0]?.after ?? '';
+      assert.doesNotMatch(after, /\};/, after);
+      afters.push(after);
+    }
+    const oracle = oracleFor('rust');
+    if (typeof oracle === 'string') t.skip(oracle);
+    else assert.deepEqual(oracle.check(afters.map((text, i) => ({ name: String(i), text }))), []);
+  });
+
   void test('Java: a constructor of another class created in a class is refused', () => {
     const file = 'src/A.java';
     const result = applyOperations({ read: (p) => (p === file ? 'class A {\n  int x;\n}\n' : undefined) }, [
