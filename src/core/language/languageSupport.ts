@@ -101,6 +101,11 @@ export interface CodeSyntax {
    * ends a line (Python, Java, C#, TypeScript), and a file of lone CRs is edited line by line, its CRs kept.
    */
   readonly loneCrIsWhitespace?: boolean;
+  /**
+   * Whether each member of a trait or interface ends itself, with its `;` or its body's `}` (Rust), so members written
+   * on one line take no separator between them; absent: a `;` separates them there (TypeScript, Go).
+   */
+  readonly membersEndThemselves?: boolean;
   /** Whether a string opening a module or a body documents it (Python's docstrings): the views mark it. */
   readonly docstrings?: boolean;
 }

@@ -102,6 +102,56 @@ const SNIPPETS: readonly Snippet[] = [
     undefined,
   ],
   [
+    'Rust: an expression among the items of a file',
+    'lib.rs',
+    'pub const A: &[u8] = &[1];\n    &[2];\n',
+    'expected item, found `&`',
+  ],
+  [
+    'Rust: a call among the items of a file, after an attribute',
+    'lib.rs',
+    '#[test]\nparse("a").unwrap();\nfn f() {}\n',
+    'missing `fn` or `struct` for function or struct definition',
+  ],
+  [
+    'Rust: a let among the items of a module',
+    'lib.rs',
+    'mod m {\n    let x = 1;\n}\n',
+    'expected item, found keyword `let`',
+  ],
+  [
+    'Rust: a let among the items of an impl',
+    'lib.rs',
+    'impl A {\n    let x = 1;\n    fn f() {}\n}\n',
+    'non-item in item list',
+  ],
+  [
+    'Rust: a semicolon after a function in a trait',
+    'lib.rs',
+    'trait T {\n    fn f() {};\n}\n',
+    'non-item in item list',
+  ],
+  ['Rust: a semicolon after a struct', 'lib.rs', 'struct A {}\n;\n', 'expected item, found `;`'],
+  ['Rust: a semicolon after a braced item macro call', 'lib.rs', 'm! { a }\n;\n', 'expected item, found `;`'],
+  [
+    'Rust: a macro call in a block without its semicolon before the next statement',
+    'lib.rs',
+    'fn f() {\n    write!(out, "a")\n    write!(out, "b")\n}\n',
+    'expected `;`, found `write`',
+  ],
+  [
+    'Rust: a parameter without its name',
+    'lib.rs',
+    'impl A {\n    fn f(&selfFz, x: u8) {}\n}\n',
+    'expected one of `:`, `@`, or `|`, found `,`',
+  ],
+  [
+    'Rust: statements, macro calls and unnamed parameters where rustc takes them',
+    'lib.rs',
+    'm!(a);\nn! { b }\nimpl A {\n    o!(c);\n    p![d]\n    ;\n}\ntype F = fn(u8, u16);\nfn g() {\n    let x = 1;\n    q!(x)\n    &x;\n    r! { x }\n    s!(x);\n    ;\n    t!(x)\n}\n',
+    undefined,
+  ],
+  [
     'Java: a method outside any class',
     'A.java',
     'class A {\n}\nvoid m() {}\n',
@@ -197,6 +247,32 @@ void describe('apply refuses what the compiler would', () => {
     ]);
     assert.ok(result.ok, JSON.stringify(result.results));
     assert.equal(result.changes[0]?.after, 'impl A {\n    define!(1, b);\n}\n');
+  });
+
+  void test('Rust: functions created in a one-line trait take no `;` between them (rustc agrees)', (t) => {
+    const file = 'src/lib.rs';
+    const texts = ['pub trait T {\r    fn a(self) -> u8;\r}\r', 'trait T { fn a(&self) -> u8 { 1 } }\n'];
+    const afters: string[] = [];
+    for (const [text, kind] of [
+      [texts[0], 'FIRST_CHILD'],
+      [texts[1], 'LAST_CHILD'],
+    ] as const) {
+      const result = applyOperations({ read: (p) => (p === file ? text : undefined) }, [
+        {
+          type: 'CREATE_ELEMENT',
+          path: `${file}/trait[T]`,
+          position: { kind },
+          content: 'fn b(&self) -> u8 {\n    2\n}',
+        },
+      ]);
+      assert.ok(result.ok, JSON.stringify(result.results));
+      const after = result.changes[0]?.after ?? '';
+      assert.doesNotMatch(after, /\};/, after);
+      afters.push(after);
+    }
+    const oracle = oracleFor('rust');
+    if (typeof oracle === 'string') t.skip(oracle);
+    else assert.deepEqual(oracle.check(afters.map((text, i) => ({ name: String(i), text }))), []);
   });
 
   void test('Java: a constructor of another class created in a class is refused', () => {

@@ -179,10 +179,13 @@ export const rustSpec: TreeSitterLanguageSpec = {
   // The `;` after a macro call among items (`define_bool!(0, a, b);` in an impl) is a node of its own: it belongs to
   // the call, so deleting the call takes it along (a lone `;` is no item).
   trails: (node, next) =>
-    node.type === 'macro_invocation' && next.type === 'empty_statement' && next.startPosition.row === node.endPosition.row,
+    node.type === 'macro_invocation' &&
+    next.type === 'empty_statement' &&
+    next.startPosition.row === node.endPosition.row,
   compilerProblems: (root, text) => rustCompilerProblems(root, text),
-  // rustc ends a line at LF only: a lone CR is whitespace, so a file of them is read as it is.
-  syntax: { ...C_LIKE_SYNTAX, loneCrIsWhitespace: true },
+  // rustc ends a line at LF only: a lone CR is whitespace, so a file of them is read as it is (one line, where
+  // members are inserted inline). A trait's items end with their `;` or `}`: a `;` more is "non-item in item list".
+  syntax: { ...C_LIKE_SYNTAX, loneCrIsWhitespace: true, membersEndThemselves: true },
   scanCode: (text) => scanCLike(text, { rustStrings: true }),
   wrapContent,
   imports: rustImports,

@@ -382,11 +382,10 @@ class Renderer {
     const before = text.slice(0, offset).trimEnd();
     const previousChar = before.charAt(before.length - 1);
     const nextChar = text.slice(offset).trimStart().charAt(0);
-    const separator = isComma
-      ? ','
-      : action.container.flavor === 'interface' || action.container.flavor === 'typeLiteral'
-        ? ';'
-        : '';
+    const separated =
+      (action.container.flavor === 'interface' || action.container.flavor === 'typeLiteral') &&
+      this.lexicon.syntax.membersEndThemselves !== true;
+    const separator = isComma ? ',' : separated ? ';' : '';
     const followedByMember = nextChar !== '}' && nextChar !== '';
     const terminate = (body: string): string =>
       separator !== '' && !isComma && !/[;,]$/.test(body) ? `${body}${separator}` : body;
