@@ -20,8 +20,7 @@ import { PyrightServer, type DiskChange, type LspDiagnostic } from './pyrightSer
  * Python's checker: pyright (issue 26), kept warm as a language server, on the changed files and the files that import
  * them. The server runs on a shadow of the workspace (shadowTree.ts), so a module the batch creates or deletes is
  * seen as created or deleted by the imports of the others; every other text of the batch is an open document. Both
- * sides of the comparison come from the same warm server: the batch's texts, then, only for the files that have
- * errors with them, the texts the batch was built on (a file without errors after the batch has no new one).
+ * sides of the comparison come from the same warm server: the texts the batch was built on, then the batch's.
  *
  * Only errors count (warnings and hints are the project's business). An unresolved import of a module that is not
  * the workspace's (`Import "requests" could not be resolved`) only says a package is not installed: it is marked as
@@ -123,6 +122,11 @@ export class PyrightChecker implements LanguageChecker {
     const afterErrors = new Map<string, FileErrors>();
     const workspaceModules = new Set(listing.map(moduleNameOf));
     try {
+      // The side the batch was built on: files it creates do not exist, the others have the texts it read.
+      for (const file of changed) if (before.get(file) === undefined) shadow.write(file, undefined);
+      await server.changedOnDisk(changed.filter((f) => before.get(f) === undefined).map((f) => deletion(shadow, f)));
+      await this.collect(server, shadow, scope, beforeText, workspaceModules, beforeErrors, options);
+
       // The batch's side: created and deleted files on the shadow's disk, the rest as open documents.
       const diskChanges: DiskChange[] = [];
       for (const file of changed) {
@@ -137,34 +141,20 @@ export class PyrightChecker implements LanguageChecker {
         }
       }
       await server.changedOnDisk(diskChanges);
-      await this.collect(server, shadow, scope, scope, afterText, workspaceModules, afterErrors, options);
-
-      // The side the batch was built on, only for the files with errors after it: a file without any has no new one.
-      // Files the batch creates do not exist there, those it deletes do, and the others have the texts it read.
-      const withErrors = scope.filter((file) => (afterErrors.get(file)?.errors.length ?? 0) > 0);
-      if (withErrors.length > 0) {
-        const restored: DiskChange[] = [];
-        for (const file of changed) {
-          const text = before.get(file);
-          if (text === undefined) {
-            await server.close(shadow.pathOf(file));
-            shadow.write(file, undefined);
-            restored.push(deletion(shadow, file));
-          } else if (after.get(file) === undefined) {
-            shadow.write(file, text);
-            restored.push({ path: shadow.pathOf(file), type: 1 });
-          }
-        }
-        await server.changedOnDisk(restored);
-        const opened = [...new Set([...changed.filter((f) => before.get(f) !== undefined), ...withErrors])];
-        await this.collect(server, shadow, opened, withErrors, beforeText, workspaceModules, beforeErrors, options);
-      }
+      await this.collect(server, shadow, scope, afterText, workspaceModules, afterErrors, options);
     } finally {
       // The shadow shows the workspace again, and the server reads it from disk.
       const written = shadow.writtenFiles();
       shadow.restore();
       await server.closeAll();
-      await server.changedOnDisk(written.map((file) => ({ path: shadow.pathOf(file), type: 2 as const })));
+      // A file the batch deleted is there again (created), one it created is gone (deleted): a "changed" for those
+      // left the server without the module the workspace has, or with one it does not.
+      await server.changedOnDisk(
+        written.map((file) => ({
+          path: shadow.pathOf(file),
+          type: after.has(file) && after.get(file) === undefined ? 1 : before.get(file) === undefined ? 3 : 2,
+        })),
+      );
     }
     return {
       before: beforeErrors,
@@ -175,27 +165,23 @@ export class PyrightChecker implements LanguageChecker {
     };
   }
 
-  /** Sets the texts of `opened` (as `textOf` gives them), then reads the errors of `diagnosed` into `into`. */
   private async collect(
     server: PyrightServer,
     shadow: ShadowTree,
-    opened: readonly string[],
-    diagnosed: readonly string[],
+    scope: readonly string[],
     textOf: (file: string) => string | undefined,
     workspaceModules: ReadonlySet<string>,
     into: Map<string, FileErrors>,
     options: CheckerRunOptions,
   ): Promise<void> {
-    const present = new Map<string, string>();
-    for (const file of opened) {
+    const present: [string, string][] = [];
+    for (const file of scope) {
       const text = textOf(file);
       if (text === undefined) continue;
       await server.setText(shadow.pathOf(file), text);
-      present.set(file, text);
+      present.push([file, text]);
     }
-    for (const file of diagnosed) {
-      const text = present.get(file);
-      if (text === undefined) continue;
+    for (const [file, text] of present) {
       options.signal?.throwIfAborted();
       const diagnostics = await server.diagnostics(shadow.pathOf(file));
       const errors = diagnostics
