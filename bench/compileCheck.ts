@@ -8,7 +8,7 @@ import { DEFAULT_PLANNING_OUTLINE_BUDGET, planningOutline } from '../src/core/ll
 import type { Corpus, CorpusPackage } from '../test/support/corpus';
 import type { SectionMarkers } from './benchSection';
 import { largestCorpusFiles } from './corpusText';
-import { summarize, type Summary } from './stats';
+import { summarize, type Summary, spread } from './stats';
 
 /**
  * Issue 18's numbers on the real corpus: how often the type-aware verification catches a deliberately broken edit
@@ -339,11 +339,6 @@ function importsByName(graph: CodeGraph, importer: string, file: string, name: s
 }
 
 /** At most `count` items, spread evenly over the list (deterministic; the list is in path order). */
-function spread<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]).filter((x): x is T => x !== undefined);
-}
 
 function largestFileOutlines(corpus: Corpus, counter: TokenCounter): OutlineTokens[] {
   const files = largestCorpusFiles(corpus, 10);

@@ -15,7 +15,7 @@ import type { Corpus } from '../test/support/corpus';
 import { scripted, startScriptedLlmServer, type ScriptedLlmServer } from '../test/support/llmServer';
 import type { SectionMarkers } from './benchSection';
 import { corpusTexts, largestCorpusFiles } from './corpusText';
-import { summarize, type Summary } from './stats';
+import { summarize, type Summary, spread } from './stats';
 
 /**
  * Issue 18's cost figures on the real corpus: what the references appendix of a focused function or method costs
@@ -79,11 +79,6 @@ function functionsOf(elements: readonly ElementNode[]): ElementNode[] {
 }
 
 /** At most `count` items, spread evenly over the list. */
-function spread<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]).filter((x): x is T => x !== undefined);
-}
 
 async function measureReferences(corpus: Corpus, counter: TokenCounter, perPackage: number): Promise<ReferencesCost[]> {
   const { buildContext } = await import('../src/core/context/buildContext');

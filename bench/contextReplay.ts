@@ -19,7 +19,7 @@ import { loadCorpus, type ChangedFilePair, type Corpus } from '../test/support/c
 import type { SectionMarkers } from './benchSection';
 import type { ContextJob, ReplayInput, ReplayJob, ReplayJobResult, ReplayOutput } from './replay/protocol';
 import { changedRanges } from './searchReplaceBlocks';
-import { summarize, type Summary } from './stats';
+import { summarize, type Summary, spread } from './stats';
 
 /**
  * Issue 28's bench. Two measures, both on the release corpus and the commit-sized corpus (docs/corpus.md):
@@ -290,11 +290,6 @@ export async function measureContextReplay(options: {
 }
 
 /** At most `count` items, spread evenly over the list. */
-function spread<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]).filter((x): x is T => x !== undefined);
-}
 
 /**
  * The targets whose signature (or export) the edit changes: elements replaced or patched whose declaration head

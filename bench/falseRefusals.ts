@@ -8,7 +8,7 @@ import { CodeGraph } from '../src/core/graph/codeGraph';
 import { nodeSourceFileSystem } from '../src/core/graph/sourceFiles';
 import type { Corpus, CorpusPackage } from '../test/support/corpus';
 import type { SectionMarkers } from './benchSection';
-import { summarize, type Summary } from './stats';
+import { summarize, type Summary, spread } from './stats';
 
 /**
  * Issue 24's figures: how often the type check refuses a correct edit, in workspaces where the dependencies are
@@ -244,12 +244,6 @@ function languageServiceBuild(
   const t2 = performance.now();
   service.dispose();
   return { languageServiceBuildMs: t1 - t0, languageServiceDiagnosticsMs: t2 - t1 };
-}
-
-function spread<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]).filter((x): x is T => x !== undefined);
 }
 
 export function renderFalseRefusals(results: FalseRefusalResults): string {

@@ -6,6 +6,7 @@ import { CodeGraph } from '../src/core/graph/codeGraph';
 import { nodeSourceFileSystem } from '../src/core/graph/sourceFiles';
 import type { Corpus, CorpusPackage } from '../test/support/corpus';
 import type { SectionMarkers } from './benchSection';
+import { spread } from './stats';
 
 /**
  * Issue 24's monorepo figure: correct edits in a package of a monorepo with project references, as TanStack Router's
@@ -143,12 +144,6 @@ function monorepo(pkg: CorpusPackage, coreDir: string, installed: boolean): stri
     symlinkSync(join(root, CORE), join(modules, '@tanstack', 'router-core'), 'dir');
   }
   return root;
-}
-
-function spread<T>(items: readonly T[], count: number): T[] {
-  if (items.length <= count) return [...items];
-  const step = items.length / count;
-  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]).filter((x): x is T => x !== undefined);
 }
 
 export function renderMonorepoRefusals(results: MonorepoResults): string {

@@ -145,62 +145,60 @@ function main(): void {
     writeFileSync(join(root, 'bench', 'results.json'), `${JSON.stringify({ ...results, stress }, null, 2)}\n`);
     process.stdout.write(`\n${markdown}\n`);
     log(`wrote bench/results.md and bench/results.json in ${results.durationSeconds.toFixed(0)} s`);
-    // Issue 18's section (type check and planning outline) runs in its own process, async, and adds its section.
-    startPhase('compile check', 'type-aware verification on the corpus (bench/compileCheck.ts)');
-    const compile = spawnSync(process.execPath, [join(root, 'out', 'bench', 'compileCheckRun.js')], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    endPhase();
-    if (compile.status !== 0)
-      log(`  could not measure the type check: exit ${String(compile.status ?? compile.signal)}`);
-    startPhase(
-      'false refusals',
-      'correct edits with and without dependencies, the first check (bench/falseRefusals.ts)',
-    );
-    const refusals = spawnSync(process.execPath, [join(root, 'out', 'bench', 'falseRefusalsRun.js')], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    endPhase();
-    if (refusals.status !== 0)
-      log(`  could not measure the false refusals: exit ${String(refusals.status ?? refusals.signal)}`);
-    startPhase('monorepo', 'correct edits in a monorepo with project references (bench/monorepoRefusals.ts)');
-    const monorepo = spawnSync(process.execPath, [join(root, 'out', 'bench', 'monorepoRefusalsRun.js')], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    endPhase();
-    if (monorepo.status !== 0)
-      log(`  could not measure the monorepo edits: exit ${String(monorepo.status ?? monorepo.signal)}`);
-    startPhase('signature rounds', 'repair rounds of a signature change and its callers (bench/signatureRounds.ts)');
-    const signatureRounds = spawnSync(process.execPath, [join(root, 'out', 'bench', 'signatureRoundsRun.js')], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    endPhase();
-    if (signatureRounds.status !== 0)
-      log(`  could not measure the signature rounds: exit ${String(signatureRounds.status ?? signatureRounds.signal)}`);
-    startPhase('context cost', 'references, cost rule, instruction tokens (bench/contextCost.ts)');
-    const contextCost = spawnSync(process.execPath, [join(root, 'out', 'bench', 'contextCostRun.js')], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    endPhase();
-    if (contextCost.status !== 0)
-      log(`  could not measure the context cost: exit ${String(contextCost.status ?? contextCost.signal)}`);
-    startPhase('context replay', 'operation targets and the replay against older versions (bench/contextReplay.ts)');
-    const contextReplay = spawnSync(process.execPath, [join(root, 'out', 'bench', 'contextReplayRun.js')], {
-      cwd: root,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    endPhase();
-    if (contextReplay.status !== 0)
-      log(`  could not measure the context replay: exit ${String(contextReplay.status ?? contextReplay.signal)}`);
+    // The sections that run in their own process (async work) and splice their own section into results.md.
+    for (const [name, description, script, what] of SECTION_RUNNERS) {
+      startPhase(name, description);
+      const run = spawnSync(process.execPath, [join(root, 'out', 'bench', script)], {
+        cwd: root,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      endPhase();
+      if (run.status !== 0) log(`  could not measure ${what}: exit ${String(run.status ?? run.signal)}`);
+    }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
+
+/** Runners of their own sections: phase name, what the log says, the script under out/bench, what a failure names. */
+const SECTION_RUNNERS: ReadonlyArray<readonly [string, string, string, string]> = [
+  [
+    'compile check',
+    'type-aware verification on the corpus (bench/compileCheck.ts)',
+    'compileCheckRun.js',
+    'the type check',
+  ],
+  [
+    'false refusals',
+    'correct edits with and without dependencies, the first check (bench/falseRefusals.ts)',
+    'falseRefusalsRun.js',
+    'the false refusals',
+  ],
+  [
+    'monorepo',
+    'correct edits in a monorepo with project references (bench/monorepoRefusals.ts)',
+    'monorepoRefusalsRun.js',
+    'the monorepo edits',
+  ],
+  [
+    'signature rounds',
+    'repair rounds of a signature change and its callers (bench/signatureRounds.ts)',
+    'signatureRoundsRun.js',
+    'the signature rounds',
+  ],
+  [
+    'context cost',
+    'references, cost rule, instruction tokens (bench/contextCost.ts)',
+    'contextCostRun.js',
+    'the context cost',
+  ],
+  [
+    'context replay',
+    'operation targets and the replay against older versions (bench/contextReplay.ts)',
+    'contextReplayRun.js',
+    'the context replay',
+  ],
+];
 
 const phaseSeconds: Record<string, number> = {};
 let phase: { name: string; started: number } | undefined;

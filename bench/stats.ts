@@ -34,3 +34,10 @@ function quantile(sorted: readonly number[], q: number): number {
   const highValue = sorted[high] ?? Number.NaN;
   return lowValue + (highValue - lowValue) * (at - low);
 }
+
+/** `count` items spread evenly over `items` (all of them when there are no more), in their order. */
+export function spread<T>(items: readonly T[], count: number): T[] {
+  if (items.length <= count) return [...items];
+  const step = items.length / count;
+  return Array.from({ length: count }, (_, i) => items[Math.floor(i * step)]).filter((x): x is T => x !== undefined);
+}

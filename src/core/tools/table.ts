@@ -120,3 +120,26 @@ export function pageNote(total: number, offset: number, shown: number, what: str
   if (nextCursor === undefined) return offset === 0 ? `${count(total)} ${what}, all shown` : `${range}, the last page`;
   return `${range}; ${count(total - offset - shown)} more: call again with the same arguments and cursor "${nextCursor}"`;
 }
+
+/**
+ * The first lines of a diff that fit the answer budget beside the rest of the answer (`around`), then a line saying
+ * where it was cut when it was.
+ */
+export function diffWithinBudget(
+  counter: TokenCounter,
+  budget: AnswerBudget,
+  diff: readonly string[],
+  around: readonly string[],
+): string[] {
+  let used = counter.count(around.join('\n')) + 80;
+  const shown: string[] = [];
+  for (const line of diff) {
+    const cost = counter.count(line) + 1;
+    if (used + cost > budget.maxTokens) break;
+    used += cost;
+    shown.push(line);
+  }
+  if (shown.length < diff.length)
+    shown.push(`diff cut after ${count(shown.length)} of ${count(diff.length)} lines to fit the answer budget`);
+  return shown;
+}

@@ -14,7 +14,7 @@ import { languageFor } from '../../language/languages';
 import type { ApplyResult, FileChange, SnapshotReader } from '../../ops/apply';
 import { parseOperations } from '../../ops/format';
 import type { OperationResult } from '../../ops/operation';
-import { compactTable, count, type TableSpec } from '../table';
+import { compactTable, count, diffWithinBudget, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
 import { stringArg } from '../validateInput';
 
@@ -211,17 +211,7 @@ export const applyTool: ToolSpec<ApplyInput> = {
     if (input.dryRun) {
       const diff = diffOf(result.changes).split('\n');
       const head = `dry run, nothing written; the diff:`;
-      let used = env.counter.count([...lines, head].join('\n')) + 80;
-      const shown: string[] = [];
-      for (const line of diff) {
-        const cost = env.counter.count(line) + 1;
-        if (used + cost > budget.maxTokens) break;
-        used += cost;
-        shown.push(line);
-      }
-      lines.push(head, ...shown);
-      if (shown.length < diff.length)
-        lines.push(`diff cut after ${count(shown.length)} of ${count(diff.length)} lines to fit the answer budget`);
+      lines.push(head, ...diffWithinBudget(env.counter, budget, diff, [...lines, head]));
       return { text: lines.join('\n') };
     }
     if (result.changes.length === 0) {

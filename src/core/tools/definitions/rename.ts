@@ -9,7 +9,7 @@ import type { Operation } from '../../ops/operation';
 import { searchText, TextSearchError } from '../../search/textSearch';
 import type { RenameLocation } from '../../graph/semantics';
 import { RENAME_LANGUAGES } from '../graph/workspaceGraph';
-import { count, tablePage, type TableSpec } from '../table';
+import { count, diffWithinBudget, tablePage, type TableSpec } from '../table';
 import { ToolInputError, type ToolAnswer, type ToolEnv, type ToolSpec } from '../types';
 import { clipped, stringArg } from '../validateInput';
 import { canonicalPathOrThrow, graphOf, withinFile } from './common';
@@ -163,7 +163,7 @@ export const renameTool: ToolSpec<RenameInput> = {
     if (!verified || !input.apply) {
       lines.push(verified ? 'dry run, nothing written (apply: true writes it); the diff:' : 'nothing was written');
       const untouchedText = untouchedSection(env, budget, untouched, env.counter.count(lines.join('\n')) + 200);
-      if (verified) lines.push(...budgetedDiff(env, budget, diffOf(changes), lines, untouchedText));
+      if (verified) lines.push(...diffWithinBudget(env.counter, budget, diffOf(changes), [...lines, ...untouchedText]));
       lines.push(...untouchedText);
       return { text: lines.join('\n'), ...(verified ? {} : { isError: true }) };
     }
@@ -215,27 +215,6 @@ function diffOf(changes: readonly FileChange[]): string[] {
     .replace(/^=+\n/gm, '')
     .split('\n')
     .filter((line) => line !== '');
-}
-
-/** The diff's lines that fit, leaving room for the rest of the answer. */
-function budgetedDiff(
-  env: ToolEnv,
-  budget: AnswerBudget,
-  diff: readonly string[],
-  before: readonly string[],
-  after: readonly string[],
-): string[] {
-  let used = env.counter.count([...before, ...after].join('\n')) + 80;
-  const shown: string[] = [];
-  for (const line of diff) {
-    const cost = env.counter.count(line) + 1;
-    if (used + cost > budget.maxTokens) break;
-    used += cost;
-    shown.push(line);
-  }
-  if (shown.length < diff.length)
-    shown.push(`diff cut after ${count(shown.length)} of ${count(diff.length)} lines to fit the answer budget`);
-  return shown;
 }
 
 /**
