@@ -219,6 +219,31 @@ export function reindentReplacing(content: string, target: ReindentTarget, origi
   return best;
 }
 
+/**
+ * Content whose first line is at column 0 and whose other lines keep the indentation they had in the file (text cut
+ * at an element's first token, decorators included), moved so the other lines are relative to column 0: their least
+ * indentation is taken off each of them. Lines that start inside a literal stay as they are. Undefined when there is
+ * nothing to move.
+ */
+export function dedentAfterFirst(
+  content: string,
+  target: Pick<ReindentTarget, 'style' | 'scanCode'>,
+): string | undefined {
+  const { lines, literal } = lineFacts(content, target.scanCode);
+  if (lines.length < 2 || leadingWhitespace(lines[0] ?? '') !== '') return undefined;
+  const widthOf = (line: string): number => indentWidth(leadingWhitespace(line), target.style.tabWidth);
+  const widths = lines.flatMap((line, i) => (i > 0 && !literal[i] && !isBlankLine(line) ? [widthOf(line)] : []));
+  const least = widths.length === 0 ? 0 : Math.min(...widths);
+  if (least === 0) return undefined;
+  return lines
+    .map((line, i) => {
+      if (i === 0 || literal[i] || isBlankLine(line)) return line;
+      const indent = leadingWhitespace(line);
+      return dropColumns(indent, least, target.style.tabWidth) + line.slice(indent.length);
+    })
+    .join('\n');
+}
+
 /** Removes the target indentation from the first line (it is written at a column that already has it). */
 export function withoutFirstIndent(lines: readonly string[], indent: string): string[] {
   return lines.map((line, i) => (i === 0 && line.startsWith(indent) ? line.slice(indent.length) : line));

@@ -70,6 +70,42 @@ void describe('Python element operations on the hard-case file', () => {
     assert.equal(after, TEXT.replace('return f"{kind}: {text}"', 'return f"{kind}! {text}"'));
   });
 
+  void test('a decorated method cut from the file at its first token (the rest still at class depth) is taken as in place', () => {
+    // The form an element's range has: `@staticmethod` at column 0, the lines below it where the file had them.
+    const content = [
+      '@staticmethod',
+      '    @ft.lru_cache(maxsize=None)',
+      '    def describe(kind: str) -> str:',
+      '        text = """multi-line',
+      'text keeps',
+      '    its indentation"""',
+      '        return f"{kind}! {text}"',
+    ].join('\n');
+    const after = appliedOrThrow([{ type: 'REPLACE_ELEMENT', path: P('class[Shape]/method[describe]'), content }]);
+    assert.equal(after, TEXT.replace('return f"{kind}: {text}"', 'return f"{kind}! {text}"'));
+    const created = appliedOrThrow([
+      {
+        type: 'CREATE_ELEMENT',
+        path: P('class[Shape]'),
+        position: { kind: 'AFTER', sibling: 'method[describe]' },
+        content: '@property\n    def size(self) -> int:\n        return 1',
+      },
+    ]);
+    assert.match(created, /\n {4}@property\n {4}def size\(self\) -> int:\n {8}return 1\n/);
+  });
+
+  void test('content whose lines after the first cannot be read as cut from the file is still refused', () => {
+    const result = apply([
+      {
+        type: 'REPLACE_ELEMENT',
+        path: P('class[Shape]/method[describe]'),
+        content: '@staticmethod\n    def describe(kind: str) -> str:\n  return kind',
+      },
+    ]);
+    assert.equal(result.ok, false);
+    assert.match(result.results[0]?.message ?? '', /does not parse as a class member: .*line 2 of the content/);
+  });
+
   void test('a nested function and one overload are addressed and replaced alone', () => {
     const after = appliedOrThrow([
       {
@@ -77,7 +113,11 @@ void describe('Python element operations on the hard-case file', () => {
         path: P('class[Shape]/method[fetch]/function[tick]'),
         content: 'async def tick():\n    await asyncio.sleep(delay * 2)',
       },
-      { type: 'REPLACE_ELEMENT', path: P('function[parse]#2'), content: '@overload\ndef parse(value: bytes) -> bytes: ...' },
+      {
+        type: 'REPLACE_ELEMENT',
+        path: P('function[parse]#2'),
+        content: '@overload\ndef parse(value: bytes) -> bytes: ...',
+      },
     ]);
     assert.equal(
       after,
@@ -124,7 +164,10 @@ void describe('Python element operations on the hard-case file', () => {
         content: 'def __repr__(self) -> str:\n    return f"Shape({self._name!r})"',
       },
     ]);
-    assert.match(after, /class Shape:\n {4}"""A shape with nested helpers\."""\n\n {4}color = "red"\n {4}sides: int = 0\n/);
+    assert.match(
+      after,
+      /class Shape:\n {4}"""A shape with nested helpers\."""\n\n {4}color = "red"\n {4}sides: int = 0\n/,
+    );
     assert.match(
       after,
       / {8}self\._name = name\n\n {4}def __repr__\(self\) -> str:\n {8}return f"Shape\(\{self\._name!r\}\)"\n\n {4}@property\n/,
@@ -163,13 +206,18 @@ void describe('Python element operations on the hard-case file', () => {
       {
         type: 'REPLACE_ELEMENT',
         path: P('class[Shape]/method[fetch]'),
-        content: 'async def fetch(self, delay: float = 0.1) -> str:\n    # ... existing code ...\n    return self._name',
+        content:
+          'async def fetch(self, delay: float = 0.1) -> str:\n    # ... existing code ...\n    return self._name',
       },
     ]);
     assert.equal(lazy.ok, false);
     assert.match(lazy.results[0]?.message ?? '', /placeholder/);
     appliedOrThrow([
-      { type: 'REPLACE_ELEMENT', path: P('class[Square]/method[area]'), content: 'def area(self, side: float) -> float:\n    ...' },
+      {
+        type: 'REPLACE_ELEMENT',
+        path: P('class[Square]/method[area]'),
+        content: 'def area(self, side: float) -> float:\n    ...',
+      },
     ]);
   });
 
@@ -180,7 +228,10 @@ void describe('Python element operations on the hard-case file', () => {
       { type: 'ADD_IMPORT', path: FILE, content: 'import asyncio' },
     ]);
     // The names were sorted: the new one takes its sorted place.
-    assert.match(after, /from typing import \(\n {4}Any,\n {4}cast,\n {4}overload,\n\)\nimport json\n\nDEFAULT_RETRIES/);
+    assert.match(
+      after,
+      /from typing import \(\n {4}Any,\n {4}cast,\n {4}overload,\n\)\nimport json\n\nDEFAULT_RETRIES/,
+    );
     assert.equal((after.match(/^import asyncio$/gm) ?? []).length, 1);
   });
 
@@ -278,7 +329,12 @@ void describe('Python element operations on the hard-case file', () => {
     const text = 'class A:\n    pass\n\n\nclass B:\n    """Doc."""\n\n    ...\n\n\nclass C:\n    pass\n    x = 1\n';
     const after = appliedOrThrow(
       [
-        { type: 'CREATE_ELEMENT', path: P('class[A]'), position: { kind: 'LAST_CHILD' }, content: 'def run(self):\n    return 1' },
+        {
+          type: 'CREATE_ELEMENT',
+          path: P('class[A]'),
+          position: { kind: 'LAST_CHILD' },
+          content: 'def run(self):\n    return 1',
+        },
         { type: 'CREATE_ELEMENT', path: P('class[B]'), position: { kind: 'FIRST_CHILD' }, content: 'y = 2' },
         { type: 'CREATE_ELEMENT', path: P('class[C]'), position: { kind: 'LAST_CHILD' }, content: 'z = 3' },
       ],
@@ -292,7 +348,10 @@ void describe('Python element operations on the hard-case file', () => {
 
   void test('a class body on one line refuses new members with a reason', () => {
     const text = 'class Empty: pass\n';
-    const result = apply([{ type: 'CREATE_ELEMENT', path: P('class[Empty]'), position: { kind: 'LAST_CHILD' }, content: 'x = 1' }], text);
+    const result = apply(
+      [{ type: 'CREATE_ELEMENT', path: P('class[Empty]'), position: { kind: 'LAST_CHILD' }, content: 'x = 1' }],
+      text,
+    );
     assert.equal(result.ok, false);
     assert.match(result.results[0]?.message ?? '', /on one line/);
   });
