@@ -4,6 +4,7 @@ import { extensionOf } from './languageCatalog';
 import type { LanguageSupport } from './languageSupport';
 import { csharpLanguage } from './csharp/csharpLanguage';
 import { goLanguage } from './go/goLanguage';
+import { goVetCheckSpec } from './go/goVetCheck';
 import { javaLanguage } from './java/javaLanguage';
 import { ToolchainChecker } from '../check/toolchain/toolchainChecker';
 import { PyrightChecker } from './python/pyrightChecker';
@@ -22,7 +23,7 @@ import { typescriptLanguage } from './typescript/typescriptLanguage';
 const registered: LanguageSupport[] = [
   typescriptLanguage,
   withChecker(pythonLanguage, (fileSystem, options) => new PyrightChecker(fileSystem, options)),
-  goLanguage,
+  withChecker(goLanguage, (fileSystem, options) => new ToolchainChecker(goVetCheckSpec, fileSystem, options)),
   withChecker(rustLanguage, (fileSystem, options) => new ToolchainChecker(cargoCheckSpec, fileSystem, options)),
   withChecker(javaLanguage, (fileSystem, options) => new ToolchainChecker(javacCheckSpec, fileSystem, options)),
   csharpLanguage,

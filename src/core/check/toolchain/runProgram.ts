@@ -113,7 +113,8 @@ function isExecutable(path: string): boolean {
 
 /** `cargo 1.95.0 (f2d3ce0bd 2026-03-21)` → `1.95.0`: the first version-like word of a `--version` answer. */
 export function versionIn(text: string): string | undefined {
-  return /\b(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)\b/.exec(text)?.[1];
+  // `go version go1.19.8 linux/amd64` writes its version right after `go`.
+  return /(?:\b|(?<=\bgo))(\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?)\b/.exec(text)?.[1];
 }
 
 /** Seconds as a message writes them: `45 s`, `1.5 s`. */

@@ -27,6 +27,8 @@ import { ShadowTree } from './shadowTree';
 export interface ToolchainSpec {
   /** The executable to find on PATH (`cargo`); a setting may name another path. */
   readonly executable: string;
+  /** The arguments that make it print its version; default `--version`. */
+  readonly versionArgs?: readonly string[];
   /** As messages name the checker: `cargo check`. */
   readonly name: string;
   /** The language's files (`.rs`). */
@@ -93,7 +95,11 @@ export class ToolchainChecker implements LanguageChecker {
       this.description = undefined;
       return undefined;
     }
-    const answer = spawnSync(this.executable, ['--version'], { encoding: 'utf8', timeout: 15_000, windowsHide: true });
+    const answer = spawnSync(this.executable, [...(this.spec.versionArgs ?? ['--version'])], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      windowsHide: true,
+    });
     const version = versionIn(`${answer.stdout ?? ''} ${answer.stderr ?? ''}`) ?? 'unknown';
     this.description = {
       name: this.spec.name,
