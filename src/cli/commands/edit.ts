@@ -54,8 +54,8 @@ Options:
   --no-plan           never run the planning phase
   --verify LEVEL      types (default): also refuse new type errors in the changed files and their
                       importers (they go back to the model first): TypeScript's for TS/JS, pyright's
-                      for Python, cargo check's for Rust, javac's for Java and go vet's for Go when
-                      on PATH; C# edits get their parse.
+                      for Python, cargo check's for Rust, javac's for Java and go build's and vet's
+                      for Go when on PATH; C# edits get their parse.
                       syntax: the parse alone.
                       Only errors the edit causes count: an error the file already had (same code
                       and message) is old, and errors that say a dependency or type definitions
@@ -71,7 +71,7 @@ Options:
                       (default: the workspace's node_modules/pyright when there, else the bundled one);
                       rust=PATH, java=PATH and go=PATH name cargo, javac and go (default: found on PATH),
                       =off skips them
-  --check-time-limit SECONDS  how long one check by pyright, cargo, javac or go vet may take (default 120); past it the
+  --check-time-limit SECONDS  how long one check by pyright, cargo, javac or go may take (default 120); past it the
                       batch is checked for syntax only and the output says so
   --dry-run           verify and print the diff, write nothing
   --allow GLOB        let the answer write protected files matching GLOB (repeatable; see docs/security.md)

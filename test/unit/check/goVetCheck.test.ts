@@ -10,7 +10,7 @@ import { nodeSourceFileSystem } from '../../../src/core/graph/sourceFiles';
 import { loadAllLanguages } from '../../../src/core/language/languages';
 import { packagesOf } from '../../../src/core/language/go/goVetCheck';
 
-// Go checked by `go vet` on a shadow of a real module (issue 26). The check needs go on PATH: where it is not, the
+// Go checked by `go build` and `go vet` on a shadow of a real module (issue 26). The check needs go on PATH: where it is not, the
 // tests that run it are skipped with that reason, and the one that asserts the one-line note runs everywhere.
 
 const GO = findExecutable('go');
@@ -26,15 +26,17 @@ const MAIN =
 /** A package that was already broken: its error is old. */
 const LEGACY = 'package legacy\n\nfunc Old() int {\n\treturn "already wrong"\n}\n';
 
-function module(options: CodeGraphOptions = {}): { root: string; service: TypeCheckService; graph: CodeGraph } {
-  const root = mkdtempSync(join(tmpdir(), 'scalpel-go-'));
-  const files = {
+function module(
+  options: CodeGraphOptions = {},
+  files: Record<string, string> = {
     'go.mod': MOD,
     'geo/area.go': AREA,
     'geo/area_test.go': AREA_TEST,
     'cmd/app/main.go': MAIN,
     'legacy/legacy.go': LEGACY,
-  };
+  },
+): { root: string; service: TypeCheckService; graph: CodeGraph } {
+  const root = mkdtempSync(join(tmpdir(), 'scalpel-go-'));
   for (const [file, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, file)), { recursive: true });
     writeFileSync(join(root, file), text);
@@ -51,7 +53,7 @@ function listing(root: string, prefix = ''): string[] {
 
 const widened = AREA.replace('height int)', 'height int, depth int)');
 
-void describe('the Go check with go vet', () => {
+void describe('the Go check with go build and go vet', () => {
   const { root, service, graph } = module({ checkTimeLimitMs: 300_000 });
   before(async () => loadAllLanguages());
   after(() => {
@@ -67,13 +69,16 @@ void describe('the Go check with go vet', () => {
       const result = await service.check([{ file: 'geo/area.go', before: AREA, after: widened }]);
       assert.deepEqual(
         result.newErrors.map((e) => `${e.elementPath ?? e.file} ${e.checker ?? ''}`).sort(),
-        ['cmd/app/main.go/function[main] go vet', 'geo/area_test.go/function[TestArea] go vet'],
+        ['cmd/app/main.go/function[main] go build + vet', 'geo/area_test.go/function[TestArea] go build + vet'],
         describeTypeErrors(result.newErrors),
       );
       assert.match(result.newErrors[0]?.message ?? '', /not enough arguments in call to (?:geo\.)?Area/);
       // legacy.go's error was there before the batch.
       assert.ok(!result.newErrors.some((e) => e.file === 'legacy/legacy.go'));
-      assert.match(describeChecks(result.checks)[0] ?? '', /^types checked with go vet 1\.\d+(?:\.\d+)? \(on PATH/);
+      assert.match(
+        describeChecks(result.checks)[0] ?? '',
+        /^types checked with go build \+ vet 1\.\d+(?:\.\d+)? \(on PATH/,
+      );
       assert.deepEqual(listing(root), files, 'no go.sum or build output written in the workspace');
       assert.equal(readFileSync(join(root, 'geo/area.go'), 'utf8'), AREA);
     },
@@ -119,6 +124,34 @@ void describe('the Go check with go vet', () => {
     },
   );
 });
+
+void test(
+  'a caller in a package whose tests import a module not in the cache is still caught (go vet stops at that import)',
+  { skip: NO_GO },
+  async () => {
+    const { root, service, graph } = module(
+      { checkTimeLimitMs: 300_000 },
+      {
+        'go.mod': MOD,
+        'geo/area.go': AREA,
+        'geo/perimeter.go': 'package geo\n\nfunc Perimeter(w int, h int) int {\n\treturn 2*(w+h) + 0*Area(w, h)\n}\n',
+        'geo/suite_test.go': 'package geo\n\nimport check "gopkg.in/check.v1"\n\nvar _ = check.Suite\n',
+      },
+    );
+    try {
+      await loadAllLanguages();
+      const result = await service.check([{ file: 'geo/area.go', before: AREA, after: widened }]);
+      assert.deepEqual(
+        result.newErrors.map((e) => e.elementPath ?? e.file),
+        ['geo/perimeter.go/function[Perimeter]'],
+        describeTypeErrors(result.newErrors),
+      );
+    } finally {
+      graph.dispose();
+      rmSync(root, { recursive: true, force: true });
+    }
+  },
+);
 
 void test('the packages go vet is given: each folder of the module, not testdata, hidden ones or a nested module', () => {
   const root = mkdtempSync(join(tmpdir(), 'scalpel-go-packages-'));

@@ -48,6 +48,11 @@ export interface ToolchainSpec {
    * shadow's paths of the language's files in the project on this side of the batch.
    */
   args(projectPath: string, files: readonly string[], workspaceRoot: string): readonly string[];
+  /**
+   * Further runs of the same program after the first, each with its arguments (`go build` reports every type error of
+   * a package, then `go vet` its tests); their errors join the first run's, one reported twice on a line counted once.
+   */
+  moreRuns?(projectPath: string, files: readonly string[]): readonly (readonly string[])[];
   /** Environment additions for the run (a target folder kept between checks). */
   env?(workspaceRoot: string): NodeJS.ProcessEnv;
   /**
@@ -208,23 +213,29 @@ export class ToolchainChecker implements LanguageChecker {
       .filter((file) => this.spec.files.test(file) && (project === '' || file.startsWith(`${project}/`)))
       .filter((file) => !side.has(file) || side.get(file) !== undefined)
       .map((file) => shadow.pathOf(file));
-    const left = run.deadline - Date.now();
-    const result =
-      left <= 0
-        ? undefined
-        : await runProgram(run.executable, this.spec.args(projectPath, files, this.fileSystem.root), {
-            cwd: projectPath,
-            timeLimitMs: left,
-            env: { ...process.env, ...this.spec.env?.(this.fileSystem.root) },
-            ...(options.signal === undefined ? {} : { signal: options.signal }),
-          });
-    options.signal?.throwIfAborted();
-    if (result === undefined || result.timedOut)
-      return `${description.name} did not finish within ${secondsText(run.limit)}`;
-    if (result.failedToStart !== undefined) return `${description.name} could not start (${result.failedToStart})`;
-    const parsed = this.spec.parse(result, projectPath);
-    if ('failure' in parsed) return `${description.name} failed: ${parsed.failure}`;
-    for (const error of parsed.errors) this.add(into, shadow, projectPath, error, side);
+    const argumentLists = [
+      this.spec.args(projectPath, files, this.fileSystem.root),
+      ...(this.spec.moreRuns?.(projectPath, files) ?? []),
+    ];
+    for (const args of argumentLists) {
+      const left = run.deadline - Date.now();
+      const result =
+        left <= 0
+          ? undefined
+          : await runProgram(run.executable, args, {
+              cwd: projectPath,
+              timeLimitMs: left,
+              env: { ...process.env, ...this.spec.env?.(this.fileSystem.root) },
+              ...(options.signal === undefined ? {} : { signal: options.signal }),
+            });
+      options.signal?.throwIfAborted();
+      if (result === undefined || result.timedOut)
+        return `${description.name} did not finish within ${secondsText(run.limit)}`;
+      if (result.failedToStart !== undefined) return `${description.name} could not start (${result.failedToStart})`;
+      const parsed = this.spec.parse(result, projectPath);
+      if ('failure' in parsed) return `${description.name} failed: ${parsed.failure}`;
+      for (const error of parsed.errors) this.add(into, shadow, projectPath, error, side);
+    }
     return undefined;
   }
 
@@ -248,9 +259,14 @@ export class ToolchainChecker implements LanguageChecker {
       message: error.message,
       ...(error.environment === undefined ? {} : { environment: error.environment }),
     };
-    // One source checked as several targets (a binary and its tests) reports its errors once for each.
+    // One source checked as several targets (a binary and its tests), or by several runs, reports its errors once
+    // for each: the same message on the same line is one error (two runs may place its column differently).
+    const lineOf = (start: number): number => text.lastIndexOf('\n', start - 1);
     const repeated = entry.errors.some(
-      (e) => e.start === languageError.start && e.code === languageError.code && e.message === languageError.message,
+      (e) =>
+        lineOf(e.start) === lineOf(languageError.start) &&
+        e.code === languageError.code &&
+        e.message === languageError.message,
     );
     if (!repeated) into.set(file, { text, errors: [...entry.errors, languageError] });
   }

@@ -4,16 +4,17 @@ import type { ProgramRun } from '../../check/toolchain/runProgram';
 import type { ToolchainSpec, ToolError } from '../../check/toolchain/toolchainChecker';
 
 /**
- * Go's checker: `go vet` (issue 26) when go is on PATH, on every package of the module of the nearest `go.mod` above
- * each changed file, test files included. Packages are named one by one (`./pkg/a ./pkg/b`): the checker's tree links
- * the workspace's folders, and `./...` does not walk linked folders. `go vet` reports the first type error of each
- * package (then vet's own findings); a package that already had a type error before the batch can therefore hide a new
- * one behind it, which the docs say. Offline (`GOPROXY=off`): a dependency that is not in the module cache is set aside
- * as the environment's. `go.mod` and `go.sum` are copies in the checker's tree, so nothing the tool writes reaches the
+ * Go's checker (issue 26) when go is on PATH: on every package of the module of the nearest `go.mod` above each
+ * changed file, `go build -gcflags=-e` (every type error of the packages' code, nothing written: `-o /dev/null`), then
+ * `go vet` (their test files, and vet's own findings). Packages are named one by one (`./pkg/a ./pkg/b`): the
+ * checker's tree links the workspace's folders, and `./...` does not walk linked folders. `go vet` reports only the
+ * first type error of each package with its tests, so an error in a test file can hide behind an older one of the
+ * same package. Offline (`GOPROXY=off`): an import of a module that is not in the module cache is set aside as the
+ * environment's. `go.mod` and `go.sum` are copies in the checker's tree, so nothing the tool writes reaches the
  * workspace.
  */
 
-/** `vet: pkg/a/a.go:5:28: not enough arguments in call to F`, or without `vet: ` from the build. */
+/** `vet: pkg/a/a.go:5:28: not enough arguments in call to F`, or without `vet: ` from the build and vet's findings. */
 const ERROR_LINE = /^(?:vet: )?((?:[A-Za-z]:)?[^\s:][^:]*\.go):(\d+):(\d+): (.*)$/;
 
 /** Messages that say a module or package could not be found, not that the code is wrong. */
@@ -23,7 +24,7 @@ const MISSING_MODULE =
 export const goVetCheckSpec: ToolchainSpec = {
   executable: 'go',
   versionArgs: ['version'],
-  name: 'go vet',
+  name: 'go build + vet',
   files: /\.go$/,
   label: 'go',
   skip: (file) => file === 'vendor' || file.endsWith('/vendor'),
@@ -37,8 +38,9 @@ export const goVetCheckSpec: ToolchainSpec = {
     }
   },
   args(projectPath, files) {
-    return ['vet', ...packagesOf(projectPath, files)];
+    return ['build', '-gcflags=-e', '-o', nullDevice(), ...packagesOf(projectPath, files)];
   },
+  moreRuns: (projectPath, files) => [['vet', ...packagesOf(projectPath, files)]],
   env: () => ({ GOPROXY: 'off', GOFLAGS: '-mod=readonly', GO111MODULE: 'on', GOTOOLCHAIN: 'local' }),
   parse: parseGoVetOutput,
 };
@@ -61,7 +63,11 @@ export function packagesOf(projectPath: string, files: readonly string[]): strin
   return [...folders].sort();
 }
 
-/** The errors of `go vet`'s output, or why it failed when it reported none in code. */
+function nullDevice(): string {
+  return process.platform === 'win32' ? 'NUL' : '/dev/null';
+}
+
+/** The errors of `go build`'s or `go vet`'s output, or why it failed when it reported none in code. */
 export function parseGoVetOutput(
   run: ProgramRun,
   _projectPath: string,
@@ -83,7 +89,7 @@ export function parseGoVetOutput(
       path: match[1] ?? '',
       line: Number(match[2]),
       column: Number(match[3]),
-      code: 'go vet',
+      code: 'go',
       message,
       ...(environment === undefined ? {} : { environment }),
     });
