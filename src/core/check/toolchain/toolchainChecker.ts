@@ -62,6 +62,23 @@ export interface ToolchainSpec {
   parse(run: ProgramRun, projectPath: string): { readonly errors: readonly ToolError[] } | { readonly failure: string };
 }
 
+/**
+ * The nearest folder at or above a file's own that holds `manifest` (`Cargo.toml`, `go.mod`), workspace-relative ('' for
+ * the root); undefined when none does. What `projectOf` is for toolchains whose project is a manifest's folder.
+ */
+export function nearestFolderWith(
+  file: string,
+  manifest: string,
+  exists: (file: string) => boolean,
+): string | undefined {
+  let folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
+  for (;;) {
+    if (exists(folder === '' ? manifest : `${folder}/${manifest}`)) return folder;
+    if (folder === '') return undefined;
+    folder = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
+  }
+}
+
 export interface ToolError {
   /** Absolute, or relative to the project folder. */
   readonly path: string;

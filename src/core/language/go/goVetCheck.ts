@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { ProgramRun } from '../../check/toolchain/runProgram';
-import type { ToolchainSpec, ToolError } from '../../check/toolchain/toolchainChecker';
+import { nearestFolderWith, type ToolchainSpec, type ToolError } from '../../check/toolchain/toolchainChecker';
 
 /**
  * Go's checker (issue 26) when go is on PATH: on every package of the module of the nearest `go.mod` above each
@@ -29,14 +29,7 @@ export const goVetCheckSpec: ToolchainSpec = {
   label: 'go',
   skip: (file) => file === 'vendor' || file.endsWith('/vendor'),
   copy: (file) => /(?:^|\/)go\.(?:mod|sum|work|work\.sum)$/.test(file),
-  projectOf(file, _text, exists) {
-    let folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
-    for (;;) {
-      if (exists(folder === '' ? 'go.mod' : `${folder}/go.mod`)) return folder;
-      if (folder === '') return undefined;
-      folder = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
-    }
-  },
+  projectOf: (file, _text, exists) => nearestFolderWith(file, 'go.mod', exists),
   args(projectPath, files) {
     return ['build', '-gcflags=-e', '-o', nullDevice(), ...packagesOf(projectPath, files)];
   },

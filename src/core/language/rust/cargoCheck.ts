@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import type { ProgramRun } from '../../check/toolchain/runProgram';
-import type { ToolchainSpec, ToolError } from '../../check/toolchain/toolchainChecker';
+import { nearestFolderWith, type ToolchainSpec, type ToolError } from '../../check/toolchain/toolchainChecker';
 
 /**
  * Rust's checker: `cargo check` (issue 26) when cargo is on PATH, on the Cargo workspace of the nearest `Cargo.toml`
@@ -36,14 +36,7 @@ export const cargoCheckSpec: ToolchainSpec = {
   skip: (file) => file === 'target' || file.endsWith('/target'),
   // cargo may write the lock file; a copy keeps the workspace's as it is.
   copy: (file) => file === 'Cargo.lock' || file.endsWith('/Cargo.lock'),
-  projectOf(file, _text, exists) {
-    let folder = file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
-    for (;;) {
-      if (exists(folder === '' ? 'Cargo.toml' : `${folder}/Cargo.toml`)) return folder;
-      if (folder === '') return undefined;
-      folder = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
-    }
-  },
+  projectOf: (file, _text, exists) => nearestFolderWith(file, 'Cargo.toml', exists),
   args: () => ['check', '--message-format=json', '--offline', '--quiet', '--workspace', '--all-targets'],
   env: (workspaceRoot) => ({
     CARGO_TARGET_DIR: join(
