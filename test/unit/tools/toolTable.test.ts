@@ -62,4 +62,8 @@ void test('the tool list an MCP session starts with costs under 1,300 tokens, an
     listed.find((t) => t.name === 'references')?.description ?? '',
     /strings, comments, keys, dynamic uses: search/,
   );
+  assert.match(
+    listed.find((t) => t.name === 'search')?.description ?? '',
+    /Finds what references cannot: strings, comments, property keys, duck-typed uses\./,
+  );
 });

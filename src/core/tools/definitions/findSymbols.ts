@@ -44,20 +44,18 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
   name: 'find_symbols',
   title: 'Find symbols',
   description:
-    'Elements by name (part, glob, or name path User/validate, class[User]/method[*]) or element-path glob (** any depth).',
+    'Elements by name (substring, glob, name path User/validate or class[User]/method[*]) or element-path glob; depth: members; includeBody: source.',
   inputSchema: {
     type: 'object',
     properties: {
       name: { type: 'string' },
       path: { type: 'string' },
-      kinds: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'class, function, method, ...',
-      },
+      // The kinds are neither an enum nor described here: the 25 would cost every session's tool list 60 tokens, and
+      // an unknown kind is answered with the list.
+      kinds: { type: 'array', items: { type: 'string' } },
       folder: { type: 'string' },
       includeBody: { type: 'boolean' },
-      depth: { type: 'integer', minimum: 0, description: 'Member levels under each.' },
+      depth: { type: 'integer', minimum: 0 },
       cursor: CURSOR_PROPERTY,
     },
     additionalProperties: false,
@@ -67,7 +65,6 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
     const name = stringArg(input, 'name');
     const path = stringArg(input, 'path');
     const kinds = stringsArg(input, 'kinds');
-    // Checked here rather than as a schema enum: the 25 kinds would cost every session's tool list 60 tokens.
     const unknown = kinds?.find((kind) => !(ELEMENT_KINDS as readonly string[]).includes(kind));
     if (unknown !== undefined)
       throw new ToolInputError(`"kinds": no kind "${clipped(unknown)}"; the kinds are ${ELEMENT_KINDS.join(', ')}`);
