@@ -107,6 +107,26 @@ void describe('references: declaration and implementations', () => {
     ]);
   });
 
+  void test('a local is named with the element it is in, a library declaration with its file', async () => {
+    const local = await call(env, 'references', {
+      path: 'src/report.ts/function[total]',
+      relation: 'declaration',
+      name: 'sum',
+    });
+    assert.equal(local.isError, false, local.text);
+    assert.deepEqual(tableRows(local.text), [
+      '6 "sum in function[total]" 6 return shapes.reduce((sum, s) => sum + s.area(), 0) + extra.area();',
+    ]);
+    const library = await call(env, 'references', {
+      path: 'src/circle.ts/class[Circle]/method[area]',
+      relation: 'declaration',
+      name: 'PI',
+    });
+    assert.equal(library.isError, false, library.text);
+    assert.match(library.text, /^## .*node_modules\/typescript\/lib\/lib\.es5\.d\.ts$/m);
+    assert.match(library.text, /^\d+ "outside the workspace" 8 readonly PI: ?number;$/m);
+  });
+
   void test('a name the path does not use is an error that says so', async () => {
     const run = await call(env, 'references', {
       path: 'src/report.ts/function[total]',

@@ -27,11 +27,19 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
+/**
+ * The declaring line's code; in a long line (a minified declaration file, the bundled standard library) the statement
+ * around the name, from the `;`, `{` or `}` before it to the `;` after it.
+ */
 function lineTextAt(text: string, offset: number): string {
   const start = text.lastIndexOf('\n', offset - 1) + 1;
   const end = text.indexOf('\n', offset);
   const line = text.slice(start, end < 0 ? text.length : end).trim();
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+  if (line.length <= 160) return line;
+  const before = Math.max(start, ...[';', '{', '}'].map((c) => text.lastIndexOf(c, offset) + 1));
+  const after = text.indexOf(';', offset);
+  const statement = text.slice(before, after < 0 || after > offset + 300 ? offset + 160 : after + 1).trim();
+  return statement.length > 160 ? `${statement.slice(0, 159)}…` : statement;
 }
 
 function signatureOf(element: ElementNode): string {
