@@ -115,6 +115,17 @@ void describe('find_symbols', () => {
     );
   });
 
+  void test('a body read with includeBody is the baseline get_changes reports the user edits against', async () => {
+    const own = workspace({ 'src/user.ts': USER });
+    const ownEnv = toolEnv(own);
+    const unseen = await call(ownEnv, 'get_changes', { paths: ['src/user.ts'] });
+    assert.match(unseen.text, /not seen in this session/);
+    await call(ownEnv, 'find_symbols', { name: 'User/validate', includeBody: true });
+    writeFileSync(join(own, 'src/user.ts'), USER.replace('this.name.trim()', 'this.name'));
+    const changes = await call(ownEnv, 'get_changes', { paths: ['src/user.ts'] });
+    assert.match(changes.text, /the user modified class\[User\]\/method\[validate\] \(\+1 -1\)/);
+  });
+
   void test('a body over the answer budget comes as its head, with a cursor to the rest', async () => {
     const lines = Array.from(
       { length: 400 },

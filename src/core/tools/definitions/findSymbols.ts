@@ -118,11 +118,7 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
       .filter((q) => q !== '')
       .join(', ');
     const heading = `symbols matching ${query}: ${count(matches.length)} in ${count(matchedFiles.size)} of ${count(files.length)} files${input.depth > 0 ? `, members ${input.depth} level${input.depth === 1 ? '' : 's'} down indented under each` : ''}`;
-    if (input.includeBody) {
-      // What the agent read is its baseline, as after context: get_changes and apply's merge start from it.
-      for (const file of matchedFiles) env.conversation.recordShown(file, env.outlines.getOrThrow(file).text);
-      return bodyAnswer(env, budget, { ...input }, heading, matches, []);
-    }
+    if (input.includeBody) return bodyAnswer(env, budget, { ...input }, heading, matches, []);
     const rows: SymbolRow[] = matches.flatMap((match) => [
       { file: match.file, element: match.element },
       ...match.members.map(({ element, level }) => ({ file: match.file, element, level })),

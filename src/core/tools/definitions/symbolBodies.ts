@@ -51,6 +51,7 @@ export function bodyAnswer(
   // The heading, the notes and the closing note with its cursor, counted before the bodies so the page stops in time.
   let used = env.counter.count(`${heading}\n${extraNotes.join('\n')}`) + 80;
   const blocks: string[] = [];
+  const shownFiles = new Set<string>();
   let group: string | undefined;
   let index = offset;
   let cut: { path: string; shownTo: number; lines: number } | undefined;
@@ -78,6 +79,7 @@ export function bodyAnswer(
     const whole = [...head, ...body, fence].join('\n');
     const cost = env.counter.count(whole) + 1;
     if (used + cost <= budget.maxTokens) {
+      shownFiles.add(match.file);
       blocks.push(whole);
       used += cost;
       group = match.file;
@@ -93,6 +95,7 @@ export function bodyAnswer(
       used += lineCost;
       shown.push(line);
     }
+    shownFiles.add(match.file);
     blocks.push([...head, ...shown, fence].join('\n'));
     group = match.file;
     if (skip + shown.length < all.length) {
@@ -100,6 +103,8 @@ export function bodyAnswer(
       break;
     }
   }
+  // What the agent read is its baseline, as after context: get_changes and apply's merge start from it.
+  for (const file of shownFiles) env.conversation.recordShown(file, env.outlines.getOrThrow(file).text);
   const notes: string[] = [];
   if (cut !== undefined) {
     const next = encodeTextCursor(index, cut.shownTo, key);
