@@ -92,6 +92,14 @@ void describe('references: declaration and implementations', () => {
     ]);
     assert.match(run.text, /^## src\/shape\.ts$/m);
     assert.match(run.text, /^## src\/square\.ts$/m);
+    const inClasses = await call(env, 'references', {
+      path: 'src/report.ts/function[total]',
+      relation: 'declaration',
+      name: 'area',
+      exclude: ['shape.ts'],
+    });
+    assert.deepEqual(tableRows(inClasses.text), ['7-9 class[Square]/method[area] 6 area(): number']);
+    assert.match(inClasses.text, /^only files not matching shape\.ts$/m);
     // A file and a line pick one use: the one on line 5 is the class, through the import.
     const one = await call(env, 'references', {
       path: 'src/report.ts',

@@ -232,7 +232,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       return pagedAnswer(env, budget, { ...input }, heading, useCountTable, rows, 'elements', filterNote);
     }
     const path = canonicalPathOrThrow(env, input.paths[0] ?? '');
-    if (input.relation === 'declaration') return declarationAnswer(env, budget, input, path);
+    if (input.relation === 'declaration') return declarationAnswer(env, budget, input, path, keep, filterNote);
     if (parseElementPath(path).segments.length === 0)
       throw new ToolInputError(`${path} is a file; give an element path such as ${path}/function[name]`);
     if (input.relation === 'callees') semanticsOrThrow(path, input.relation);
@@ -285,24 +285,30 @@ async function declarationAnswer(
   budget: AnswerBudget,
   input: ReferencesInput,
   path: string,
+  keep: (file: string) => boolean,
+  filterNote: readonly string[],
 ): Promise<ToolAnswer> {
   const name = input.name ?? '';
   const graph = await graphOf(env);
   if (graph.declarations === undefined) throw new ToolInputError('this workspace has no declaration search');
-  const found = graph.declarations(path, name, input.line);
+  const lookup = graph.declarations(path, name, input.line);
+  const found = { ...lookup, sites: lookup.sites.filter((site) => keep(site.file)) };
   const where = `${path}${input.line === undefined ? '' : ` line ${input.line}`}`;
   if (found.resolution === 'name') {
     const language = languageFor(parseElementPath(path).file)?.displayName ?? 'this language';
     const heading = `declaration of ${name} as used in ${where}, by name: ${count(found.sites.length)} ${language} elements named ${name}`;
     const notes = [
       `by name: ${language} has no compiler lookup here, so every element named ${name} is listed, whichever the use means; the compiler's answer is TypeScript/JavaScript only`,
+      ...filterNote,
     ];
     return pagedAnswer(env, budget, { ...input }, heading, declaredTable(false), found.sites, 'declarations', notes);
   }
   const heading = `declaration of ${name} as used in ${where}: ${count(found.sites.length)} for ${count(found.uses)} uses (compiler-resolved; used = lines of the uses)`;
-  const notes =
-    found.unresolved === 0
+  const notes = [
+    ...(found.unresolved === 0
       ? []
-      : [`${count(found.unresolved)} of the uses lead to no declaration (a global without one, an untyped value)`];
+      : [`${count(found.unresolved)} of the uses lead to no declaration (a global without one, an untyped value)`]),
+    ...filterNote,
+  ];
   return pagedAnswer(env, budget, { ...input }, heading, declaredTable(true), found.sites, 'declarations', notes);
 }
