@@ -176,9 +176,59 @@ export interface WorkspaceSemantics extends ReferenceSemantics {
     candidates: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
   ): RenameAnswer;
+  /**
+   * Where the identifier `name`, as used between `start` and `end` of the file, is declared (go to definition), one
+   * entry per use, with `texts` in place. Absent: the language cannot tell (the tools then look by name).
+   */
+  declarationsOf?(
+    file: string,
+    start: number,
+    end: number,
+    name: string,
+    texts: ReadonlyMap<string, OverlayText>,
+  ): DeclarationsAnswer;
+  /**
+   * What implements the element (an interface or one of its members, an abstract or overridable class member, a
+   * class), searched in `candidates` with `texts` in place, the element itself left out. Absent: the language cannot
+   * tell.
+   */
+  implementationsOf?(
+    file: string,
+    element: ElementNode,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): NavigationTarget[];
   /** The checker that finds the errors, to tell the user which one checked (`TypeScript 5.9.3, the workspace's`). */
   checker?(): CheckerDescription;
   dispose(): void;
+}
+
+/** A declaration a language's navigation leads to (go to definition, go to implementation): where its name is. */
+export interface NavigationTarget {
+  /** Workspace-relative; undefined when it lies outside the workspace or in a dependency (`outside` names it). */
+  readonly file: string | undefined;
+  /** The absolute path of a target outside the workspace. */
+  readonly outside?: string;
+  /** Offset of the declared name in `text`. */
+  readonly start: number;
+  /** The file's text the offset is into. */
+  readonly text: string;
+  /** The name as declared. */
+  readonly name: string;
+}
+
+/** One use of a name and where it is declared. */
+export interface DeclarationUse {
+  /** Offset of the use in the answer's `text`. */
+  readonly start: number;
+  readonly targets: readonly NavigationTarget[];
+}
+
+export interface DeclarationsAnswer {
+  /** The text of the file the uses are in. */
+  readonly text: string;
+  /** Each use of the name in the range, in text order (the declarations of the name itself left out). */
+  readonly uses: readonly DeclarationUse[];
 }
 
 /** One place a rename changes: the text at `start` (`length` long, the old name) becomes `replacement`. */

@@ -42,14 +42,28 @@ export function encodeCursor(offset: number, key: string): string {
 
 /** The row offset a cursor points at; 0 without a cursor. */
 export function decodeCursorOrThrow(cursor: string | undefined, key: string): number {
-  if (cursor === undefined || cursor === '') return 0;
-  const match = /^(\d+)\.([\w-]+)$/.exec(cursor);
+  return decodeTextCursorOrThrow(cursor, key, false).row;
+}
+
+/** A cursor into rows that are long texts (find_symbols' bodies): the row, and the line of it to go on from. */
+export function encodeTextCursor(row: number, line: number, key: string): string {
+  return line === 0 ? encodeCursor(row, key) : `${row}-${line}.${key}`;
+}
+
+/** The row and line a cursor of {@link encodeTextCursor} points at; row 0, line 0 without a cursor. */
+export function decodeTextCursorOrThrow(
+  cursor: string | undefined,
+  key: string,
+  withLine = true,
+): { row: number; line: number } {
+  if (cursor === undefined || cursor === '') return { row: 0, line: 0 };
+  const match = (withLine ? /^(\d+)(?:-(\d+))?\.([\w-]+)$/ : /^(\d+)()\.([\w-]+)$/).exec(cursor);
   if (match === null)
     throw new ToolInputError(`cursor "${cursor}" is not one this tool gave; omit it for the first page`);
-  if (match[2] !== key) {
+  if (match[3] !== key) {
     throw new ToolInputError(
       `cursor "${cursor}" belongs to another query; pass it with the same arguments as the call that returned it`,
     );
   }
-  return Number(match[1]);
+  return { row: Number(match[1]), line: Number(match[2] === undefined || match[2] === '' ? 0 : match[2]) };
 }

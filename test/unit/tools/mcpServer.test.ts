@@ -80,6 +80,26 @@ void describe('scalpel mcp over stdio, on a copy of rxjs', () => {
     // Not read-only and destructive are the specification's defaults: the list leaves them out.
     assert.notEqual(apply?.annotations?.readOnlyHint, true);
     assert.equal(tools.find((t) => t.name === 'outline')?.annotations?.readOnlyHint, true);
+    // Issue 27: find_symbols' bodies and members, references' declaration and implementations.
+    assert.deepEqual(Object.keys(tools.find((t) => t.name === 'find_symbols')?.inputSchema.properties ?? {}), [
+      'name',
+      'path',
+      'kinds',
+      'folder',
+      'includeBody',
+      'depth',
+      'cursor',
+    ]);
+    const references = tools.find((t) => t.name === 'references')?.inputSchema.properties ?? {};
+    assert.deepEqual((references['relation'] as { enum?: string[] } | undefined)?.enum, [
+      'references',
+      'callers',
+      'callees',
+      'implementations',
+      'declaration',
+    ]);
+    assert.deepEqual(references['name'], { type: 'string' });
+    assert.deepEqual(references['line'], { type: 'integer' });
   });
 
   void test('outline, context and find_symbols answer on real code', async () => {
@@ -128,6 +148,15 @@ void describe('scalpel mcp over stdio, on a copy of rxjs', () => {
       to: 'src/internal/operators/OperatorSubscriber.ts/function[createOperatorSubscriber]',
     });
     assert.deepEqual(tableRows(path.text)[0]?.split(' ')[0], '1');
+    const implementations = await call('references', {
+      path: 'src/internal/types.ts/interface[SubscriptionLike]/method[unsubscribe]',
+      relation: 'implementations',
+    });
+    assert.equal(implementations.isError, false, implementations.text);
+    assert.match(implementations.text, /^\d+-\d+ class\[Subscription\]\/method\[unsubscribe\] unsubscribe\(\): void$/m);
+    assert.match(implementations.text, /^\d+-\d+ class\[Subject\]\/method\[unsubscribe\] unsubscribe\(\)/m);
+    const body = await call('find_symbols', { name: 'Subject/unsubscribe', includeBody: true });
+    assert.match(body.text, /^ {2}unsubscribe\(\) \{$/m);
   });
 
   void test('diagnostics answer on real code', async () => {

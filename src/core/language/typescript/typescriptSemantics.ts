@@ -3,10 +3,12 @@ import { ts } from 'ts-morph';
 import type { ElementNode } from '../../elements/element';
 import {
   hashText,
+  type DeclarationsAnswer,
   type ErrorsOptions,
   type FileErrors,
   type ImportEdge,
   type LanguageError,
+  type NavigationTarget,
   type OverlayText,
   type ReferenceHit,
   type RenameAnswer,
@@ -20,6 +22,7 @@ import type { SourceFileSystem } from '../../graph/sourceFiles';
 import { environmentReason, InstalledPackages } from './environmentErrors';
 import { MISSING_PROPERTY_CODES, unresolvedGuardReason } from './unresolvedGuards';
 import { exportSurface } from './exportSurface';
+import { declarationsAt, implementationsAt } from './typescriptNavigation';
 import { renameAt } from './typescriptRename';
 import { typescriptRuntimeFor, type TypeScriptModule, type TypeScriptRuntime } from './typescriptRuntime';
 
@@ -516,6 +519,47 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       const position = findNamePosition(declaring.text, element);
       if (position === undefined) return { locations: [], refused: `the name of ${element.path} was not found` };
       return renameAt(workspace.ts, service, program, declaring, position, newName, workspace);
+    } finally {
+      workspace.clearOverlay();
+    }
+  }
+
+  declarationsOf(
+    file: string,
+    start: number,
+    end: number,
+    name: string,
+    texts: ReadonlyMap<string, OverlayText>,
+  ): DeclarationsAnswer {
+    const { workspace } = this;
+    workspace.setOverlay(texts);
+    try {
+      const service = workspace.serviceFor(workspace.configFor(file), [file]);
+      const program = service.getProgram();
+      const sourceFile = program?.getSourceFile(workspace.absolute(file));
+      if (program === undefined || sourceFile === undefined) return { text: '', uses: [] };
+      return declarationsAt(workspace.ts, service, program, sourceFile, start, end, name, workspace);
+    } finally {
+      workspace.clearOverlay();
+    }
+  }
+
+  implementationsOf(
+    file: string,
+    element: ElementNode,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): NavigationTarget[] {
+    const { workspace } = this;
+    workspace.setOverlay(texts);
+    try {
+      const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
+      const program = service.getProgram();
+      const declaring = program?.getSourceFile(workspace.absolute(file));
+      if (program === undefined || declaring === undefined) return [];
+      const position = findNamePosition(declaring.text, element);
+      if (position === undefined) return [];
+      return implementationsAt(service, program, declaring, position, workspace);
     } finally {
       workspace.clearOverlay();
     }

@@ -150,14 +150,6 @@ export function fileFilterOf(
 
 /** The `include` and `exclude` arguments of the tools that filter files. */
 export const FILE_GLOBS = {
-  include: {
-    type: 'array',
-    items: { type: 'string' },
-    description: 'File globs.',
-  },
-  exclude: {
-    type: 'array',
-    items: { type: 'string' },
-    description: 'File globs.',
-  },
+  include: { type: 'array', items: { type: 'string' } },
+  exclude: { type: 'array', items: { type: 'string' } },
 } as const;

@@ -50,7 +50,7 @@ export const contextTool: ToolSpec<ContextInput> = {
   name: 'context',
   title: 'Context',
   description:
-    'Focused elements in full, the rest of their files as signatures and stubs, labelled `// @ path`. Read an element so before replacing it.',
+    'Elements in full, the rest of their files as stubs, labelled `// @ path`. Read an element so before replacing it.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -58,7 +58,6 @@ export const contextTool: ToolSpec<ContextInput> = {
         type: 'array',
         items: { type: 'string' },
         minItems: 1,
-        description: 'Element paths.',
       },
       maxTokens: {
         type: 'integer',

@@ -64,8 +64,7 @@ function elementsAt(elements: readonly ElementNode[], offset: number): ElementNo
 export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
   name: 'diagnostics',
   title: 'Diagnostics',
-  description:
-    'Type errors (TypeScript/JavaScript) or syntax errors of files or folders, with line, code and element path.',
+  description: 'Type errors (TypeScript/JavaScript) or syntax errors of files or folders, by line, code and element.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -81,7 +80,7 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
       since: {
         type: 'string',
         enum: ['batch', 'seen'],
-        description: 'New only: since your last written apply (batch) or last look (seen).',
+        description: 'New only: since your last apply (batch) or look (seen).',
       },
       cursor: CURSOR_PROPERTY,
     },

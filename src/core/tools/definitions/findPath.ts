@@ -51,7 +51,7 @@ export const pathTable: TableSpec<readonly PathStep[]> = {
 export const findPathTool: ToolSpec<FindPathInput> = {
   name: 'find_path',
   title: 'Find path',
-  description: 'Shortest chains of uses between two elements. ">12 x": calls x at line 12; "~12 x": refers to it.',
+  description: 'Shortest chains of uses (calls, references) from one element to another.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -99,7 +99,9 @@ export const findPathTool: ToolSpec<FindPathInput> = {
     const heading =
       `paths from ${from} to ${to}: ${count(search.paths.length)} ` +
       `(shortest first, at most ${input.maxDepth} hops, ${count(search.explored)} elements explored)`;
-    const notes: string[] = [];
+    // The legend is here, not in the tool list every session pays for (issue 27).
+    const notes: string[] =
+      search.paths.length === 0 ? [] : ['">12 x": calls x at line 12; "~12 x": refers to x there'];
     if (search.truncated)
       notes.push(`the search stopped after ${count(MAX_NODES)} elements; longer chains may exist (try callsOnly)`);
     if (search.paths.length === 0)

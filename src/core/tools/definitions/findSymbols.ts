@@ -1,11 +1,12 @@
 import type { ElementKind, ElementNode } from '../../elements/element';
 import { ELEMENT_KINDS } from '../../elements/element';
-import { walkElements } from '../../elements/resolve';
 import { globMatcher } from '../glob';
+import { namePathMatcher } from '../namePath';
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolSpec } from '../types';
-import { clipped, stringArg, stringsArg } from '../validateInput';
+import { clipped, numberArg, stringArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, lineRange, pagedAnswer, withinFile } from './common';
+import { bodyAnswer, type BodyMatch } from './symbolBodies';
 import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
 
 interface FindSymbolsInput {
@@ -13,17 +14,23 @@ interface FindSymbolsInput {
   readonly path?: string;
   readonly kinds?: readonly string[];
   readonly folder: string;
+  /** Members listed under each match, this many levels down. */
+  readonly depth: number;
+  readonly includeBody: boolean;
   readonly cursor?: string;
 }
 
 export interface SymbolRow {
   readonly file: string;
   readonly element: ElementNode;
+  /** A member listed under a match (`depth`), this many levels below it; absent for a match. */
+  readonly level?: number;
 }
 
 export const symbolTable: TableSpec<SymbolRow> = {
   columns: ['lines', 'element'],
   group: (row) => row.file,
+  indent: (row) => row.level ?? 0,
   cells: (row) => [lineRange(row.element.startLine, row.element.endLine), withinFile(row.element.path, row.file)],
   json: (row) => ({
     path: row.element.path,
@@ -37,21 +44,18 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
   name: 'find_symbols',
   title: 'Find symbols',
   description:
-    'Elements by name or element-path glob (* in a segment, ** any depth); a plain name matches as a substring.',
+    'Elements by name (substring, glob, name path User/validate or class[User]/method[*]) or element-path glob; depth: members; includeBody: source.',
   inputSchema: {
     type: 'object',
     properties: {
-      name: { type: 'string', description: 'Name, part or glob.' },
-      path: {
-        type: 'string',
-        description: 'Element-path glob.',
-      },
-      kinds: {
-        type: 'array',
-        items: { type: 'string' },
-        description: 'class, function, method, ...',
-      },
+      name: { type: 'string' },
+      path: { type: 'string' },
+      // The kinds are neither an enum nor described here: the 25 would cost every session's tool list 60 tokens, and
+      // an unknown kind is answered with the list.
+      kinds: { type: 'array', items: { type: 'string' } },
       folder: { type: 'string' },
+      includeBody: { type: 'boolean' },
+      depth: { type: 'integer', minimum: 0 },
       cursor: CURSOR_PROPERTY,
     },
     additionalProperties: false,
@@ -61,7 +65,6 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
     const name = stringArg(input, 'name');
     const path = stringArg(input, 'path');
     const kinds = stringsArg(input, 'kinds');
-    // Checked here rather than as a schema enum: the 25 kinds would cost every session's tool list 60 tokens.
     const unknown = kinds?.find((kind) => !(ELEMENT_KINDS as readonly string[]).includes(kind));
     if (unknown !== undefined)
       throw new ToolInputError(`"kinds": no kind "${clipped(unknown)}"; the kinds are ${ELEMENT_KINDS.join(', ')}`);
@@ -72,6 +75,8 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
       ...(path === undefined || path === '' ? {} : { path }),
       ...(kinds === undefined || kinds.length === 0 ? {} : { kinds }),
       folder: normalizeWorkspacePath(stringArg(input, 'folder') ?? ''),
+      depth: numberArg(input, 'depth') ?? 0,
+      includeBody: input['includeBody'] === true,
       ...cursorOf(input),
     };
   },
@@ -79,23 +84,32 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
   handle(input, env, budget) {
     if (input.folder !== '' && !env.workspace.isFolder(input.folder))
       throw new ToolInputError(`${input.folder}: no such folder in the workspace`);
-    const byName = input.name === undefined ? undefined : globMatcher(input.name);
+    const byName = input.name === undefined ? undefined : namePathMatcher(input.name);
     const byPath = input.path === undefined ? undefined : globMatcher(input.path);
     const kinds = input.kinds === undefined ? undefined : new Set<ElementKind>(input.kinds as ElementKind[]);
+    const listed = (element: ElementNode): boolean =>
+      kinds !== undefined ? kinds.has(element.kind) : element.kind !== 'import' && element.kind !== 'export';
     const files = env.workspace.listSourceFiles(input.folder);
-    const rows: SymbolRow[] = [];
+    const matches: BodyMatch[] = [];
     const matchedFiles = new Set<string>();
     for (const file of files) {
       const outline = env.outlines.get(file);
       if (outline === undefined) continue;
-      for (const element of walkElements(outline.elements)) {
-        if (kinds !== undefined ? !kinds.has(element.kind) : element.kind === 'import' || element.kind === 'export')
-          continue;
-        if (byName !== undefined && !byName(element.name)) continue;
-        if (byPath !== undefined && !byPath(element.path)) continue;
-        rows.push({ file, element });
-        matchedFiles.add(file);
-      }
+      const visit = (elements: readonly ElementNode[], chain: readonly ElementNode[]): void => {
+        for (const element of elements) {
+          const within = [...chain, element];
+          if (
+            listed(element) &&
+            (byName === undefined || byName(within)) &&
+            (byPath === undefined || byPath(element.path))
+          ) {
+            matches.push({ file, element, members: membersOf(element, input.depth) });
+            matchedFiles.add(file);
+          }
+          visit(element.children, within);
+        }
+      };
+      visit(outline.elements, []);
     }
     const query = [
       input.name === undefined ? '' : `name ${input.name}`,
@@ -103,7 +117,21 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
     ]
       .filter((q) => q !== '')
       .join(', ');
-    const heading = `symbols matching ${query}: ${count(rows.length)} in ${count(matchedFiles.size)} of ${count(files.length)} files`;
-    return pagedAnswer(env, budget, { ...input }, heading, symbolTable, rows, 'symbols');
+    const heading = `symbols matching ${query}: ${count(matches.length)} in ${count(matchedFiles.size)} of ${count(files.length)} files${input.depth > 0 ? `, members ${input.depth} level${input.depth === 1 ? '' : 's'} down indented under each` : ''}`;
+    if (input.includeBody) return bodyAnswer(env, budget, { ...input }, heading, matches, []);
+    const rows: SymbolRow[] = matches.flatMap((match) => [
+      { file: match.file, element: match.element },
+      ...match.members.map(({ element, level }) => ({ file: match.file, element, level })),
+    ]);
+    const what = input.depth > 0 ? 'rows' : 'symbols';
+    return pagedAnswer(env, budget, { ...input }, heading, symbolTable, rows, what);
   },
 };
+
+/** The members of an element down to `depth` levels, in file order, imports and re-exports left out. */
+function membersOf(element: ElementNode, depth: number, level = 1): Array<{ element: ElementNode; level: number }> {
+  if (level > depth) return [];
+  return element.children
+    .filter((child) => child.kind !== 'import' && child.kind !== 'export')
+    .flatMap((child) => [{ element: child, level }, ...membersOf(child, depth, level + 1)]);
+}

@@ -107,7 +107,7 @@ function markWords(mark: SectionMark): string {
 export const outlineTool: ToolSpec<OutlineInput> = {
   name: 'outline',
   title: 'Outline',
-  description: 'Element tree of files or folders: line ranges and the element paths the other tools take.',
+  description: 'Element tree of files or folders: line ranges and element paths for the other tools.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -116,11 +116,7 @@ export const outlineTool: ToolSpec<OutlineInput> = {
         items: { type: 'string' },
         minItems: 1,
       },
-      depth: {
-        type: 'integer',
-        minimum: 1,
-        description: 'Levels (default: all; 1 for folders).',
-      },
+      depth: { type: 'integer', minimum: 1 },
       signatures: { type: 'boolean' },
       cursor: CURSOR_PROPERTY,
     },

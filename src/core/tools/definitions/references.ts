@@ -1,8 +1,10 @@
 import { parseElementPath } from '../../elements/elementPath';
-import type { UseEdge, UseSite } from '../graph/codeGraph';
+import type { DeclaredSite, UseEdge, UseSite } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
-import { ToolInputError, type ToolSpec } from '../types';
-import { stringArg, stringsArg } from '../validateInput';
+import type { AnswerBudget } from '../budget';
+import { languageFor } from '../../language/languages';
+import { ToolInputError, type ToolAnswer, type ToolEnv, type ToolSpec } from '../types';
+import { numberArg, stringArg, stringsArg } from '../validateInput';
 import {
   canonicalPathOrThrow,
   semanticsOrThrow,
@@ -12,17 +14,21 @@ import {
   fileFilterOf,
   graphOf,
   lastSegmentOf,
+  lineRange,
   pagedAnswer,
   withinFile,
 } from './common';
 
-type Relation = 'references' | 'callers' | 'callees';
+type Relation = 'references' | 'callers' | 'callees' | 'declaration' | 'implementations';
 
 interface ReferencesInput {
   /** One element, or several (`paths`): then each with its count of uses, not the uses. */
   readonly paths: readonly string[];
   readonly several: boolean;
   readonly relation: Relation;
+  /** `declaration`: the identifier whose declaration is asked for, as used in the path (on `line` when given). */
+  readonly name?: string;
+  readonly line?: number;
   readonly include?: readonly string[];
   readonly exclude?: readonly string[];
   readonly cursor?: string;
@@ -97,6 +103,21 @@ export const calleeTable: TableSpec<CalleeRow> = {
   json: (row) => ({ line: row.edge.line, callee: row.edge.target, calls: row.edge.count }),
 };
 
+/** Declarations (`used`: the lines of the uses that lead there) or implementations (no `used`). */
+function declaredTable(withUses: boolean): TableSpec<DeclaredSite> {
+  return {
+    columns: withUses ? ['lines', 'element', 'used', 'signature'] : ['lines', 'element', 'signature'],
+    group: (row) => row.file,
+    cells: (row) => [
+      lineRange(row.startLine, row.endLine),
+      row.element === undefined ? (row.note ?? '') : withinFile(row.element, row.file),
+      ...(withUses ? [(row.useLines ?? []).join(',')] : []),
+      row.signature,
+    ],
+    json: (row) => ({ ...row }),
+  };
+}
+
 export function callersOf(sites: readonly UseSite[]): CallerRow[] {
   const byElement = new Map<string, CallerRow>();
   for (const site of sites) {
@@ -116,7 +137,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
   name: 'references',
   title: 'References',
   description:
-    'Uses, callers or callees of an element: identifiers in code, compiler-resolved in TypeScript/JavaScript, elsewhere by name (~: name only). Not strings, comments, keys, dynamic uses: search. paths: a use count each.',
+    'Resolved uses of an element (TypeScript/JavaScript by the compiler, else by name), callers, callees, implementations, or the declaration of name used in path. Not strings, keys, duck-typed uses: search. paths: counts.',
   inputSchema: {
     type: 'object',
     properties: {
@@ -124,12 +145,13 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       paths: {
         type: 'array',
         items: { type: 'string' },
-        description: 'Up to 100, each counted.',
       },
       relation: {
         type: 'string',
-        enum: ['references', 'callers', 'callees'],
+        enum: ['references', 'callers', 'callees', 'implementations', 'declaration'],
       },
+      name: { type: 'string' },
+      line: { type: 'integer', minimum: 1 },
       ...FILE_GLOBS,
       cursor: CURSOR_PROPERTY,
     },
@@ -146,19 +168,35 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       throw new ToolInputError(`"paths" counts references; ask for ${relation} with "path", one element at a time`);
     if (several !== undefined && (several.length === 0 || several.length > MAX_COUNTED))
       throw new ToolInputError(`"paths" takes 1 to ${MAX_COUNTED} element paths, got ${count(several.length)}`);
+    const name = stringArg(input, 'name');
+    const line = numberArg(input, 'line');
+    if (relation === 'declaration' && (name === undefined || name === ''))
+      throw new ToolInputError(
+        'a declaration needs "name": the identifier as used in "path" (a file or element; "line" picks one use)',
+      );
+    if (relation !== 'declaration' && (name !== undefined || line !== undefined))
+      throw new ToolInputError(
+        `"name" and "line" say which use to find the declaration of (relation "declaration"); ${relation} takes "path" only`,
+      );
     const include = stringsArg(input, 'include');
     const exclude = stringsArg(input, 'exclude');
     return {
       paths: several ?? [one ?? ''],
       several: several !== undefined,
       relation,
+      ...(name === undefined || relation !== 'declaration' ? {} : { name }),
+      ...(line === undefined ? {} : { line }),
       ...(include === undefined ? {} : { include }),
       ...(exclude === undefined ? {} : { exclude }),
       ...cursorOf(input),
     };
   },
   describe: (input) =>
-    input.several ? `uses of ${count(input.paths.length)} elements` : `${input.relation} of ${input.paths[0] ?? ''}`,
+    input.several
+      ? `uses of ${count(input.paths.length)} elements`
+      : input.relation === 'declaration'
+        ? `declaration of ${input.name ?? ''} in ${input.paths[0] ?? ''}`
+        : `${input.relation} of ${input.paths[0] ?? ''}`,
   async handle(input, env, budget) {
     const filtered = input.include !== undefined || input.exclude !== undefined;
     const keep = fileFilterOf(input.include, input.exclude);
@@ -194,10 +232,19 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       return pagedAnswer(env, budget, { ...input }, heading, useCountTable, rows, 'elements', filterNote);
     }
     const path = canonicalPathOrThrow(env, input.paths[0] ?? '');
+    if (input.relation === 'declaration') return declarationAnswer(env, budget, input, path, keep, filterNote);
     if (parseElementPath(path).segments.length === 0)
       throw new ToolInputError(`${path} is a file; give an element path such as ${path}/function[name]`);
     if (input.relation === 'callees') semanticsOrThrow(path, input.relation);
     const graph = await graphOf(env);
+    if (input.relation === 'implementations') {
+      if (graph.implementations === undefined) throw new ToolInputError('this workspace has no implementation search');
+      const found = graph.implementations(path);
+      const sites = found.sites.filter((site) => keep(site.file));
+      const heading = `implementations of ${path}: ${count(sites.length)} in ${count(new Set(sites.map((s) => s.file)).size)} files (TypeScript's go to implementation over the ${count(found.searched)} files that mention ${lastSegmentOf(path)})`;
+      const notes = [...found.gaps.map((gap) => `not searched in full: ${gap}`), ...filterNote];
+      return pagedAnswer(env, budget, { ...input }, heading, declaredTable(false), sites, 'implementations', notes);
+    }
     if (input.relation === 'callees') {
       const edges = graph.uses(path).filter((e) => e.kind === 'call');
       const rows = edges
@@ -232,3 +279,36 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
     return pagedAnswer(env, budget, { ...input }, heading, useSiteTable, sites, 'references', notes);
   },
 };
+
+async function declarationAnswer(
+  env: ToolEnv,
+  budget: AnswerBudget,
+  input: ReferencesInput,
+  path: string,
+  keep: (file: string) => boolean,
+  filterNote: readonly string[],
+): Promise<ToolAnswer> {
+  const name = input.name ?? '';
+  const graph = await graphOf(env);
+  if (graph.declarations === undefined) throw new ToolInputError('this workspace has no declaration search');
+  const lookup = graph.declarations(path, name, input.line);
+  const found = { ...lookup, sites: lookup.sites.filter((site) => keep(site.file)) };
+  const where = `${path}${input.line === undefined ? '' : ` line ${input.line}`}`;
+  if (found.resolution === 'name') {
+    const language = languageFor(parseElementPath(path).file)?.displayName ?? 'this language';
+    const heading = `declaration of ${name} as used in ${where}, by name: ${count(found.sites.length)} ${language} elements named ${name}`;
+    const notes = [
+      `by name: ${language} has no compiler lookup here, so every element named ${name} is listed, whichever the use means; the compiler's answer is TypeScript/JavaScript only`,
+      ...filterNote,
+    ];
+    return pagedAnswer(env, budget, { ...input }, heading, declaredTable(false), found.sites, 'declarations', notes);
+  }
+  const heading = `declaration of ${name} as used in ${where}: ${count(found.sites.length)} for ${count(found.uses)} uses (compiler-resolved; used = lines of the uses)`;
+  const notes = [
+    ...(found.unresolved === 0
+      ? []
+      : [`${count(found.unresolved)} of the uses lead to no declaration (a global without one, an untyped value)`]),
+    ...filterNote,
+  ];
+  return pagedAnswer(env, budget, { ...input }, heading, declaredTable(true), found.sites, 'declarations', notes);
+}

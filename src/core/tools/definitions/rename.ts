@@ -68,7 +68,7 @@ export const renameTool: ToolSpec<RenameInput> = {
   name: 'rename',
   title: 'Rename',
   description:
-    'Rename a TypeScript/JavaScript declaration and its compiler-found uses, checked like apply; lists the name in strings and comments, unchanged. Dry run unless apply.',
+    'Rename a TypeScript/JavaScript declaration and its uses, checked like apply; strings and comments holding the name are listed, unchanged. Dry run unless apply.',
   inputSchema: {
     type: 'object',
     properties: {

@@ -148,11 +148,11 @@ export const searchTool: ToolSpec<SearchInput> = {
   name: 'search',
   title: 'Search text',
   description:
-    'Text search (ripgrep), each hit with its line and element path. Finds what references cannot: strings, comments, property keys, dynamic uses.',
+    'Text search (ripgrep), hits by line and element path. Finds what references cannot: strings, comments, property keys, duck-typed uses.',
   inputSchema: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', description: 'Text, or a regex with regex.' },
+      pattern: { type: 'string' },
       regex: { type: 'boolean' },
       case: {
         type: 'string',

@@ -43,7 +43,7 @@ const PATHS_SCHEMA = {
 export const getChangesTool: ToolSpec<PathsInput> = {
   name: 'get_changes',
   title: "User's changes",
-  description: "The user's edits since you last saw the files, per element with compact diffs.",
+  description: "The user's edits since you last saw the files, per element, as diffs.",
   inputSchema: {
     type: 'object',
     properties: { paths: PATHS_SCHEMA },

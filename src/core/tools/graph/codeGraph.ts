@@ -74,7 +74,48 @@ export interface RenamePlan {
   readonly gaps: readonly string[];
 }
 
+/** A declaration that a declaration or implementation lookup led to. */
+export interface DeclaredSite {
+  /** Workspace-relative file, or the path of one outside the workspace (a dependency, the standard library). */
+  readonly file: string;
+  /** Canonical path of the declaring element; undefined outside the workspace and for a local. */
+  readonly element?: string;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** The element's signature, or the declaring line's code for a local or a declaration outside the workspace. */
+  readonly signature: string;
+  /** `local in <element>`, `outside the workspace`: why the row is not one element of the workspace. */
+  readonly note?: string;
+  /** Lines of the uses asked about that lead here (declaration lookups). */
+  readonly useLines?: readonly number[];
+}
+
+export interface DeclarationLookup {
+  readonly sites: DeclaredSite[];
+  /** `compiler`: each use resolved by the language's compiler; `name`: elements of that name, nothing resolved. */
+  readonly resolution: 'compiler' | 'name';
+  /** Uses of the name found where it was looked for. */
+  readonly uses: number;
+  /** Uses the compiler led nowhere (a global without declarations, an `any`). */
+  readonly unresolved: number;
+}
+
+export interface ImplementationLookup {
+  readonly sites: DeclaredSite[];
+  /** Files the lookup searched (those that mention the name). */
+  readonly searched: number;
+  /** What the search did not cover, in words; empty when it covered all. */
+  readonly gaps: readonly string[];
+}
+
 export interface CodeGraph {
+  /**
+   * Where `name`, as used in the element or file `path` (on `line` only, when given), is declared. Throws
+   * ToolInputError when the name is not used there.
+   */
+  declarations?(path: string, name: string, line?: number): DeclarationLookup;
+  /** What implements the element; throws ToolInputError for a language that cannot tell. */
+  implementations?(path: string): ImplementationLookup;
   /** Every use of the element across the workspace (its own declaration excluded), in file and line order. */
   references(path: string): ReferenceAnswer;
   /** The places renaming the element to `newName` changes; throws ToolInputError for a language without rename. */

@@ -8,7 +8,17 @@ import type { SourceFileSystem } from '../../graph/sourceFiles';
 import { errorCodeLabel } from '../../graph/semantics';
 import type { OutlineCache } from '../outlineCache';
 import { ToolInputError, type ToolWorkspace } from '../types';
-import type { CodeGraph, GraphDiagnostic, ReferenceAnswer, RenamePlan, UseEdge, UseSite } from './codeGraph';
+import type {
+  CodeGraph,
+  DeclarationLookup,
+  GraphDiagnostic,
+  ImplementationLookup,
+  ReferenceAnswer,
+  RenamePlan,
+  UseEdge,
+  UseSite,
+} from './codeGraph';
+import { declarationLookup, implementationLookup } from './navigation';
 
 /**
  * The agent tools' code graph over the shared one of src/core/graph (issue 18's "one index, two consumers"): the
@@ -116,6 +126,18 @@ export class WorkspaceGraph implements CodeGraph {
     return { file, ...answer, searched: searched.length + 1, gaps };
   }
 
+  declarations(path: string, name: string, line?: number): DeclarationLookup {
+    const { file, segments } = parseElementPathOrThrow(path);
+    const element = segments.length === 0 ? undefined : this.elementOrThrow(path).element;
+    return declarationLookup(this.graph, this.workspace, this.outlines, file, element, name, line);
+  }
+
+  implementations(path: string): ImplementationLookup {
+    const { file, element } = this.elementOrThrow(path);
+    if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
+    return implementationLookup(this.graph, file, element);
+  }
+
   uses(path: string): UseEdge[] {
     return this.cached(`uses ${path}`, () => this.findUses(path));
   }
@@ -210,6 +232,14 @@ export class WorkspaceGraph implements CodeGraph {
       }
     }
     return found;
+  }
+}
+
+function parseElementPathOrThrow(path: string): ReturnType<typeof parseElementPath> {
+  try {
+    return parseElementPath(path);
+  } catch (error) {
+    throw new ToolInputError(error instanceof Error ? error.message : String(error));
   }
 }
 
