@@ -149,6 +149,8 @@ export interface ArmResult {
   readonly correct: boolean;
   readonly problems: readonly string[];
   readonly perTool: Readonly<Record<string, { calls: number; read: number; written: number }>>;
+  /** Of the context answers' tokens, those of the focused elements' own text. */
+  readonly contextFocus: number;
   readonly seconds: number;
 }
 
@@ -178,6 +180,7 @@ function armResult(calls: readonly CallRecord[], problems: string[], seconds: nu
     correct: problems.length === 0,
     problems,
     perTool,
+    contextFocus: calls.reduce((s, c) => s + (c.focusTokens ?? 0), 0),
     seconds: Math.round(seconds * 10) / 10,
   };
 }
@@ -235,7 +238,7 @@ export async function runPlayedTask(
   for (const file of baseline.touched) {
     const text = readFileSync(join(pristineRoot, file), 'utf8');
     wholeRead += counter.count(text);
-    largestLines = Math.max(largestLines, text.split('\n').length);
+    largestLines = Math.max(largestLines, text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
   }
   return {
     id: task.id,
@@ -364,9 +367,28 @@ export function renderPlayedAgent(results: PlayedAgentResults): string {
       const grepTools = Object.entries(t.grep.perTool)
         .map(([tool, v]) => `${tool} ${v.calls}× ${n(v.read)}`)
         .join(', ');
-      out.push(`- ${t.id}: Scalpel ${tools}; grep ${grepTools}.`);
+      const context = t.scalpel.perTool['context'];
+      const focus =
+        context === undefined
+          ? ''
+          : ` Of the context answers' ${n(context.read)} tokens, ${n(t.scalpel.contextFocus)} are the focused elements' own text; the rest is the view of their files (imports, the other elements as signatures or names, section comments).`;
+      out.push(`- ${t.id}: Scalpel ${tools}; grep ${grepTools}.${focus}`);
     }
     out.push('');
+    if (lost.some((t) => t.scalpel.perTool['rename'] !== undefined))
+      out.push(
+        'The rename script calls rename twice: the applied call answers which files it wrote and lists the matches it ' +
+          'left (strings, comments) as their lines read before the rename, without the diff, so the dry run comes first to ' +
+          'show what the changed lines now read (in a barrel, `export { New as Old }`: the rename keeps the public name). ' +
+          "The grep agent's rows already hold each line's text, which is all a rename needs.",
+        '',
+      );
+    if (lost.some((t) => Object.keys(t.scalpel.perTool).join() === 'search'))
+      out.push(
+        "A search row holds the line's text as grep's does, plus its element path instead of the file (grouped under a " +
+          'heading); on one-line hits that is a tie.',
+        '',
+      );
   }
   out.push(PLAYED_AGENT_SECTION.end);
   return out.join('\n');

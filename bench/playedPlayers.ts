@@ -26,6 +26,8 @@ export interface CallRecord {
   /** Tokens of the answer: what the model reads. */
   readonly read: number;
   readonly isError: boolean;
+  /** A context call: tokens of the focused elements' own text, the rest of the answer being their files' views. */
+  readonly focusTokens?: number;
 }
 
 /** What both players share: a workspace copy, the calls made, and everything read so far (to check edits copy it). */
@@ -39,12 +41,13 @@ abstract class Player {
     protected readonly counter: TokenCounter,
   ) {}
 
-  protected record(tool: string, args: unknown, answer: string, isError = false): void {
+  protected record(tool: string, args: unknown, answer: string, isError = false, focusTokens?: number): void {
     this.calls.push({
       tool,
       written: this.counter.count(JSON.stringify(args)),
       read: this.counter.count(answer),
       isError,
+      ...(focusTokens === undefined ? {} : { focusTokens }),
     });
     this.noteRead(answer);
     // SCALPEL_PLAYED_TRACE=1: every call and answer on stderr, to follow a script.
@@ -93,7 +96,7 @@ export class ScalpelPlayer extends Player {
     const tool = toolByName(name);
     if (tool === undefined) throw new Error(`no tool ${name}`);
     const run = await runTool(tool, input, this.env, { budget: answerBudget(), surface: 'bench' });
-    this.record(name, input, run.text, run.isError);
+    this.record(name, input, run.text, run.isError, name === 'context' ? this.focusTokens(input) : undefined);
     return run.text;
   }
 
@@ -109,6 +112,19 @@ export class ScalpelPlayer extends Player {
       lines: outline.text.slice(element.range.start, element.range.end).split('\n'),
       startLine: element.startLine,
     };
+  }
+
+  /** Tokens of the focused elements' own text (on a first page; a later page shows the rest of the same). */
+  private focusTokens(input: Record<string, unknown>): number | undefined {
+    const focus = input['focus'];
+    if (input['cursor'] !== undefined || !Array.isArray(focus)) return undefined;
+    let tokens = 0;
+    for (const path of focus as unknown[]) {
+      if (typeof path !== 'string') continue;
+      const file = /^(.+?\.(?:m|c)?[jt]sx?)\//.exec(path)?.[1];
+      if (file !== undefined) tokens += this.counter.count(this.elementLines(file, path).lines.join('\n'));
+    }
+    return tokens;
   }
 
   /** Calls a paged tool until its answer offers no cursor; the pages joined. */
@@ -139,8 +155,8 @@ export interface SearchReplace {
 export const RANGE_RADIUS = 30;
 
 /**
- * The baseline agent: ripgrep (the @vscode/ripgrep binary), reads of line ranges (numbered, as agents' read tools
- * show them), and search/replace edits whose SEARCH must occur exactly once in the file (one call per file, all its
+ * The baseline agent: ripgrep (the @vscode/ripgrep binary, hits sorted by path so that a run is reproducible), reads
+ * of line ranges (numbered, as agents' read tools show them), and search/replace edits whose SEARCH must occur exactly once in the file (one call per file, all its
  * blocks in order, as Aider's diff format or a multi-edit tool).
  */
 export class GrepPlayer extends Player {
@@ -159,6 +175,8 @@ export class GrepPlayer extends Player {
       '--no-heading',
       '--color',
       'never',
+      '--sort',
+      'path',
       ...(options.flags ?? []),
       '-e',
       pattern,
@@ -180,7 +198,7 @@ export class GrepPlayer extends Player {
   grepCount(pattern: string, flags: readonly string[] = []): Map<string, number> {
     const binary = ripgrepPath();
     if (binary === undefined) throw new Error('no ripgrep binary (@vscode/ripgrep)');
-    const run = spawnSync(binary, ['-c', '--color', 'never', ...flags, '-e', pattern, 'src'], {
+    const run = spawnSync(binary, ['-c', '--color', 'never', '--sort', 'path', ...flags, '-e', pattern, 'src'], {
       cwd: this.root,
       encoding: 'utf8',
     });
