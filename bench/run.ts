@@ -198,6 +198,12 @@ const SECTION_RUNNERS: ReadonlyArray<readonly [string, string, string, string]> 
     'contextReplayRun.js',
     'the context replay',
   ],
+  [
+    'played agent',
+    'scripted agent tasks with the tools and with grep and range reads (bench/playedAgent.ts)',
+    'playedAgentRun.js',
+    'the played agent',
+  ],
 ];
 
 const phaseSeconds: Record<string, number> = {};

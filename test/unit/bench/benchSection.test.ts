@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { markedSection, numberOption, spliceMarkedSection, TOOL_ANSWERS_SECTION } from '../../../bench/benchSection';
 import { COMPILE_SECTION } from '../../../bench/compileCheck';
 import { CONTEXT_COST_SECTION } from '../../../bench/contextCost';
+import { PLAYED_AGENT_SECTION } from '../../../bench/playedAgent';
 import { CORPORA_SECTION } from '../../../bench/report';
 import { findRepoRootOrThrow } from '../../../bench/workspacePaths';
 
@@ -16,7 +17,13 @@ const MARKERS = { start: '<!-- s: start -->', end: '<!-- s: end -->' };
 void describe('bench sections', () => {
   void test('the committed results.md spliced with its own sections is byte for byte the same', () => {
     const results = readFileSync(join(findRepoRootOrThrow(), 'bench', 'results.md'), 'utf8');
-    for (const markers of [COMPILE_SECTION, CONTEXT_COST_SECTION, CORPORA_SECTION, TOOL_ANSWERS_SECTION]) {
+    for (const markers of [
+      COMPILE_SECTION,
+      CONTEXT_COST_SECTION,
+      CORPORA_SECTION,
+      TOOL_ANSWERS_SECTION,
+      PLAYED_AGENT_SECTION,
+    ]) {
       const section = markedSection(results, markers);
       assert.ok(section !== undefined, `results.md has the section ${markers.start}`);
       assert.equal(spliceMarkedSection(results, section, markers), results);
