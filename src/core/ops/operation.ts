@@ -132,6 +132,20 @@ export interface ParseResult {
   readonly errors: readonly ParseError[];
 }
 
+/** A whole-word match of a renamed declaration's old name that the rename leaves as it is. */
+export interface UntouchedMatch {
+  readonly file: string;
+  readonly line: number;
+  /** The enclosing element's path, or '' (the top level, or a file Scalpel does not outline). */
+  readonly element: string;
+  /**
+   * `string`, `comment`, `code` (not tied to the declaration by the compiler) or `text` (a file of no language); a
+   * line with matches of several kinds names each, comma-separated.
+   */
+  readonly in: string;
+  readonly code: string;
+}
+
 export type OperationStatus = 'ok' | 'failed' | 'skipped';
 
 /** The outcome of one operation of a batch; `hint` tells the model what to do instead. */
