@@ -197,6 +197,9 @@ export interface OperationResult {
    * container): what the user is shown instead of the model's spelling.
    */
   readonly readAs?: string;
-  /** What a RENAME_ELEMENT changed and left, when it applied. */
+  /**
+   * What a RENAME_ELEMENT changes and leaves, when its places were joined into the batch (also when the batch was not
+   * applied because another operation failed: the repair message tells the model what the kept rename does).
+   */
   readonly rename?: RenamePlaces;
 }
