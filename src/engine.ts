@@ -39,7 +39,13 @@ export { EditConversation } from './core/edit/conversation';
 export { answerDecline } from './core/edit/answerNotes';
 export { editTitleOf, undoLabelOf } from './core/edit/editTitle';
 export { exclusionMessage } from './core/edit/exclusion';
-export { describeConflicts, fileOfOperation, operationPath, resolveAgainstCurrent } from './core/edit/rebase';
+export {
+  describeConflicts,
+  fileOfOperation,
+  operationPath,
+  renamesOf,
+  resolveAgainstCurrent,
+} from './core/edit/rebase';
 export { usageTotals } from './core/edit/usage';
 export { remainingTypeErrors, typeCheckLines } from './core/edit/typeCheckStep';
 export { describeTypeErrors, errorCountPhrase } from './core/check/typeCheck';

@@ -1,6 +1,6 @@
 import { createTwoFilesPatch } from 'diff';
 import type { ApplyResult, FileChange } from '../core/ops/apply';
-import type { OperationResult } from '../core/ops/operation';
+import type { OperationResult, RenamePlaces } from '../core/ops/operation';
 
 /** A unified diff of a batch, for the terminal. */
 export function unifiedDiff(changes: readonly FileChange[]): string {
@@ -26,7 +26,24 @@ export function describeResult(result: OperationResult): string {
   if (result.hint !== undefined) lines.push(`        hint: ${result.hint}`);
   if (result.suggestions !== undefined && result.suggestions.length > 0)
     lines.push(`        nearest: ${result.suggestions.join(', ')}`);
+  if (result.rename !== undefined && result.status === 'ok') lines.push(...renameLines(result.rename));
   return lines.join('\n');
+}
+
+/** Lines of the old name a rename left, at most this many; --json has them all. */
+const MAX_UNTOUCHED_LINES = 20;
+
+/** What a RENAME_ELEMENT changed, file by file, and the lines with the old name it left as they are. */
+function renameLines(rename: RenamePlaces): string[] {
+  const changed = rename.files.map((f) => `${f.path} (${f.edits.length})`).join(', ');
+  const left = rename.untouched
+    .slice(0, MAX_UNTOUCHED_LINES)
+    .map((u) => `          ${u.file}:${u.line} (${u.in}) ${u.code}`);
+  return [
+    `        changed: ${changed}`,
+    ...(left.length === 0 ? [] : ['        not changed (decide whether they mean the renamed declaration):', ...left]),
+    ...(rename.untouched.length > left.length ? [`          ${rename.untouched.length - left.length} more`] : []),
+  ];
 }
 
 export function resultsAsJson(apply: ApplyResult): unknown {
@@ -38,5 +55,16 @@ export function resultsAsJson(apply: ApplyResult): unknown {
     ...(r.message === undefined ? {} : { message: r.message }),
     ...(r.hint === undefined ? {} : { hint: r.hint }),
     ...(r.suggestions === undefined ? {} : { suggestions: r.suggestions }),
+    ...(r.rename === undefined
+      ? {}
+      : {
+          rename: {
+            renamedTo: r.rename.renamedTo,
+            places: r.rename.files.reduce((sum, f) => sum + f.edits.length, 0),
+            files: r.rename.files.map((f) => f.path),
+            untouched: r.rename.untouched,
+            notes: r.rename.notes,
+          },
+        }),
   }));
 }

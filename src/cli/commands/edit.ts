@@ -306,6 +306,8 @@ Options:
       );
     } else if (ok) {
       io.stdout(unifiedDiff(changes));
+      // A rename lists what it left with the old name: the user decides about those lines.
+      for (const r of outcome.apply.results) if (r.rename !== undefined) io.stderr(`${describeResult(r)}\n`);
       for (const line of describeReplaced(outcome.history)) io.stderr(`${line}\n`);
       printNotes(io.stderr, outcome.notes);
       progress(

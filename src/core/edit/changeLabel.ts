@@ -27,6 +27,8 @@ export function describeOperation(operation: Operation, options: ChangeLabelOpti
       return `edit ${target}${renamed}`;
     case 'DELETE_ELEMENT':
       return `delete ${target}`;
+    case 'RENAME_ELEMENT':
+      return `rename ${target} to ${operation.newName}`;
     case 'CREATE_ELEMENT': {
       // Named, so a list of changes says which method is new (issue 14), not only where it goes.
       const name = declaredName(operation.content);

@@ -33,6 +33,8 @@ import type { ExcludeGlob } from '../workspace/workspaceFiles';
 import { createSymbolFinder, type SymbolFinder } from './findSymbol';
 import { seenCodeStep } from './seenCodeStep';
 import { referencesStep } from './referencesStep';
+import { renameResolver, type RenameResolver } from './renameResolver';
+import { listWorkspaceFiles } from '../workspace/workspaceFiles';
 import { typeCheckStep } from './typeCheckStep';
 import {
   type ConfirmWrite,
@@ -43,7 +45,7 @@ import {
   type PreWriteGate,
   type PreWriteRequest,
 } from './preWriteGate';
-import { fileOfOperation, operationPath, resolveAgainstCurrent, type Resolution } from './rebase';
+import { fileOfOperation, operationPath, renamesOf, resolveAgainstCurrent, type Resolution } from './rebase';
 import { CHANGES_SECTION_MAX_TOKENS, CHANGES_SECTION_SHARE, changesSection, type ChangesSection } from '../sync/sync';
 import { usageTotals, type UsageTotals } from './usage';
 import {
@@ -284,6 +286,24 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
       }),
     ];
   };
+  /**
+   * RENAME_ELEMENT's places: TypeScript's rename over the workspace's code graph, whatever `verify` says (it is how
+   * the operation is done, not a check). Without a workspace root there is no graph, and a rename fails saying so.
+   */
+  const renames = (
+    settings: EditSettings,
+    mayWrite?: (file: string) => Promise<string | undefined>,
+  ): RenameResolver | undefined => {
+    const workspace = graphOf(settings);
+    const root = deps.workspaceRoot;
+    if (workspace === undefined || root === undefined) return undefined;
+    const exclude = deps.workspaceExclude;
+    return renameResolver({
+      graph: workspace,
+      listFiles: () => listWorkspaceFiles(root, '', exclude === undefined ? {} : { exclude: exclude() }).files,
+      ...(mayWrite === undefined ? {} : { mayWrite }),
+    });
+  };
   /** The references appendices, with the checker the type check uses: `verify: syntax` turns both off. */
   const references = (settings: EditSettings): ReferencesOfContext | undefined => {
     const workspace = settings.verify === 'types' ? graphOf(settings) : undefined;
@@ -308,16 +328,19 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     });
   };
   return {
-    edit: (request) => edit(request, deps, log, record, steps, references, finderFor(request)),
+    edit: (request) => edit(request, deps, log, record, steps, references, finderFor(request), renames),
     plan: (request) => plan(request, log, record, finderFor(request)),
     context: (request) => contextOf(request, references, log),
     checkWrite: ({ confirm, ...request }) => passPreWriteGates(deps.preWriteGates ?? [], request, confirm),
     verify: async ({ snapshot, operations, settings, partial, ...allowed }) => {
+      const resolver = renames(editSettingsOf(settings), writableCheck(deps.preWriteGates ?? [], snapshot));
       const verified = await verifyBatch(
         snapshot,
         operations,
         { strategy: editSettingsOf(settings).strategy, ...(partial === true ? { partial: true } : {}) },
         steps(editSettingsOf(settings), allowed),
+        undefined,
+        resolver === undefined ? {} : { renames: resolver },
       );
       return acceptRemaining(verified, allowed, partial === true);
     },
@@ -375,6 +398,7 @@ async function edit(
   stepsFor: (settings: EditSettings, allowed: Allowances, mayBringIn?: BringInCheck) => VerificationStep[],
   referencesFor: (settings: EditSettings) => ReferencesOfContext | undefined,
   finder: SymbolFinder,
+  renamesFor: (settings: EditSettings, mayWrite?: BringInCheck) => RenameResolver | undefined,
 ): Promise<ServiceEditResult> {
   const title = editTitleOf(request.instruction);
   const settings = editSettingsOf(request.settings);
@@ -427,6 +451,7 @@ async function edit(
     counter,
     options: editOptionsOf(settings, request.full === true ? { full: true } : {}),
     verificationSteps: stepsFor(settings, request, bringInCheck(request, deps)),
+    ...withRenames(renamesFor(settings, bringInCheck(request, deps))),
     ...withReferences(referencesFor(settings)),
     ...(request.signal === undefined ? {} : { signal: request.signal }),
     ...(request.onProgress === undefined ? {} : { onProgress: request.onProgress }),
@@ -531,7 +556,11 @@ function rebase(
     baseline,
     current,
     settings.strategy,
-    { policy: settings.conflictPolicy, proposed: { read: (path) => proposed.get(path) } },
+    {
+      policy: settings.conflictPolicy,
+      proposed: { read: (path) => proposed.get(path) },
+      renames: renamesOf(outcome.operations, outcome.apply.results),
+    },
   );
 }
 
@@ -625,12 +654,20 @@ type BringInCheck = (file: string) => Promise<string | undefined>;
  * (no exclusion) and written without asking (no pre-write gate objects to it: not protected, inside the workspace).
  */
 function bringInCheck(request: ServiceEditRequest, deps: EditServiceDeps): BringInCheck {
+  const gates = writableCheck(deps.preWriteGates ?? [], request.snapshot);
   return async (file) => {
     const exclusion = await request.exclusions?.firstExclusion([file]);
     if (exclusion !== undefined) return `it is excluded by ${exclusion.rule}`;
-    const text = request.snapshot.read(file);
+    return gates(file);
+  };
+}
+
+/** Whether the pre-write gates let a file be written without asking: undefined when they do, else why not. */
+function writableCheck(gates: readonly PreWriteGate[], snapshot: SnapshotReader): BringInCheck {
+  return async (file) => {
+    const text = snapshot.read(file);
     if (text === undefined) return 'it cannot be read';
-    const findings = await runPreWriteGates(deps.preWriteGates ?? [], {
+    const findings = await runPreWriteGates(gates, {
       changes: [{ path: file, before: text, after: text, edits: [], created: false }],
       namedFiles: [],
     });
@@ -639,6 +676,10 @@ function bringInCheck(request: ServiceEditRequest, deps: EditServiceDeps): Bring
       ? undefined
       : `${finding.decision === 'ask' ? 'it is protected: ' : ''}${finding.reason}`;
   };
+}
+
+function withRenames(renames: RenameResolver | undefined): Pick<EditRequest, 'renames'> {
+  return renames === undefined ? {} : { renames };
 }
 
 function withReferences(references: ReferencesOfContext | undefined): Pick<EditRequest, 'references'> {

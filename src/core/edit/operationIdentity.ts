@@ -18,6 +18,8 @@ import type { Operation } from '../ops/operation';
  * - ADD_IMPORT / REMOVE_IMPORT: the file and the declaration (module and bindings, spacing, quotes and the order of
  *   `{ }` names aside).
  * - CREATE_FILE / REPLACE_FILE: the file.
+ * - RENAME_ELEMENT: the element and the new name: a rename to another name is another operation (and fails beside
+ *   the first, as two renames of one declaration).
  */
 export type OperationIdentity = string;
 
@@ -51,6 +53,8 @@ function identityOf(
     case 'CREATE_FILE':
     case 'REPLACE_FILE':
       return `file ${filePartOf(path) ?? path}`;
+    case 'RENAME_ELEMENT':
+      return `rename ${canonicalPath(path, outlineOf)} ${operation.newName}`;
   }
 }
 

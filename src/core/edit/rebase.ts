@@ -3,7 +3,7 @@ import { isOutlinable, outlineSource } from '../elements/outline';
 import { resolveElementPath } from '../elements/resolve';
 import { applyOperations, type EditStrategy, type FileChange, type SnapshotReader } from '../ops/apply';
 import { dedentElementText, indentationBefore } from '../ops/diff/textLines';
-import type { Operation } from '../ops/operation';
+import type { Operation, OperationResult, RenameResolution } from '../ops/operation';
 
 /**
  * The rebase of a verified batch onto the text as it is now: a 3-way merge per element. The base is the text the
@@ -78,6 +78,25 @@ export interface MergeOptions {
   readonly choices?: ReadonlyMap<number, ConflictChoice>;
   /** The batch applied to the baseline (after text per file): the model's version of an element it patched. */
   readonly proposed?: SnapshotReader;
+  /**
+   * The places each RENAME_ELEMENT was verified with ({@link renamesOf}): they apply again only to files that are as
+   * they were; a rename whose files changed is a stale conflict (its places would have to be found again).
+   */
+  readonly renames?: ReadonlyMap<Operation, RenameResolution>;
+}
+
+/** The places of the batch's verified renames, by operation, from their results. */
+export function renamesOf(
+  operations: readonly Operation[],
+  results: readonly OperationResult[],
+): Map<Operation, RenameResolution> {
+  const found = new Map<Operation, RenameResolution>();
+  for (const result of results) {
+    const operation = operations[result.index];
+    if (operation !== undefined && result.rename !== undefined)
+      found.set(operation, { ok: true, places: result.rename });
+  }
+  return found;
 }
 
 /** The element path of an operation without the `file:` marker some answers put in front. */
@@ -255,7 +274,7 @@ export function resolveAgainstCurrent(
   const result = applyOperations(
     current,
     candidates.map((c) => c.operation),
-    { strategy, partial: true },
+    { strategy, partial: true, ...(merge.renames === undefined ? {} : { renames: merge.renames }) },
   );
   const applied: number[] = [];
   for (const r of result.results) {

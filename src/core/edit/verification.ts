@@ -5,6 +5,7 @@ import type { ErrorReach } from '../check/newErrors';
 import type { NewTypeError, TypeCheckSummary } from '../check/typeCheck';
 import type { LineSpan } from '../context/viewPieces';
 import type { BrokenReference } from './referencesStep';
+import type { RenameResolver } from './renameResolver';
 import type { ShownRequest } from './shownRecord';
 
 /**
@@ -95,11 +96,19 @@ export async function verifyBatch(
   options: ApplyOptions,
   steps: readonly VerificationStep[],
   shown?: readonly ShownRequest[],
-  hooks: { readonly progress?: (message: string) => void } = {},
+  hooks: { readonly progress?: (message: string) => void; readonly renames?: RenameResolver } = {},
 ): Promise<Verification> {
   // A model may touch files in a language no file of the request was in: its parser loads before the apply.
   await loadLanguagesForPaths(operations.map((o) => o.path));
-  const apply = operations.length === 0 ? EMPTY_APPLY : applyOperations(snapshot, operations, options);
+  // A RENAME_ELEMENT's places come from the compiler, found against the same snapshot before the pure apply.
+  const renames =
+    hooks.renames !== undefined && operations.some((o) => o.type === 'RENAME_ELEMENT')
+      ? await hooks.renames(operations, snapshot, options.visibleFiles)
+      : undefined;
+  const apply =
+    operations.length === 0
+      ? EMPTY_APPLY
+      : applyOperations(snapshot, operations, renames === undefined ? options : { ...options, renames });
   const reports: StepReport[] = [
     {
       step: APPLY_STEP,

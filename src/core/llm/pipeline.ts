@@ -31,6 +31,7 @@ import {
 } from '../edit/shownRecord';
 import { typeCheckSummary } from '../edit/typeCheckStep';
 import type { EditOptions } from '../edit/editSettings';
+import type { RenameResolver } from '../edit/renameResolver';
 import { verifyBatch, type StepReport, type VerificationProblem, type VerificationStep } from '../edit/verification';
 import type { FileOutline } from '../elements/element';
 import { countLines, isOutlinable, outlineSource } from '../elements/outline';
@@ -101,6 +102,8 @@ export interface EditRequest {
   ) => ReadonlyMap<string, string>;
   /** Checks after the apply engine's own (issue 18's type check); their problems go back for repair. */
   readonly verificationSteps?: readonly VerificationStep[];
+  /** Finds the places of the answer's RENAME_ELEMENTs (TypeScript's rename); without it they fail, saying why. */
+  readonly renames?: RenameResolver;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: EditProgress) => void;
   /** Streams the model's answers as they arrive. */
@@ -509,7 +512,10 @@ export async function runEdit(request: EditRequest): Promise<EditOutcome> {
         },
         request.verificationSteps ?? [],
         shown,
-        { progress: (message) => progress('verify', message) },
+        {
+          progress: (message) => progress('verify', message),
+          ...(request.renames === undefined ? {} : { renames: request.renames }),
+        },
       );
       verifiedOnce = true;
       apply = verified.apply;

@@ -2,6 +2,7 @@ import { CONTEXT_LEGEND } from '../context/buildContext';
 import { createTokenCounter, type TokenCounter } from '../context/tokens';
 import { signatureLine, type FileOutline, type ElementNode } from '../elements/element';
 import { markText, type SectionMark, sectionMarksOf } from '../elements/sectionMarks';
+import { renameSummary } from '../ops/apply/renameMerge';
 import { OPERATION_FORMAT_PROMPT } from '../ops/format/formatPrompt';
 import type { Operation, OperationResult, ParseError } from '../ops/operation';
 import type { VerificationProblem } from '../edit/verification';
@@ -383,6 +384,7 @@ export function parseFinds(answer: string): string[] {
 }
 
 function describeOperation(operation: Operation): string {
+  if (operation.type === 'RENAME_ELEMENT') return `${operation.type} ${operation.path} ${operation.newName}`;
   return `${operation.type} ${operation.path}`;
 }
 
@@ -426,7 +428,8 @@ export function repairUserMessage(
       }
     } else {
       const blamed = problems.filter((p) => p.operationIndex === result.index);
-      if (blamed.length === 0) lines.push(`- ok ${where} (kept; do not repeat it)`);
+      if (blamed.length === 0 && result.rename !== undefined) lines.push(...renameKept(where, result));
+      else if (blamed.length === 0) lines.push(`- ok ${where} (kept; do not repeat it)`);
       else for (const problem of blamed) lines.push(`- FAILED ${where}: ${failureOf(problem)}`);
     }
   }
@@ -448,6 +451,19 @@ export function repairUserMessage(
     `Answer only with corrected operations for the failed ones${fixTypes ? ' and operations that fix the type errors' : ''}, in the same format.`,
   ];
   return parts.join('\n\n');
+}
+
+/** Untouched lines of a kept rename named to the model, at most: it decides whether they mean the declaration. */
+const MAX_UNTOUCHED_SHOWN = 5;
+
+/** A kept RENAME_ELEMENT: what it changed, and the lines with the old name it left, for the model to judge. */
+function renameKept(where: string, result: OperationResult): string[] {
+  const untouched = result.rename?.untouched ?? [];
+  return [
+    `- ok ${where}: ${result.rename === undefined ? 'renamed' : renameSummary(result.rename)} (kept; do not repeat it)`,
+    ...untouched.slice(0, MAX_UNTOUCHED_SHOWN).map((u) => `  left as is: ${u.file}:${u.line} (${u.in}) ${u.code}`),
+    ...(untouched.length > MAX_UNTOUCHED_SHOWN ? [`  … and ${untouched.length - MAX_UNTOUCHED_SHOWN} more`] : []),
+  ];
 }
 
 /** The lines that fit `cap` tokens, then one line saying how many were left out. */

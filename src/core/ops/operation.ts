@@ -12,6 +12,7 @@ export const OPERATION_TYPES = [
   'REMOVE_IMPORT',
   'CREATE_FILE',
   'REPLACE_FILE',
+  'RENAME_ELEMENT',
 ] as const;
 
 export type OperationType = (typeof OPERATION_TYPES)[number];
@@ -108,6 +109,16 @@ export interface ReplaceFileOperation extends OperationBase {
   readonly content: string;
 }
 
+/**
+ * Renames a declaration and every use its language's rename finds (TypeScript/JavaScript), in every file, as part
+ * of the batch (issue 27). No code block: the places are the compiler's, not the model's.
+ */
+export interface RenameElementOperation extends OperationBase {
+  readonly type: 'RENAME_ELEMENT';
+  readonly path: string;
+  readonly newName: string;
+}
+
 export type Operation =
   | ReplaceElementOperation
   | CreateElementOperation
@@ -116,7 +127,8 @@ export type Operation =
   | AddImportOperation
   | RemoveImportOperation
   | CreateFileOperation
-  | ReplaceFileOperation;
+  | ReplaceFileOperation
+  | RenameElementOperation;
 
 /** A problem found while reading the model's answer. The parser never throws; it returns these. */
 export interface ParseError {
@@ -131,6 +143,41 @@ export interface ParseResult {
   readonly operations: readonly Operation[];
   readonly errors: readonly ParseError[];
 }
+
+/** A whole-word match of a renamed declaration's old name that the rename leaves as it is. */
+export interface UntouchedMatch {
+  readonly file: string;
+  readonly line: number;
+  /** The enclosing element's path, or '' (the top level, or a file Scalpel does not outline). */
+  readonly element: string;
+  /**
+   * `string`, `comment`, `code` (not tied to the declaration by the compiler) or `text` (a file of no language); a
+   * line with matches of several kinds names each, comma-separated.
+   */
+  readonly in: string;
+  readonly code: string;
+}
+
+/** What a RENAME_ELEMENT changes, as its language's rename found it against the batch's snapshot (issue 27). */
+export interface RenamePlaces {
+  /** The declaration's path after the rename. */
+  readonly renamedTo: string;
+  /** Per file: the snapshot text the edits are offsets into, and the edits (sorted, each one place). */
+  readonly files: readonly {
+    readonly path: string;
+    readonly before: string;
+    readonly edits: readonly { readonly start: number; readonly end: number; readonly newText: string }[];
+  }[];
+  /** Whole-word matches of the old name it leaves: strings, comments, code the compiler does not tie to it. */
+  readonly untouched: readonly UntouchedMatch[];
+  /** What the searches did not cover, in words (a time limit, files left out). */
+  readonly notes: readonly string[];
+}
+
+/** The places of a RENAME_ELEMENT, or why it cannot be done; found before the batch is applied. */
+export type RenameResolution =
+  | { readonly ok: true; readonly places: RenamePlaces }
+  | { readonly ok: false; readonly message: string; readonly hint?: string; readonly suggestions?: readonly string[] };
 
 export type OperationStatus = 'ok' | 'failed' | 'skipped';
 
@@ -150,4 +197,9 @@ export interface OperationResult {
    * container): what the user is shown instead of the model's spelling.
    */
   readonly readAs?: string;
+  /**
+   * What a RENAME_ELEMENT changes and leaves, when its places were joined into the batch (also when the batch was not
+   * applied because another operation failed: the repair message tells the model what the kept rename does).
+   */
+  readonly rename?: RenamePlaces;
 }

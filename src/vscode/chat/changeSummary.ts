@@ -35,6 +35,7 @@ const VERBS: Readonly<Record<Operation['type'], string>> = {
   REMOVE_IMPORT: 'Import removed from',
   CREATE_FILE: 'New file',
   REPLACE_FILE: 'Rewrote',
+  RENAME_ELEMENT: 'Renamed',
 };
 
 interface FileView {

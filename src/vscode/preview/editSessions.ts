@@ -158,13 +158,13 @@ export class EditSessions implements vscode.Disposable {
     if (operations.length === 0) return { changes: [], applied: [], conflicts: [] };
     const { strategy, conflictPolicy } = this.ctx.config(session.edit.root);
     const proposed = new Map(session.edit.changes.map((c) => [c.path, c.after] as const));
-    return this.ctx
-      .engine()
-      .resolveAgainstCurrent(operations, session.baseline, liveSnapshot(session.edit.root), strategy, {
-        policy: conflictPolicy,
-        choices: session.choices,
-        proposed: { read: (path) => proposed.get(path) },
-      });
+    const engine = this.ctx.engine();
+    return engine.resolveAgainstCurrent(operations, session.baseline, liveSnapshot(session.edit.root), strategy, {
+      policy: conflictPolicy,
+      choices: session.choices,
+      proposed: { read: (path) => proposed.get(path) },
+      renames: engine.renamesOf(session.edit.operations, session.edit.results),
+    });
   }
 
   /** Files the session touches, in batch order. */
@@ -203,7 +203,10 @@ export class EditSessions implements vscode.Disposable {
       }
       // Applied alone, the operation says which part of the file it touches; an operation that needs another one
       // of the batch (a patch of an element the batch creates) cannot say, and gets no place of its own.
-      const alone = engine.applyOperations(current, [operation], { strategy });
+      const alone = engine.applyOperations(current, [operation], {
+        strategy,
+        renames: engine.renamesOf(session.edit.operations, session.edit.results),
+      });
       const first = alone.changes.find((c) => c.path === path)?.edits[0];
       if (first !== undefined) offsets.set(index, mapOffset(batch, first.start));
     }

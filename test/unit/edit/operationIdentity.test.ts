@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { identityReader } from '../../../src/core/edit/operationIdentity';
+import { RepairBatch } from '../../../src/core/edit/repairMerge';
 import { parseOperations } from '../../../src/core/ops/format';
 
 // Issue 24: what the repair merge treats as "the same operation". Two operations with one identity: the later replaces
@@ -74,5 +75,43 @@ void describe('operation identity', () => {
     );
     assert.notEqual(patch('    return this.items.length;', 'x'), patch('  total(): number {', 'x'));
     assert.equal(of(block('CREATE_FILE src/new.ts', 'a')), of(block('REPLACE_FILE src/new.ts', 'b')));
+  });
+
+  void test('a rename is its element and its new name', () => {
+    const rename = of(`RENAME_ELEMENT ${FILE}/class[Cart]/method[total] sum`);
+    assert.equal(of(`RENAME_ELEMENT file:${FILE}/method[total] sum`), rename, 'the container left out');
+    assert.notEqual(of(`RENAME_ELEMENT ${FILE}/class[Cart]/method[total] count`), rename, 'another new name');
+    assert.notEqual(of(`DELETE_ELEMENT ${FILE}/class[Cart]/method[total]`), rename);
+    assert.notEqual(of(`RENAME_ELEMENT ${FILE}/function[checkout] sum`), rename);
+  });
+});
+
+void describe('repair merge of a rename', () => {
+  const RENAME = `RENAME_ELEMENT ${FILE}/class[Cart]/method[total] sum`;
+  const REPLACE = block(`REPLACE_ELEMENT ${FILE}/function[checkout]`, 'export function checkout(): void { return; }');
+  const parsed = (...answers: string[]) => parseOperations(answers.join('\n')).operations;
+
+  void test('a kept rename stays once when the repair answer leaves it out or sends it again', () => {
+    for (const repair of [[REPLACE], [`RENAME_ELEMENT ${FILE}/method[total] sum`, REPLACE]]) {
+      const batch = new RepairBatch(identity);
+      batch.add(0, parsed(RENAME, REPLACE));
+      // The replace failed; the rename was kept.
+      batch.add(1, parsed(...repair), new Map([[1, 'REPLACE_ELEMENT failed']]));
+      assert.deepEqual(
+        batch.operations.map((o) => o.type),
+        ['RENAME_ELEMENT', 'REPLACE_ELEMENT'],
+        repair.join('\n'),
+      );
+    }
+  });
+
+  void test('a rename to another name is another operation: both stay in the batch', () => {
+    const batch = new RepairBatch(identity);
+    batch.add(0, parsed(RENAME));
+    batch.add(1, parsed(`RENAME_ELEMENT ${FILE}/class[Cart]/method[total] count`));
+    assert.deepEqual(
+      batch.operations.map((o) => (o.type === 'RENAME_ELEMENT' ? o.newName : o.type)),
+      ['sum', 'count'],
+    );
   });
 });

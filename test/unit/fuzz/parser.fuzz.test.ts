@@ -139,6 +139,8 @@ void test('fuzz: the parser never throws and returns well-formed results', () =>
             operation.patches.length > 0 &&
               operation.patches.every((p: { readonly search: string }) => p.search !== ''),
           );
+        } else if (operation.type === 'RENAME_ELEMENT') {
+          assert.ok(typeof operation.newName === 'string' && operation.newName !== '');
         } else if (operation.type !== 'DELETE_ELEMENT') {
           assert.equal(typeof operation.content, 'string');
         }

@@ -16,6 +16,7 @@ import { detectStyle, usesLoneCr } from './textStyle';
 import type { ApplyOptions, ApplyResult, FileChange, SnapshotReader } from './types';
 import { verifyEdit, type VerifyProblem } from './verify';
 import { checkWorkspacePath } from './workspacePath';
+import { claimRename, mergeRenames, renameSummary, type RenameClaim } from './renameMerge';
 import { FileBeingSavedError } from '../../workspace/fileFingerprint';
 
 /**
@@ -104,6 +105,13 @@ function malformed(operation: Operation): OpFailure | undefined {
     return undefined;
   }
   if (operation.type === 'DELETE_ELEMENT') return undefined;
+  if (operation.type === 'RENAME_ELEMENT') {
+    if (typeof (operation as { newName?: unknown }).newName === 'string') return undefined;
+    return {
+      message: `RENAME_ELEMENT ${operation.path} has no new name`,
+      hint: 'write RENAME_ELEMENT <path> <newName>',
+    };
+  }
   if (typeof content !== 'string')
     return { message: `${operation.type} ${operation.path} has no content`, hint: 'add the code block' };
   if (operation.type === 'CREATE_ELEMENT') {
@@ -156,6 +164,7 @@ export function applyOperations(
   const skippedBecause = new Map<number, string>();
   const files = new Map<string, FileWork>();
   const createdBy = new Map<string, number>();
+  const renameClaims: RenameClaim[] = [];
   // Each file is read once: every operation of the batch sees the same snapshot text.
   const texts = new Map<string, string | undefined>();
   const read = (path: string): string | undefined => {
@@ -196,6 +205,13 @@ export function applyOperations(
     const path = check.path;
     const hidden = notSent(path, operation, options.visibleFiles, read);
     if (hidden !== undefined) return fail(hidden);
+    if (operation.type === 'RENAME_ELEMENT') {
+      // Its places lie in many files, the model's or not: joined after the other operations (renameMerge.ts).
+      const claimed = claimRename(index, operation, options.renames, read);
+      if (!claimed.ok) return fail(claimed.failure);
+      renameClaims.push(claimed.claim);
+      return undefined;
+    }
     const isElementOp = isElementOperation(operation);
     if (strategy === 'file' && isElementOp) {
       return fail({
@@ -340,6 +356,20 @@ export function applyOperations(
     }
   }
 
+  const renamed = mergeRenames(
+    renameClaims,
+    changes,
+    (path) => {
+      const work = files.get(path);
+      if (work === undefined) return undefined;
+      return {
+        ...(work.fileOp === undefined || failures.has(work.fileOp) ? {} : { wholeFile: work.fileOp }),
+        elementOps: work.elementOps.filter((i) => !failures.has(i)),
+      };
+    },
+    failures,
+  );
+
   const failedList = [...failures.keys()].sort((a, b) => a - b);
   const ok = failedList.length === 0;
   const failedText = failedList.map((i) => `#${i + 1}`).join(', ');
@@ -359,6 +389,7 @@ export function applyOperations(
     }
     const skipped = skippedBecause.get(index);
     if (skipped !== undefined) return { index, operation, status: 'skipped', message: skipped };
+    const rename = renamed.get(index);
     if (!ok && !partial) {
       return {
         index,
@@ -366,10 +397,12 @@ export function applyOperations(
         status: 'skipped',
         message: `not applied: the batch applies all or nothing, and operation${failedList.length > 1 ? 's' : ''} ${failedText} failed`,
         hint: 'send this operation again together with the corrected ones',
+        // What it would change, for the repair message: the model keeps it knowing what it leaves.
+        ...(rename === undefined ? {} : { rename }),
       };
     }
-    const note = notes.get(index);
-    const renamedTo = renames.get(index);
+    const note = rename === undefined ? notes.get(index) : renameSummary(rename);
+    const renamedTo = rename?.renamedTo ?? renames.get(index);
     const readPath = readAs.get(index);
     return {
       index,
@@ -378,6 +411,7 @@ export function applyOperations(
       ...(note === undefined ? {} : { message: note }),
       ...(renamedTo === undefined ? {} : { renamedTo }),
       ...(readPath === undefined ? {} : { readAs: readPath }),
+      ...(rename === undefined ? {} : { rename }),
     };
   });
   const keep = ok || partial;
@@ -405,7 +439,10 @@ function applyElementOperations(
   const loneCr = language.syntax?.loneCrIsWhitespace !== true && usesLoneCr(original);
   const before = loneCr ? original.replace(/\r(?!\n)/g, '\n') : original;
   const style = detectStyle(before);
-  const lexicon: Lexicon = { scanCode: (text: string): CodeScan => language.scanCode(text), syntax: language.syntax ?? C_LIKE_SYNTAX };
+  const lexicon: Lexicon = {
+    scanCode: (text: string): CodeScan => language.scanCode(text),
+    syntax: language.syntax ?? C_LIKE_SYNTAX,
+  };
   const planner = new FilePlanner(path, before, language, style);
   const outline = planner.outline;
   for (const index of indices) {
@@ -432,7 +469,13 @@ function applyElementOperations(
       if (applyEdits(before, planned) !== outcome.buffer.text)
         throw new Error('the edits do not reproduce the edited text');
       const edits = loneCr ? planned.map((e) => ({ ...e, newText: e.newText.replace(/\r?\n/g, '\r') })) : planned;
-      return { path, before: original, after: loneCr ? applyEdits(original, edits) : outcome.buffer.text, edits, created: false };
+      return {
+        path,
+        before: original,
+        after: loneCr ? applyEdits(original, edits) : outcome.buffer.text,
+        edits,
+        created: false,
+      };
     }
     const blamed = attributeProblems(before, outline, plan.actions, plan.expectations, style.eol, failures, lexicon);
     for (const index of blamed) verificationFailed.add(index);

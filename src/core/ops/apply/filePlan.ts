@@ -98,5 +98,6 @@ export class FilePlanner {
 }
 
 export type { ElementOperation };
+/** Operations planned per file on its elements: all but the whole-file ones and RENAME_ELEMENT (renameMerge.ts). */
 export const isElementOperation = (op: Operation): op is ElementOperation =>
-  op.type !== 'CREATE_FILE' && op.type !== 'REPLACE_FILE';
+  op.type !== 'CREATE_FILE' && op.type !== 'REPLACE_FILE' && op.type !== 'RENAME_ELEMENT';

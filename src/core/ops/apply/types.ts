@@ -1,4 +1,4 @@
-import type { OperationResult } from '../operation';
+import type { Operation, OperationResult, RenameResolution } from '../operation';
 
 /** What the apply engine reads: the workspace as it was when the batch was asked for. */
 export interface SnapshotReader {
@@ -22,6 +22,11 @@ export interface ApplyOptions {
    * fails as "not part of this request", quoting none of it. Undefined: every file is visible (a pasted answer).
    */
   readonly visibleFiles?: ReadonlySet<string>;
+  /**
+   * The places of each RENAME_ELEMENT of the batch, found beforehand by its language's rename (the engine is pure and
+   * runs no compiler). A RENAME_ELEMENT without an entry fails, saying so.
+   */
+  readonly renames?: ReadonlyMap<Operation, RenameResolution>;
 }
 
 /** A replacement of `before.slice(start, end)` by `newText`. */

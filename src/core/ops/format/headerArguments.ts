@@ -1,5 +1,6 @@
 import type { BlankLinesAround, CreatePosition, OperationType } from '../operation';
-import { normalizePath, splitArguments } from './headerLine';
+import { newNameProblem } from '../newName';
+import { normalizePath, splitArguments, unquote } from './headerLine';
 import { clip, ok, problem, readBlankLinesToken, readKindToken, readPosition, type Checked } from './operationParts';
 
 export interface HeaderArguments {
@@ -7,11 +8,13 @@ export interface HeaderArguments {
   readonly position?: CreatePosition;
   readonly elementKind?: string;
   readonly blankLines?: BlankLinesAround;
+  /** RENAME_ELEMENT's new name. */
+  readonly newName?: string;
 }
 
 /**
  * Reads what follows the keyword: `<path>`, and for CREATE_ELEMENT `<position> [<sibling>] [KIND=<kind>]
- * [BLANK_LINES=<above>,<below>]`.
+ * [BLANK_LINES=<above>,<below>]`, and for RENAME_ELEMENT `<newName>`.
  */
 export function readHeaderArguments(type: OperationType, args: string): Checked<HeaderArguments> {
   const tokens = splitArguments(args);
@@ -20,9 +23,12 @@ export function readHeaderArguments(type: OperationType, args: string): Checked<
   const usage =
     type === 'CREATE_ELEMENT'
       ? `${type} <path> <position> [KIND=<kind>] [BLANK_LINES=<above>,<below>]`
-      : `${type} <path>`;
+      : type === 'RENAME_ELEMENT'
+        ? `${type} <path> <newName>, e.g. ${type} src/user.ts/class[User]/method[save] persist`
+        : `${type} <path>`;
   if (path === '') return problem(`${type} has no path`, usage);
   const rest = tokens.slice(1);
+  if (type === 'RENAME_ELEMENT') return readNewName(path, rest, usage);
   if (type !== 'CREATE_ELEMENT') {
     if (rest.length === 0) return ok({ path });
     return problem(
@@ -63,4 +69,21 @@ export function readHeaderArguments(type: OperationType, args: string): Checked<
     ...(elementKind === undefined ? {} : { elementKind }),
     ...(blankLines === undefined ? {} : { blankLines }),
   });
+}
+
+function readNewName(path: string, rest: readonly string[], usage: string): Checked<HeaderArguments> {
+  const [token, ...extra] = rest;
+  if (token === undefined) return problem(`RENAME_ELEMENT ${clip(path)} has no new name`, usage);
+  if (extra.length > 0)
+    return problem(`unexpected text after the new name: "${clip(extra.join(' '))}"`, `${usage} (no code block)`);
+  const newName = checkedNewName(unquote(token));
+  return newName.ok ? ok({ path, newName: newName.value }) : newName;
+}
+
+/** The new name as given, or why it cannot be one; the text and the JSON reader say it alike. */
+export function checkedNewName(newName: string): Checked<string> {
+  const why = newNameProblem(newName);
+  if (why !== undefined)
+    return problem(`the new name "${clip(newName)}" ${why}`, 'a TypeScript/JavaScript identifier, e.g. persist');
+  return ok(newName);
 }

@@ -37,9 +37,12 @@ export function operationTypeOf(word: string): OperationType | undefined {
   return OPERATION_TYPES.find((type) => type === upper);
 }
 
-/** Every type but DELETE_ELEMENT carries code; REMOVE_IMPORT may leave it to its `import[...]` path. */
+/**
+ * Every type but DELETE_ELEMENT and RENAME_ELEMENT carries code; REMOVE_IMPORT may leave it to its `import[...]`
+ * path.
+ */
 export function takesBody(type: OperationType): boolean {
-  return type !== 'DELETE_ELEMENT';
+  return type !== 'DELETE_ELEMENT' && type !== 'RENAME_ELEMENT';
 }
 
 export function readPosition(keyword: string | undefined, siblingToken: string | undefined): Checked<CreatePosition> {

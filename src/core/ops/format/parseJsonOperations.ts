@@ -1,4 +1,5 @@
 import type { BlankLinesAround, CreatePosition, Operation, ParseError, SearchReplacePair } from '../operation';
+import { checkedNewName } from './headerArguments';
 import { normalizePath } from './headerLine';
 import { readJson, type JsonValue } from './jsonWithOffsets';
 import {
@@ -178,6 +179,10 @@ function fieldProblems(entry: JsonObject): Array<{ readonly message: string; rea
   if (pathField.ok && normalizePath(pathField.value ?? '') === '')
     found.push({ message: '"path" is empty', expected: '"path": the element path or file path' });
   if (type === undefined || type === 'DELETE_ELEMENT') return found;
+  if (type === 'RENAME_ELEMENT') {
+    note(readJsonNewName(entry));
+    return found;
+  }
   if (type === 'PATCH_ELEMENT') {
     note(readPatches(entry));
     return found;
@@ -214,6 +219,10 @@ function readJsonOperationOrFirstProblem(entry: JsonValue, line: number): Checke
   switch (type) {
     case 'DELETE_ELEMENT':
       return ok({ type, path, line });
+    case 'RENAME_ELEMENT': {
+      const newName = readJsonNewName(entry);
+      return newName.ok ? ok({ type, path, newName: newName.value, line }) : newName;
+    }
     case 'PATCH_ELEMENT': {
       const patches = readPatches(entry);
       return patches.ok ? ok({ type, path, patches: patches.value, line }) : patches;
@@ -254,6 +263,11 @@ function readJsonOperationOrFirstProblem(entry: JsonValue, line: number): Checke
       return ok({ type, path, content: lf(content.value ?? ''), line });
     }
   }
+}
+
+function readJsonNewName(entry: JsonObject): Checked<string> {
+  const field = readString(entry, 'newName', true);
+  return field.ok ? checkedNewName(field.value ?? '') : field;
 }
 
 function readJsonPosition(value: JsonValue | undefined): Checked<CreatePosition> {

@@ -2,7 +2,7 @@ import type { Operation, OperationType, ParseError, ParseResult } from '../opera
 import { closes, readFencedBody, readFenceLine, type FenceLine } from './fences';
 import { readHeaderArguments, type HeaderArguments } from './headerArguments';
 import { readHeaderLine, type HeaderLine } from './headerLine';
-import { clip, importModuleOfPath, VALID_TYPES_TEXT } from './operationParts';
+import { clip, importModuleOfPath, takesBody, VALID_TYPES_TEXT } from './operationParts';
 import { parseJsonOperations } from './parseJsonOperations';
 import { isReplaceMarker, isSearchMarker, parsePatchBody } from './patchBody';
 
@@ -265,9 +265,10 @@ class TextScanner {
     }
     const { type } = header;
     const args = readHeaderArguments(type, header.args);
-    if (type === 'DELETE_ELEMENT') {
-      if (args.ok) this.operations.push({ type, path: args.value.path, line: index + 1 });
-      else this.error(index, args.message, args.expected);
+    if (type === 'DELETE_ELEMENT' || type === 'RENAME_ELEMENT') {
+      if (!args.ok) this.error(index, args.message, args.expected);
+      else if (type === 'DELETE_ELEMENT') this.operations.push({ type, path: args.value.path, line: index + 1 });
+      else this.operations.push({ type, path: args.value.path, newName: args.value.newName ?? '', line: index + 1 });
       return index + 1;
     }
     const body = this.readBody(index, type, args.ok ? args.value.path : '');
@@ -286,7 +287,7 @@ class TextScanner {
 
   private buildOperation(
     index: number,
-    type: Exclude<OperationType, 'DELETE_ELEMENT'>,
+    type: Exclude<OperationType, 'DELETE_ELEMENT' | 'RENAME_ELEMENT'>,
     args: HeaderArguments,
     body: Exclude<Body, { kind: 'error' }>,
   ): Operation | undefined {
@@ -350,11 +351,7 @@ class TextScanner {
    */
   private startsOperationWithBody(index: number): boolean {
     const header = readHeaderLine(this.lines[index] ?? '');
-    return (
-      header?.kind === 'operation' &&
-      header.type !== 'DELETE_ELEMENT' &&
-      readHeaderArguments(header.type, header.args).ok
-    );
+    return header?.kind === 'operation' && takesBody(header.type) && readHeaderArguments(header.type, header.args).ok;
   }
 
   private readBody(headerIndex: number, type: OperationType, path: string): Body {

@@ -16,6 +16,7 @@ export function serializeOperations(operations: readonly Operation[]): string {
 function serializeOperation(operation: Operation): string {
   switch (operation.type) {
     case 'DELETE_ELEMENT':
+    case 'RENAME_ELEMENT':
       return writeHeader(operation);
     case 'PATCH_ELEMENT':
       return `${writeHeader(operation)}\n${fenced(operation.path, serializePatchBody(operation.patches))}`;
@@ -57,6 +58,7 @@ function writeHeader(operation: Operation): string {
 }
 
 function headerLine(operation: Operation, path: string, sibling: string | undefined): string {
+  if (operation.type === 'RENAME_ELEMENT') return `${operation.type} ${path} ${operation.newName}`;
   if (operation.type !== 'CREATE_ELEMENT') return `${operation.type} ${path}`;
   const position = sibling === undefined ? operation.position.kind : `${operation.position.kind} ${sibling}`;
   const kind = operation.elementKind === undefined ? '' : ` KIND=${operation.elementKind}`;
@@ -73,6 +75,7 @@ function readsBackAs(line: string, operation: Operation): boolean {
   if (header?.kind !== 'operation' || header.type !== operation.type) return false;
   const args = readHeaderArguments(header.type, header.args);
   if (!args.ok || args.value.path !== operation.path) return false;
+  if (operation.type === 'RENAME_ELEMENT') return args.value.newName === operation.newName;
   if (operation.type !== 'CREATE_ELEMENT') return true;
   const position = args.value.position;
   const sameSibling =
@@ -116,7 +119,8 @@ export function infoStringFor(path: string): string {
 
 /**
  * The same operations as a pretty JSON array in the `{type, path, content, elementKind, position}` shape that
- * `parseOperations` also accepts; PATCH_ELEMENT's pairs go into `content` with their markers.
+ * `parseOperations` also accepts; PATCH_ELEMENT's pairs go into `content` with their markers, RENAME_ELEMENT's new
+ * name into `newName`.
  */
 export function serializeOperationsAsJson(operations: readonly Operation[]): string {
   return JSON.stringify(operations.map(toJsonShape), null, 2);
@@ -129,6 +133,7 @@ interface JsonOperation {
   readonly elementKind?: string;
   readonly position?: string;
   readonly blankLines?: string;
+  readonly newName?: string;
 }
 
 function toJsonShape(operation: Operation): JsonOperation {
@@ -136,6 +141,8 @@ function toJsonShape(operation: Operation): JsonOperation {
   switch (operation.type) {
     case 'DELETE_ELEMENT':
       return { type, path };
+    case 'RENAME_ELEMENT':
+      return { type, path, newName: operation.newName };
     case 'PATCH_ELEMENT':
       return { type, path, content: serializePatchBody(operation.patches) };
     case 'CREATE_ELEMENT': {

@@ -1,19 +1,21 @@
 import { createTwoFilesPatch } from 'diff';
 import { parseElementPath } from '../../elements/elementPath';
-import { elementsAtOffset, resolveElementPath } from '../../elements/resolve';
+import { resolveElementPath } from '../../elements/resolve';
 import { blockingProblems, verificationNotes } from '../../edit/verification';
 import { remainingTypeErrors } from '../../edit/typeCheckStep';
 import { languageFor } from '../../language/languages';
-import type { FileChange, TextEdit } from '../../ops/apply';
+import { applyEdits, type FileChange } from '../../ops/apply';
 import type { Operation } from '../../ops/operation';
-import { searchText, TextSearchError } from '../../search/textSearch';
-import type { RenameLocation } from '../../graph/semantics';
-import { RENAME_LANGUAGES } from '../graph/workspaceGraph';
+import type { UntouchedMatch } from '../../ops/operation';
+import { isIdentifier, isReservedWord } from '../../ops/newName';
+import { RENAME_LANGUAGES, renameFileEdits, renameRefusal } from '../../graph/renamePlan';
+import { untouchedMatches } from '../../search/untouchedMatches';
 import { count, diffWithinBudget, tablePage, type TableSpec } from '../table';
 import { ToolInputError, type ToolAnswer, type ToolEnv, type ToolSpec } from '../types';
 import { clipped, stringArg } from '../validateInput';
 import { canonicalPathOrThrow, graphOf, withinFile } from './common';
 import type { AnswerBudget } from '../budget';
+import type { RenamePlan } from '../graph/codeGraph';
 
 /**
  * `rename` (issue 27): a declaration renamed with every use the language's rename finds (TypeScript's
@@ -28,34 +30,8 @@ interface RenameInput {
   readonly apply: boolean;
 }
 
-/** Words no declaration may be named (ECMAScript reserved words, strict mode's included). */
-const RESERVED = new Set(
-  (
-    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
-    'function if import in instanceof new null return super switch this throw true try typeof var void while with ' +
-    'implements interface let package private protected public static yield await'
-  ).split(' '),
-);
-
-const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u;
-
-/** Text matches collected at most; past it the answer says so. */
-const MAX_TEXT_HITS = 2_000;
-const TEXT_SEARCH_TIME_LIMIT_MS = 15_000;
-
 /** A whole-word match of the old name that the rename leaves as it is. */
-export interface UntouchedRow {
-  readonly file: string;
-  readonly line: number;
-  /** The enclosing element's path, or '' (the top level, or a file Scalpel does not outline). */
-  readonly element: string;
-  /**
-   * `string`, `comment`, `code` (not tied to the declaration by the compiler) or `text` (a file of no language); a
-   * line with matches of several kinds names each, comma-separated.
-   */
-  readonly in: string;
-  readonly code: string;
-}
+export type UntouchedRow = UntouchedMatch;
 
 export const untouchedTable: TableSpec<UntouchedRow> = {
   columns: ['line', 'in', 'element', 'code'],
@@ -83,9 +59,9 @@ export const renameTool: ToolSpec<RenameInput> = {
   parse: (input) => {
     const path = stringArg(input, 'path') ?? '';
     const newName = stringArg(input, 'newName') ?? '';
-    if (!IDENTIFIER.test(newName))
+    if (!isIdentifier(newName))
       throw new ToolInputError(`"newName" must be an identifier (letters, digits, _ or $), got ${clipped(newName)}`);
-    if (RESERVED.has(newName)) throw new ToolInputError(`"newName" ${newName} is a reserved word`);
+    if (isReservedWord(newName)) throw new ToolInputError(`"newName" ${newName} is a reserved word`);
     return { path, newName, apply: input['apply'] === true };
   },
   describe: (input) => `${input.apply ? 'rename' : 'plan the rename of'} ${input.path} to ${input.newName}`,
@@ -109,22 +85,10 @@ export const renameTool: ToolSpec<RenameInput> = {
     if (env.progress !== undefined) await env.progress(`finding the places to rename ${oldName}`);
     const plan = graph.rename(path, input.newName);
     const refuse = (why: string): ToolAnswer => ({ text: `${why}\nnothing was written`, isError: true });
-    if (plan.refused !== undefined) return refuse(`TypeScript does not rename ${path}: ${plan.refused}`);
-    if (plan.collision !== undefined)
-      return refuse(
-        `${input.newName} is already declared where ${path} is (${plan.collision}); choose another name, or rename that one first`,
-      );
-    const outside = [...new Set(plan.locations.flatMap((l) => (l.file === undefined ? [l.outside ?? '?'] : [])))];
-    if (outside.length > 0)
-      return refuse(
-        `the rename of ${path} would change files outside the workspace: ${outside.join(', ')}; rename is refused (a declaration merged with a dependency's keeps its name)`,
-      );
-    const byFile = new Map<string, RenameLocation[]>();
-    for (const location of plan.locations) {
-      const at = location.file ?? '';
-      byFile.set(at, [...(byFile.get(at) ?? []), location]);
-    }
-    const excluded = [...byFile.keys()].flatMap((f) => {
+    const refusal = renameRefusal(plan, path, input.newName);
+    if (refusal !== undefined) return refuse(refusal);
+    const edited = renameFileEdits(plan);
+    const excluded = edited.flatMap(({ path: f }) => {
       const why = env.workspace.excludedBy?.(f);
       return why === undefined ? [] : [`${f} (${why})`];
     });
@@ -132,12 +96,10 @@ export const renameTool: ToolSpec<RenameInput> = {
       return refuse(`the rename of ${path} would change files excluded from the agent: ${excluded.join(', ')}`);
     const snapshot = env.writer.snapshot();
     const changes: FileChange[] = [];
-    for (const [at, locations] of byFile) {
-      const before = locations[0]?.text ?? '';
+    for (const { path: at, before, edits } of edited) {
       if (snapshot.read(at) !== before) return refuse(`${at} changed while the rename was planned; call rename again`);
-      changes.push(changeOf(at, before, locations));
+      changes.push({ path: at, before, after: applyEdits(before, edits), edits, created: false });
     }
-    changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     const gate = await env.writer.checkWrite?.(changes);
     if (gate !== undefined) return refuse(`the rename of ${path} would write where it may not: ${gate}`);
 
@@ -191,21 +153,6 @@ export const renameTool: ToolSpec<RenameInput> = {
   },
 };
 
-/** The file's text with each location's name replaced. */
-function changeOf(path: string, before: string, locations: readonly RenameLocation[]): FileChange {
-  const edits: TextEdit[] = [...locations]
-    .sort((a, b) => a.start - b.start)
-    .map((l) => ({ start: l.start, end: l.start + l.length, newText: l.replacement }));
-  let after = '';
-  let at = 0;
-  for (const edit of edits) {
-    after += before.slice(at, edit.start) + edit.newText;
-    at = edit.end;
-  }
-  after += before.slice(at);
-  return { path, before, after, edits, created: false };
-}
-
 function diffOf(changes: readonly FileChange[]): string[] {
   return changes
     .map((c) =>
@@ -217,14 +164,11 @@ function diffOf(changes: readonly FileChange[]): string[] {
     .filter((line) => line !== '');
 }
 
-/**
- * Whole-word matches of the old name in the workspace's files (the search tool's ripgrep) that the rename does not
- * change: in strings and comments, in code the compiler does not tie to the declaration, in files of no language.
- */
+/** The workspace's whole-word matches of the old name that the rename does not change, with unsaved texts in place. */
 async function untouchedOccurrences(
   env: ToolEnv,
   oldName: string,
-  locations: readonly RenameLocation[],
+  locations: RenamePlan['locations'],
 ): Promise<{ rows: UntouchedRow[]; notes: string[] }> {
   const listing = env.workspace.listing?.('') ?? {
     files: env.workspace.listSourceFiles(),
@@ -234,60 +178,17 @@ async function untouchedOccurrences(
   };
   const texts = new Map<string, string | undefined>();
   for (const file of env.workspace.unsavedFiles?.() ?? []) texts.set(file, env.workspace.read(file));
-  let result;
-  try {
-    result = await searchText(
-      { text: oldName, mode: 'identifier', caseSensitive: true },
-      { root: env.workspace.root, files: listing.files, texts },
-      { maxHits: MAX_TEXT_HITS, timeLimitMs: TEXT_SEARCH_TIME_LIMIT_MS },
-    );
-  } catch (error) {
-    if (error instanceof TextSearchError) return { rows: [], notes: [`the text search failed: ${error.message}`] };
-    throw error;
-  }
-  // A location's span is the name itself: a match starting there is one the rename changes.
-  const renamed = new Set(locations.map((l) => `${l.file ?? ''}:${l.start}`));
-  const rows: UntouchedRow[] = [];
-  const byFile = new Map<string, (typeof result.hits)[number][]>();
-  for (const hit of result.hits) byFile.set(hit.file, [...(byFile.get(hit.file) ?? []), hit]);
-  for (const [file, hits] of byFile) {
-    const text = texts.get(file) ?? env.workspace.read(file) ?? '';
-    const starts = [0];
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-    const language = languageFor(file);
-    const scan = language?.scanCode(text);
-    const outline = language === undefined ? undefined : env.outlines.get(file);
-    for (const hit of hits) {
-      const offset = (starts[hit.line - 1] ?? 0) + hit.column - 1;
-      if (renamed.has(`${file}:${offset}`)) continue;
-      const inside = (ranges: readonly { start: number; end: number }[] | undefined): boolean =>
-        ranges?.some((r) => offset >= r.start && offset < r.end) === true;
-      const where =
-        scan === undefined ? 'text' : inside(scan.comments) ? 'comment' : inside(scan.literals) ? 'string' : 'code';
-      const element = outline === undefined ? '' : (elementsAtOffset(outline, offset).at(-1)?.path ?? '');
-      // One row per line, naming each kind of match on it.
-      const same = rows.at(-1);
-      if (same?.file === file && same.line === hit.line) {
-        if (!same.in.split(',').includes(where)) rows[rows.length - 1] = { ...same, in: `${same.in},${where}` };
-        continue;
-      }
-      const line = hit.lineText.trim();
-      rows.push({
-        file,
-        line: hit.line,
-        element,
-        in: where,
-        code: line.length > 160 ? `${line.slice(0, 159)}…` : line,
-      });
-    }
-  }
-  const notes = [
-    ...(result.limitReached ? [`the text search stopped at ${count(MAX_TEXT_HITS)} matches: more may follow`] : []),
-    ...(result.cutShort
-      ? [`the text search stopped at its time limit after ${count(result.filesSearched)} files`]
-      : []),
-  ];
-  return { rows, notes };
+  return untouchedMatches(
+    {
+      root: env.workspace.root,
+      files: listing.files,
+      texts,
+      read: (file) => env.workspace.read(file),
+      outlineOf: (file) => env.outlines.get(file),
+    },
+    oldName,
+    new Set(locations.map((l) => `${l.file ?? ''}:${l.start}`)),
+  );
 }
 
 /** The untouched matches as a table, as many rows as fit after `reserved` tokens and half of what is left. */

@@ -1,4 +1,4 @@
-import type { RenameLocation } from '../../graph/semantics';
+import type { RenamePlan } from '../../graph/renamePlan';
 
 /**
  * The code graph the agent tools query: where an element is used, what it uses, and the diagnostics of files. It is
@@ -58,21 +58,7 @@ export interface GraphDiagnostic {
   readonly lineText?: string;
 }
 
-/** What renaming an element would change, as its language's rename finds it (TypeScript/JavaScript only). */
-export interface RenamePlan {
-  /** Workspace-relative file of the declaration. */
-  readonly file: string;
-  /** Each place, with the text of its file; `file` undefined: outside the workspace (`outside` names it). */
-  readonly locations: readonly RenameLocation[];
-  /** Why the language refuses the rename. */
-  readonly refused?: string;
-  /** A declaration of the new name already in the same scope. */
-  readonly collision?: string;
-  /** Workspace files of the language that mention the name, the declaring one included: where the rename looked. */
-  readonly searched: number;
-  /** What the search did not cover, in words (files that mention the name left out); empty when it covered all. */
-  readonly gaps: readonly string[];
-}
+export type { RenamePlan };
 
 /** A declaration that a declaration or implementation lookup led to. */
 export interface DeclaredSite {

@@ -6,6 +6,7 @@ import { CodeGraph as SharedCodeGraph } from '../../graph/codeGraph';
 import { isReferable, ReferenceFinder } from '../../graph/references';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import { errorCodeLabel } from '../../graph/semantics';
+import { MAX_RENAME_FILES, planRename, RENAME_LANGUAGES } from '../../graph/renamePlan';
 import type { OutlineCache } from '../outlineCache';
 import { ToolInputError, type ToolWorkspace } from '../types';
 import type {
@@ -28,11 +29,9 @@ import { declarationLookup, implementationLookup } from './navigation';
 
 const MAX_CODE_CHARS = 160;
 /** References of an element with many uses: the tools page through them, so every mentioning file is searched. */
-const MAX_SEARCHED_FILES = 2_000;
+const MAX_SEARCHED_FILES = MAX_RENAME_FILES;
 
-/** What the rename tool says of a file of another language: true, and what to do instead. */
-export const RENAME_LANGUAGES =
-  'rename is TypeScript/JavaScript only for now; list the uses with references (and the text with search), then change them with apply';
+export { RENAME_LANGUAGES };
 
 function fileSystemOf(workspace: ToolWorkspace): SourceFileSystem {
   const unsaved = workspace.unsavedFiles?.bind(workspace);
@@ -105,25 +104,10 @@ export class WorkspaceGraph implements CodeGraph {
 
   rename(path: string, newName: string): RenamePlan {
     const { file, element } = this.elementOrThrow(path);
-    const semantics = this.graph.semanticsFor(file);
-    if (semantics?.renameLocations === undefined)
-      throw new ToolInputError(`${file} has no rename: ${RENAME_LANGUAGES}`);
     if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
-    const { imports } = this.graph;
-    imports.refresh();
-    // As the reference search: the files that mention the name are the ones the compiler must see.
-    const mentions = imports.filesMentioning(element.name);
-    const candidates = mentions.files.filter((f) => f !== file && this.graph.semanticsFor(f) === semantics);
-    const searched = candidates.slice(0, MAX_SEARCHED_FILES);
-    const answer = semantics.renameLocations(file, element, newName, searched, new Map());
-    const gaps = [
-      ...(candidates.length > searched.length
-        ? [`${candidates.length - searched.length} more files that mention the name not searched`]
-        : []),
-      ...(mentions.cutShort ? [`the name search stopped at its time limit after ${mentions.searched} files`] : []),
-      ...(mentions.truncated ? ['the workspace listing stopped at its limit'] : []),
-    ];
-    return { file, ...answer, searched: searched.length + 1, gaps };
+    const plan = planRename(this.graph, file, element, newName);
+    if (plan === undefined) throw new ToolInputError(`${file} has no rename: ${RENAME_LANGUAGES}`);
+    return plan;
   }
 
   declarations(path: string, name: string, line?: number): DeclarationLookup {

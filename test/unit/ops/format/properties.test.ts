@@ -147,6 +147,9 @@ function assertWellFormed(result: ParseResult, answer: string): void {
     switch (parsed.type) {
       case 'DELETE_ELEMENT':
         break;
+      case 'RENAME_ELEMENT':
+        assert.match(parsed.newName, /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u);
+        break;
       case 'PATCH_ELEMENT':
         assert.ok(parsed.patches.length > 0);
         for (const patch of parsed.patches) {
