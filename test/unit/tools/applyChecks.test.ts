@@ -34,6 +34,17 @@ void describe('the apply tool runs the checks of scalpel edit', () => {
     assert.equal(read(root, 'src/price.ts'), before);
   });
 
+  void test('RENAME_ELEMENT through apply renames the method and its call site in another file, verified', async () => {
+    const root = shopWorkspace();
+    const run = await call(toolEnv(root), 'apply', {
+      operations: 'RENAME_ELEMENT src/price.ts/class[Cart]/method[total] sum',
+    });
+    assert.equal(run.isError, false, run.text);
+    assert.match(run.text, /^written: wrote src\/checkout\.ts, src\/price\.ts$/m);
+    assert.match(read(root, 'src/price.ts'), /\bsum\(\): number/);
+    assert.ok(read(root, 'src/checkout.ts').includes('return format(cart.sum());'));
+  });
+
   void test('allowNewErrors writes it and says what it let through; verify syntax checks the parse alone', async () => {
     const allowed = shopWorkspace();
     const run = await call(toolEnv(allowed), 'apply', { operations: RENAME_TOTAL, allowNewErrors: true });

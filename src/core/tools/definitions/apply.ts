@@ -76,7 +76,7 @@ export const applyTool: ToolSpec<ApplyInput> = {
   name: 'apply',
   title: 'Apply operations',
   description:
-    'Apply element operations (REPLACE_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, PATCH_ELEMENT, ADD_IMPORT, REMOVE_IMPORT, CREATE_FILE, REPLACE_FILE), verified (syntax, targets only, no new type errors), written all or nothing.',
+    'Apply element operations (REPLACE_ELEMENT, CREATE_ELEMENT, DELETE_ELEMENT, PATCH_ELEMENT, RENAME_ELEMENT, ADD_IMPORT, REMOVE_IMPORT, CREATE_FILE, REPLACE_FILE), verified (syntax, targets only, no new type errors), written all or nothing.',
   inputSchema: {
     type: 'object',
     properties: {
