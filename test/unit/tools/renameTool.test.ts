@@ -194,3 +194,21 @@ void describe('the rename tool', () => {
     assert.deepEqual(snapshot(root), Object.values(FILES));
   });
 });
+
+void test('a rename that keeps the old name for a shorthand property says where, in words', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'scalpel-rename-kept-'));
+  const files: Record<string, string> = {
+    'src/limits.ts': 'export const maxItems = 10;\n',
+    'src/config.ts': ["import { maxItems } from './limits';", '', 'export const config = { maxItems };', ''].join('\n'),
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  const run = await call(toolEnv(root), 'rename', { path: 'src/limits.ts/variable[maxItems]', newName: 'itemLimit' });
+  assert.equal(run.isError ?? false, false, run.text);
+  assert.match(
+    run.text,
+    /^1 place keeps the old name for the code that reads it \(a shorthand property, a re-export\): src\/config\.ts:3 `maxItems: itemLimit`$/m,
+  );
+});

@@ -168,11 +168,35 @@ function lineOf(text: string, offset: number): number {
 export function renameSummary(places: RenamePlaces): string {
   const count = places.files.reduce((sum, f) => sum + f.edits.length, 0);
   const left = places.untouched.length;
+  const aliases = keptNameNote(places.files);
   return [
     `renamed in ${count} place${count === 1 ? '' : 's'} in ${places.files.length} file${places.files.length === 1 ? '' : 's'}`,
+    ...(aliases === undefined ? [] : [aliases]),
     left === 0
       ? 'no other whole-word match of the old name'
       : `${left} line${left === 1 ? '' : 's'} with the old name left as they are (strings, comments, code the compiler does not tie to it)`,
     ...places.notes,
   ].join('; ');
+}
+
+/**
+ * The places where a rename keeps the old name for the code that reads it (TypeScript's rename writes a shorthand
+ * `{ old }` as `{ old: newName }` and a re-export as `export { newName as old }`), in words: undefined when there are
+ * none. A rename that looks complete in a summary must say where the old name still stands.
+ */
+export function keptNameNote(
+  files: readonly {
+    readonly path: string;
+    readonly before: string;
+    readonly edits: readonly { readonly start: number; readonly newText: string }[];
+  }[],
+): string | undefined {
+  const kept = files.flatMap((f) =>
+    f.edits
+      .filter((e) => !/^[\p{L}\p{N}_$]+$/u.test(e.newText))
+      .map((e) => `${f.path}:${lineOf(f.before, e.start)} \`${e.newText}\``),
+  );
+  if (kept.length === 0) return undefined;
+  const shown = kept.slice(0, 5).join(', ');
+  return `${kept.length} place${kept.length === 1 ? ' keeps' : 's keep'} the old name for the code that reads it (a shorthand property, a re-export): ${shown}${kept.length > 5 ? `, and ${kept.length - 5} more` : ''}`;
 }

@@ -5,6 +5,7 @@ import { blockingProblems, verificationNotes } from '../../edit/verification';
 import { remainingTypeErrors } from '../../edit/typeCheckStep';
 import { languageFor } from '../../language/languages';
 import { applyEdits, type FileChange } from '../../ops/apply';
+import { keptNameNote } from '../../ops/apply/renameMerge';
 import type { Operation } from '../../ops/operation';
 import type { UntouchedMatch } from '../../ops/operation';
 import { isIdentifier, isReservedWord } from '../../ops/newName';
@@ -110,6 +111,8 @@ export const renameTool: ToolSpec<RenameInput> = {
       `searched: the ${count(plan.searched)} TypeScript/JavaScript files of the workspace that mention ${oldName}, and what they import`,
       ...plan.gaps.map((gap) => `not searched in full: ${gap}`),
     ];
+    const kept = keptNameNote(edited);
+    if (kept !== undefined) lines.push(kept);
     // The same verification as apply's: parse, then the type check (only new errors block).
     const operations: Operation[] = changes.map((c) => ({ type: 'REPLACE_FILE', path: c.path, content: c.after }));
     if (env.progress !== undefined) await env.progress(`verifying the rename in ${count(files.length)} files`);
