@@ -226,6 +226,18 @@ const SNIPPETS: readonly Snippet[] = [
     'field declaration must be static',
   ],
   [
+    'Java: a constructor created among the enum constants (read as a constant with a modifier)',
+    'A.java',
+    'enum E {\n  A(0),\n  private I() {\n  },\n  B(2);\n  E(int i) {}\n}\n',
+    'enum constant expected here',
+  ],
+  [
+    'Java: enum constants with annotations',
+    'A.java',
+    'enum E {\n  @Deprecated A,\n  @SuppressWarnings("x") B(1) {},\n  C;\n  E(int i) {}\n  E() {}\n}\n',
+    undefined,
+  ],
+  [
     'Java: statements, constants and names javac takes',
     'A.java',
     [

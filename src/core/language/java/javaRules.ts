@@ -8,7 +8,8 @@ import { constructorNameProblems, hasLoneCr, orderProblems, problemAt } from '..
  * its class (javac reads it as a method without a return type); a reserved word where a name goes (tree-sitter reads
  * `return x;` among members as a field of type `return`, `returnFz null;` as a variable named `null`); an expression
  * statement of an expression that is not one (`+ a + "b";`, `x;`); a field of an interface or an annotation type
- * without its value; an instance field of a record. Found by the language fuzz (issue 25).
+ * without its value; an instance field of a record; an enum constant with a modifier other than an annotation (a
+ * constructor created among the constants is read as one). Found by the language fuzz (issue 25).
  */
 
 /** What a compilation unit may hold at its top level (JEP 445's implicit classes are a preview javac refuses). */
@@ -90,10 +91,26 @@ function recordFieldProblem(field: Node): SyntaxProblem | undefined {
   return problemAt(field, 'field declaration must be static');
 }
 
-/** One pass over the tree for the names, the statements and the fields. */
+const ANNOTATIONS = new Set(['marker_annotation', 'annotation', 'line_comment', 'block_comment']);
+
+/** An enum constant takes annotations only: `private I18nUtil() { },` among the constants is none. */
+function enumConstantProblem(constant: Node): SyntaxProblem | undefined {
+  const modifiers = constant.namedChildren.find((child) => child.type === 'modifiers');
+  const modifier = modifiers?.children.find((child) => !ANNOTATIONS.has(child.type));
+  return modifier === undefined ? undefined : problemAt(modifier, 'enum constant expected here');
+}
+
+/** One pass over the tree for the names, the statements, the fields and the enum constants. */
 function treeProblems(root: Node): SyntaxProblem[] {
   const problems: SyntaxProblem[] = [];
-  const types = ['identifier', 'type_identifier', 'expression_statement', 'constant_declaration', 'field_declaration'];
+  const types = [
+    'identifier',
+    'type_identifier',
+    'expression_statement',
+    'constant_declaration',
+    'field_declaration',
+    'enum_constant',
+  ];
   for (const node of root.descendantsOfType(types)) {
     if (node === null) continue;
     switch (node.type) {
@@ -107,6 +124,11 @@ function treeProblems(root: Node): SyntaxProblem[] {
         break;
       case 'field_declaration': {
         const problem = recordFieldProblem(node);
+        if (problem !== undefined) problems.push(problem);
+        break;
+      }
+      case 'enum_constant': {
+        const problem = enumConstantProblem(node);
         if (problem !== undefined) problems.push(problem);
         break;
       }
