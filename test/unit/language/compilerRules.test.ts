@@ -170,6 +170,98 @@ const SNIPPETS: readonly Snippet[] = [
     undefined,
   ],
   [
+    'Java: a statement among members (a keyword read as a field type)',
+    'A.java',
+    'class A {\n  int x;\n  int f() {\n  }\n    return x;\n}\n',
+    "'return' is a keyword, and may not be used as an identifier",
+  ],
+  [
+    'Java: a throws clause without its method (a keyword read as a constant type)',
+    'A.java',
+    'interface I {\n      throws Exception;\n}\n',
+    "'throws' is a keyword, and may not be used as an identifier",
+  ],
+  [
+    'Java: an annotation before a return statement (a keyword read as a variable type)',
+    'A.java',
+    'class A {\n  boolean f() {\n    @Override\n    return false;\n  }\n}\n',
+    "'return' is a keyword, and may not be used as an identifier",
+  ],
+  [
+    'Java: a misspelt return (a literal read as a variable name)',
+    'A.java',
+    'class A {\n  Object f() {\n    returnFz null;\n  }\n}\n',
+    "'null' is a literal, and may not be used as an identifier",
+  ],
+  [
+    'Java: a misspelt return of this (a keyword read as a variable name)',
+    'A.java',
+    'class A {\n  A f() {\n    returnFz this;\n  }\n}\n',
+    "'this' is a keyword, and may not be used as an identifier",
+  ],
+  [
+    'Java: an expression statement of a sum',
+    'A.java',
+    'class A {\n  void f(int a) {\n        + a\n        + "b";\n  }\n}\n',
+    'not a statement',
+  ],
+  [
+    'Java: an expression statement of a name',
+    'A.java',
+    'class A {\n  void f(int a) {\n    a;\n  }\n}\n',
+    'not a statement',
+  ],
+  [
+    'Java: an expression statement of a parenthesized assignment',
+    'A.java',
+    'class A {\n  void f(int a) {\n    (a = 1);\n  }\n}\n',
+    'not a statement',
+  ],
+  ['Java: an interface field without its value', 'A.java', 'interface I {\n  long x;\n}\n', '= expected'],
+  ['Java: an annotation type field without its value', 'A.java', '@interface I {\n  int A = 1, B;\n}\n', '= expected'],
+  [
+    'Java: an instance field of a record',
+    'A.java',
+    'record R(int x) {\n  private final int y;\n}\n',
+    'field declaration must be static',
+  ],
+  [
+    'Java: a constructor created among the enum constants (read as a constant with a modifier)',
+    'A.java',
+    'enum E {\n  A(0),\n  private I() {\n  },\n  B(2);\n  E(int i) {}\n}\n',
+    'enum constant expected here',
+  ],
+  [
+    'Java: enum constants with annotations',
+    'A.java',
+    'enum E {\n  @Deprecated A,\n  @SuppressWarnings("x") B(1) {},\n  C;\n  E(int i) {}\n  E() {}\n}\n',
+    undefined,
+  ],
+  [
+    'Java: statements, constants and names javac takes',
+    'A.java',
+    [
+      'interface I {\n  int X = 1, Y = 2;\n  class K { int z; }\n}\n',
+      '@interface N { int value() default 1; int C = 3; }\n',
+      'record R(int x) {\n  static int y;\n  R {\n    if (x < 0) throw new IllegalArgumentException();\n  }\n}\n',
+      'class A<T extends Comparable<? super T>> {\n',
+      '  A() { this(1); }\n  A(int a) { super(); }\n',
+      '  class B { void m(A<T>.B this) { A.this.f(); A.super.hashCode(); } }\n',
+      '  int f() { return 0; }\n',
+      '  void g(int[] a) {\n',
+      '    int v = 0; v = 1; v++; --v; v >>>= 1; f(); new A<T>(); new A<T>().new B();\n',
+      '    switch (v) { case 1 -> f(); default -> {} };\n',
+      '    int w = switch (v) { case 1 -> v + 1; default -> { yield 3; } };\n',
+      '    Class<?> c = int[].class; c = void.class;\n',
+      '    java.util.function.IntFunction<int[]> af = int[]::new;\n',
+      '    for (int i = 0, j = 1; i < j; i++, j--) {}\n',
+      '    synchronized (this) { assert a.length > 0 : "x"; }\n',
+      '    var yield = 1; var record = 2; var sealed = 3; var permits = 4; var module = 5;\n',
+      '  }\n}\n',
+    ].join(''),
+    undefined,
+  ],
+  [
     'Go: an import after a function',
     'a.go',
     'package a\n\nfunc f() {}\n\nimport "fmt"\n',
@@ -287,6 +379,46 @@ void describe('apply refuses what the compiler would', () => {
     ]);
     assert.equal(result.ok, false);
     assert.match(result.results[0]?.message ?? '', /invalid method declaration; return type required/);
+  });
+
+  void test('Java: a return misspelt by a patch is refused, naming the line', () => {
+    const file = 'src/A.java';
+    const text = 'class A {\n  Object f() {\n    return null;\n  }\n}\n';
+    const result = applyOperations({ read: (p) => (p === file ? text : undefined) }, [
+      {
+        type: 'PATCH_ELEMENT',
+        path: `${file}/class[A]/method[f]`,
+        patches: [{ search: 'return null;', replace: 'returnFz null;' }],
+      },
+    ]);
+    assert.equal(result.ok, false, JSON.stringify(result.changes[0]?.after));
+    assert.match(
+      result.results[0]?.message ?? '',
+      /'null' is a literal, and may not be used as an identifier \(line 2 of the patched element\)/,
+    );
+  });
+
+  void test('Java: a field without its value created in an interface is refused, naming the line; with its value it is written', () => {
+    const file = 'src/I.java';
+    const text = 'interface I {\n  int A = 1;\n}\n';
+    const create = (content: string): ReturnType<typeof applyOperations> =>
+      applyOperations({ read: (p) => (p === file ? text : undefined) }, [
+        { type: 'CREATE_ELEMENT', path: `${file}/interface[I]`, position: { kind: 'LAST_CHILD' }, content },
+      ]);
+    const refused = create('private long mTag;');
+    assert.equal(refused.ok, false, JSON.stringify(refused.changes[0]?.after));
+    assert.match(refused.results[0]?.message ?? '', /= expected \(line 1 of the content\)/);
+    const written = create('long B = 2L;');
+    assert.ok(written.ok, JSON.stringify(written.results));
+  });
+
+  void test('Java: `case null, default` (Java 21) is no keyword used as a name', () => {
+    const source =
+      'class A {\n  int f(Object o) {\n    return switch (o) {\n      case null, default -> 0;\n    };\n  }\n}\n';
+    assert.deepEqual(
+      outlineSource('A.java', source).syntaxErrors.map((e) => e.message),
+      [],
+    );
   });
 
   void test('Java: a package declaration created FIRST_CHILD of a file that has one is refused', () => {
