@@ -60,7 +60,7 @@ const ROW_ELEMENT = '("[^"]*"|\\S+)';
 
 /** The element path of the find_symbols row naming `name` exactly, of one of `kinds`. */
 function symbolPath(answer: string, name: string, kinds: readonly string[]): string {
-  for (const row of groupedRows(answer)) {
+  for (const row of [...groupedRows(answer), ...bodyRows(answer)]) {
     const match = new RegExp(`^[\\d,-]+ ${ROW_ELEMENT}$`).exec(row.cells);
     const element = match?.[1];
     if (element === undefined) continue;
@@ -68,6 +68,19 @@ function symbolPath(answer: string, name: string, kinds: readonly string[]): str
     if (last !== undefined && last[2] === name && kinds.includes(last[1] ?? '')) return pathOf(row.file, element);
   }
   throw new Error(`find_symbols did not list ${kinds.join('/')} ${name}`);
+}
+
+/** The heading row of each match in a find_symbols answer with bodies: `435-448 function[f]` under `## file`. */
+function bodyRows(answer: string): Array<{ file: string; cells: string }> {
+  const rows: Array<{ file: string; cells: string }> = [];
+  let file = '';
+  let inFence = false;
+  for (const line of answer.split('\n')) {
+    if (line.startsWith('```')) inFence = !inFence;
+    else if (!inFence && line.startsWith('## ')) file = line.slice(3).trim();
+    else if (!inFence && /^[\d,]+-[\d,]+ \S/.test(line)) rows.push({ file, cells: line });
+  }
+  return rows;
 }
 
 function patchOperation(path: string, blocks: readonly SearchReplace[]): string {
@@ -259,8 +272,10 @@ export function addParameterTask(spec: {
     goal: spec.goal,
     edits: true,
     async scalpel(p) {
-      const path = symbolPath(await p.call('find_symbols', { name }), name, ['function']);
-      await p.call('context', { focus: [path] });
+      // The declaration found and read in one call.
+      const path = symbolPath(await p.call('find_symbols', { name, kinds: ['function'], includeBody: true }), name, [
+        'function',
+      ]);
       const uses = await p.callAllPages('references', { path });
       const callers = new Map<string, { file: string; rows: Array<{ line: number; code: string }> }>();
       for (const row of groupedRows(uses)) {
@@ -651,9 +666,9 @@ export function readAnswerTask(spec: {
     goal: spec.goal,
     edits: false,
     async scalpel(p) {
-      const path = symbolPath(await p.call('find_symbols', { name: spec.symbol }), spec.symbol, [spec.kind]);
-      const context = await p.call('context', { focus: [path] });
-      const found = spec.answerPattern.exec(context)?.[1];
+      // The element's own text, found and read in one call.
+      const answer = await p.call('find_symbols', { name: spec.symbol, kinds: [spec.kind], includeBody: true });
+      const found = spec.answerPattern.exec(answer)?.[1];
       return found === undefined ? [] : [found];
     },
     async baseline(p) {
@@ -698,8 +713,9 @@ export function changeDeclarationTask(spec: {
     goal: spec.goal,
     edits: true,
     async scalpel(p) {
-      const path = symbolPath(await p.call('find_symbols', { name }), name, ['function']);
-      await p.call('context', { focus: [path] });
+      const path = symbolPath(await p.call('find_symbols', { name, kinds: ['function'], includeBody: true }), name, [
+        'function',
+      ]);
       if (!spec.blocks.every((b) => p.hasSeen(b.search, fileOfPath(path))))
         throw new Error('a SEARCH copies lines the agent has not read');
       await p.call('apply', { operations: patchOperation(path, spec.blocks) });
