@@ -459,12 +459,9 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     let started = Date.now();
     workspace.setOverlay(texts);
     try {
-      const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
-      const program = service.getProgram();
-      const declaring = program?.getSourceFile(workspace.absolute(file));
-      if (program === undefined || declaring === undefined) return [];
-      const position = findNamePosition(declaring.text, element);
-      if (position === undefined) return [];
+      const site = this.siteOf(file, element, candidates);
+      if (typeof site === 'string') return [];
+      const { service, program, position } = site;
       if (options.timeLimitMs !== undefined) {
         // The checker binds every file when created; only the search after it is limited.
         program.getTypeChecker();
@@ -501,6 +498,27 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     }
   }
 
+  /**
+   * The language service over `file` and `candidates`, its program, the declaring file and the position of
+   * `element`'s name in it; or why there is none. Called with the overlay set.
+   */
+  private siteOf(
+    file: string,
+    element: ElementNode,
+    candidates: readonly string[],
+  ):
+    | { service: ts.LanguageService; program: ts.Program; declaring: ts.SourceFile; position: number }
+    | 'not in its program'
+    | 'name not found' {
+    const { workspace } = this;
+    const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
+    const program = service.getProgram();
+    const declaring = program?.getSourceFile(workspace.absolute(file));
+    if (program === undefined || declaring === undefined) return 'not in its program';
+    const position = findNamePosition(declaring.text, element);
+    return position === undefined ? 'name not found' : { service, program, declaring, position };
+  }
+
   renameLocations(
     file: string,
     element: ElementNode,
@@ -511,14 +529,10 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     const { workspace } = this;
     workspace.setOverlay(texts);
     try {
-      const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
-      const program = service.getProgram();
-      const declaring = program?.getSourceFile(workspace.absolute(file));
-      if (program === undefined || declaring === undefined)
-        return { locations: [], refused: `${file} is not in its TypeScript program` };
-      const position = findNamePosition(declaring.text, element);
-      if (position === undefined) return { locations: [], refused: `the name of ${element.path} was not found` };
-      return renameAt(workspace.ts, service, program, declaring, position, newName, workspace);
+      const site = this.siteOf(file, element, candidates);
+      if (site === 'not in its program') return { locations: [], refused: `${file} is not in its TypeScript program` };
+      if (site === 'name not found') return { locations: [], refused: `the name of ${element.path} was not found` };
+      return renameAt(workspace.ts, site.service, site.program, site.declaring, site.position, newName, workspace);
     } finally {
       workspace.clearOverlay();
     }
@@ -553,13 +567,9 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
     const { workspace } = this;
     workspace.setOverlay(texts);
     try {
-      const service = workspace.serviceFor(workspace.configFor(file), [file, ...candidates]);
-      const program = service.getProgram();
-      const declaring = program?.getSourceFile(workspace.absolute(file));
-      if (program === undefined || declaring === undefined) return [];
-      const position = findNamePosition(declaring.text, element);
-      if (position === undefined) return [];
-      return implementationsAt(service, program, declaring, position, workspace);
+      const site = this.siteOf(file, element, candidates);
+      if (typeof site === 'string') return [];
+      return implementationsAt(site.service, site.program, site.declaring, site.position, workspace);
     } finally {
       workspace.clearOverlay();
     }
