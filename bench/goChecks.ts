@@ -10,6 +10,7 @@ import { loadAllLanguages } from '../src/core/language/languages';
 import { packagesOf } from '../src/core/language/go/goVetCheck';
 import { loadLanguageCorpus } from '../test/support/languageCorpus';
 import { runBenchSection, type SectionMarkers } from './benchSection';
+import { baselineTable, checkerTables, seconds } from './checkerTables';
 import { median } from './stats';
 
 /**
@@ -234,49 +235,28 @@ function render(
   baselines: readonly { module: string; scalpelWarmMs: number; cliMs: number }[],
   version: string,
 ): string {
-  const breaks = results.filter((r) => r.deliberate);
-  const probes = results.filter((r) => !r.deliberate);
-  const caught = breaks.filter((r) => r.newErrors > 0);
-  const alarms = probes.filter((r) => r.newErrors > 0);
-  const warm = results.filter((r) => r.warm).map((r) => r.ms);
-  const cold = results.filter((r) => !r.warm).map((r) => r.ms);
-  const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-  const kinds = [...new Set(results.map((r) => r.kind))];
-  const cpus = availableParallelism();
+  const tables = checkerTables(results);
+  const warm = tables.warmMs;
+  const cold = tables.coldMs;
   const lines = [
     GO_CHECKS_SECTION.start,
     '',
     '### Go checked by go build and go vet (issue 26)',
     '',
-    `${version}. ${results.length} checks on ${new Set(results.map((r) => r.target)).size} top-level functions that another file of the module calls, in ${new Set(results.map((r) => r.module)).size} modules of the Go corpus (the ones that need nothing outside the standard library; Debian ships no \`go.mod\`, so the upstream one is written into a copy), through the type check of the edit service (both sides, the new-error rule). Deliberate breaks caught: **${caught.length} of ${breaks.length}** (goal 100%); false alarms on correct edits: **${alarms.length} of ${probes.length}** (goal 0).`,
+    `${version}. ${results.length} checks on ${new Set(results.map((r) => r.target)).size} top-level functions that another file of the module calls, in ${new Set(results.map((r) => r.module)).size} modules of the Go corpus (the ones that need nothing outside the standard library; Debian ships no \`go.mod\`, so the upstream one is written into a copy), through the type check of the edit service (both sides, the new-error rule). ${tables.verdict}`,
     '',
-    '| edit | deliberate break | checks | with new errors |',
-    '|---|---|---|---|',
-    ...kinds.map((kind) => {
-      const of = results.filter((r) => r.kind === kind);
-      return `| ${kind} | ${of[0]?.deliberate === true ? 'yes' : 'no'} | ${of.length} | ${of.filter((r) => r.newErrors > 0).length} |`;
-    }),
+    ...tables.kinds,
     '',
-    `Time per check (every package of the module, the batch's side first, the side before only when it has errors): warm median ${fmt(median(warm))} over ${warm.length} checks, max ${fmt(Math.max(...warm))}; cold (the first check of a module) median ${fmt(median(cold))} over ${cold.length}. Load average at the end of the run: ${loadavg()[0]?.toFixed(1) ?? '?'} on ${cpus} cores.`,
+    `Time per check (every package of the module, the batch's side first, the side before only when it has errors): warm median ${seconds(median(warm))} over ${warm.length} checks, max ${seconds(Math.max(...warm))}; cold (the first check of a module) median ${seconds(median(cold))} over ${cold.length}. Load average at the end of the run: ${loadavg()[0]?.toFixed(1) ?? '?'} on ${availableParallelism()} cores.`,
     '',
     "Against `go build -gcflags=-e` and `go vet` of the same packages once from the command line, in the same run (one side only). It runs in the bench's copy of the module, whose paths go has not built before (the check runs in its own linked tree), so it pays about what a checker run afresh pays:",
     '',
-    '| module | warm check (median) | go build + vet, one side | ratio |',
-    '|---|---|---|---|',
-    ...baselines.map(
-      (b) => `| ${b.module} | ${fmt(b.scalpelWarmMs)} | ${fmt(b.cliMs)} | ${(b.scalpelWarmMs / b.cliMs).toFixed(2)}× |`,
+    ...baselineTable(
+      '| module | warm check (median) | go build + vet, one side | ratio |',
+      baselines.map((b) => ({ name: b.module, scalpelWarmMs: b.scalpelWarmMs, cliMs: b.cliMs })),
     ),
     '',
-    ...(alarms.length === 0 && caught.length === breaks.length
-      ? []
-      : [
-          'Misses and false alarms:',
-          '',
-          ...[...breaks.filter((r) => r.newErrors === 0), ...alarms].map(
-            (r) => `- ${r.kind}: ${r.target}${r.firstError === undefined ? '' : `: ${r.firstError}`}`,
-          ),
-          '',
-        ]),
+    ...tables.misses,
     'cobra and prometheus/client_golang were not benched: they need modules that are not in an offline module cache, so both would measure the environment.',
     '',
     GO_CHECKS_SECTION.end,

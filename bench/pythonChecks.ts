@@ -8,6 +8,7 @@ import { loadAllLanguages } from '../src/core/language/languages';
 import { pythonImporters } from '../src/core/language/python/pythonImporters';
 import { loadLanguageCorpus } from '../test/support/languageCorpus';
 import { runBenchSection, type SectionMarkers } from './benchSection';
+import { baselineTable, checkerTables, seconds } from './checkerTables';
 import { median } from './stats';
 
 /**
@@ -184,50 +185,29 @@ function render(
   results: readonly (EditResult & { package: string })[],
   baselines: readonly { package: string; scalpelWarmMs: number; cliMs: number }[],
 ): string {
-  const breaks = results.filter((r) => r.deliberate);
-  const probes = results.filter((r) => !r.deliberate);
-  const caught = breaks.filter((r) => r.newErrors > 0);
-  const alarms = probes.filter((r) => r.newErrors > 0);
-  const warm = results.filter((r) => r.warm).map((r) => r.ms);
-  const cold = results.filter((r) => !r.warm).map((r) => r.ms);
-  const fmt = (ms: number): string => `${(ms / 1000).toFixed(2)} s`;
-  const kinds = [...new Set(results.map((r) => r.kind))];
+  const tables = checkerTables(results);
+  const warm = tables.warmMs;
+  const cold = tables.coldMs;
   const lines = [
     PYTHON_CHECKS_SECTION.start,
     '',
     '### Python checked by pyright (issue 26)',
     '',
-    `${results.length} checks on ${new Set(results.map((r) => r.target)).size} module-level functions that another module imports and calls, ${new Set(results.map((r) => r.package)).size} packages of the Python corpus, through the type check of the edit service (both sides, the new-error rule). Deliberate breaks caught: **${caught.length} of ${breaks.length}** (goal 100%); false alarms on correct edits: **${alarms.length} of ${probes.length}** (goal 0).`,
+    `${results.length} checks on ${new Set(results.map((r) => r.target)).size} module-level functions that another module imports and calls, ${new Set(results.map((r) => r.package)).size} packages of the Python corpus, through the type check of the edit service (both sides, the new-error rule). ${tables.verdict}`,
     '',
-    '| edit | deliberate break | checks | with new errors |',
-    '|---|---|---|---|',
-    ...kinds.map((kind) => {
-      const of = results.filter((r) => r.kind === kind);
-      return `| ${kind} | ${of[0]?.deliberate === true ? 'yes' : 'no'} | ${of.length} | ${of.filter((r) => r.newErrors > 0).length} |`;
-    }),
+    ...tables.kinds,
     '',
-    `Time per check (the changed file and its importers, both sides): warm median ${fmt(median(warm))} over ${warm.length} checks (goal under 2 s), max ${fmt(Math.max(...warm))}; cold (the first check of a package: the language server starts and reads the project) median ${fmt(median(cold))} over ${cold.length}.`,
+    `Time per check (the changed file and its importers, both sides): warm median ${seconds(median(warm))} over ${warm.length} checks (goal under 2 s), max ${seconds(Math.max(...warm))}; cold (the first check of a package: the language server starts and reads the project) median ${seconds(median(cold))} over ${cold.length}.`,
     '',
     'Against the pyright command line run once on the same files in the same run (`--outputjson`, a checker not kept warm; one side only, so half the work of a check):',
     '',
-    '| package | warm check (median) | pyright CLI, one side | ratio |',
-    '|---|---|---|---|',
-    ...baselines.map(
-      (b) =>
-        `| ${b.package} | ${fmt(b.scalpelWarmMs)} | ${fmt(b.cliMs)} | ${(b.scalpelWarmMs / b.cliMs).toFixed(2)}× |`,
+    ...baselineTable(
+      '| package | warm check (median) | pyright CLI, one side | ratio |',
+      baselines.map((b) => ({ name: b.package, scalpelWarmMs: b.scalpelWarmMs, cliMs: b.cliMs })),
     ),
     '',
-    ...(alarms.length === 0 && caught.length === breaks.length
-      ? []
-      : [
-          'Misses and false alarms:',
-          '',
-          ...[...breaks.filter((r) => r.newErrors === 0), ...alarms].map(
-            (r) => `- ${r.kind}: ${r.target}${r.firstError === undefined ? '' : `: ${r.firstError}`}`,
-          ),
-          '',
-        ]),
-    "Rust (`cargo check`) and Java (`javac`) were not benched: the corpus's Rust crates (Debian source packages) need dependencies that are not in cargo's offline cache, and its Java (react-native) needs the Android classpath, so both would measure the environment; their checks are covered by tests on small real projects.",
+    ...tables.misses,
+    "Rust (`cargo check`) and Java (`javac`) were not benched: the corpus's Rust crates (Debian source packages) need dependencies that are not in cargo's offline cache, and its Java (react-native) needs the Android classpath, so both would measure the environment; their checks are covered by tests on small real projects. Go is benched below.",
     '',
     PYTHON_CHECKS_SECTION.end,
   ];
