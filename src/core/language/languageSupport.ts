@@ -102,6 +102,11 @@ export interface CodeSyntax {
    */
   readonly loneCrIsWhitespace?: boolean;
   /**
+   * The element a whole file of the language must keep when it had it (Go's package clause, `statement[package]`):
+   * content parsed alone may lack it, a file may not.
+   */
+  readonly fileClause?: { readonly kind: string; readonly name: string; readonly message: string };
+  /**
    * Whether each member of a trait or interface ends itself, with its `;` or its body's `}` (Rust), so members written
    * on one line take no separator between them; absent: a `;` separates them there (TypeScript, Go).
    */

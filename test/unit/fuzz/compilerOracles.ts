@@ -13,7 +13,8 @@ import { findRepoRootOrThrow } from '../../support/corpus';
  * - Rust: rustc's parser (`-Z parse-crate-root-only`, through RUSTC_BOOTSTRAP on a stable toolchain), the files of a
  *   batch as inline modules of one crate root, split in halves to find the one a failing batch holds.
  * - Java: javac's parser (JavacTask.parse, oracles/ParseCheck.java) in one JVM.
- * - Go (`gofmt -e`) and C# (`dotnet`) when on PATH; the machines this was built on have neither, and the fuzz says so.
+ * - Go: `gofmt -e` (go/parser) when go is on PATH (scripts/test.sh installs Debian's golang-go where it can).
+ * - C#: `dotnet` when on PATH; the machines this was built on have none, and the fuzz says so.
  *
  * Parsing, not building: the corpus files need their crates, classpaths and packages, which are not here; what the
  * parsers refuse is exactly "the file is not whole".
@@ -37,8 +38,8 @@ export interface CompilerOracle {
   check(files: readonly OracleFile[]): OracleVerdict[];
 }
 
-function onPath(command: string, args: readonly string[]): string | undefined {
-  const run = spawnSync(command, args, { encoding: 'utf8' });
+function onPath(command: string, args: readonly string[], input?: string): string | undefined {
+  const run = spawnSync(command, args, { encoding: 'utf8', ...(input === undefined ? {} : { input }) });
   if (run.error !== undefined || run.status !== 0) return undefined;
   return `${run.stdout}${run.stderr}`.trim().split('\n')[0];
 }
@@ -186,7 +187,8 @@ function javaOracle(): CompilerOracle | undefined {
 
 function goOracle(): CompilerOracle | undefined {
   const version = onPath('go', ['version']);
-  if (version === undefined || onPath('gofmt', ['-l', '/dev/null']) === undefined) return undefined;
+  // gofmt reads a file from stdin; an empty one is not Go, a package clause is.
+  if (version === undefined || onPath('gofmt', ['-l'], 'package p\n') === undefined) return undefined;
   return {
     description: `gofmt -e, go/parser (${version})`,
     check: (files) =>

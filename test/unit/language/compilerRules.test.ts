@@ -269,6 +269,33 @@ const SNIPPETS: readonly Snippet[] = [
   ],
   ['Go: a second package clause', 'a.go', 'package a\n\npackage b\n', 'syntax error: package statement must be first'],
   [
+    'Go: a byte order mark inside the file',
+    'a.go',
+    'package a\n\n\uFEFFfunc f() {}\n',
+    'illegal byte order mark',
+  ],
+  [
+    'Go: a name alone at the top of a file',
+    'a.go',
+    'package a\n\nfunc f() {}\n\nOption\n',
+    'syntax error: non-declaration statement outside function body',
+  ],
+  [
+    'Go: a field left of :=',
+    'a.go',
+    'package a\n\nfunc f() {\n\tvar s struct{ x int }\n\ts.x := 1\n}\n',
+    'syntax error: non-name s.x on left side of :=',
+  ],
+  [
+    'Go: every kind of top-level declaration, and := with names',
+    'a.go',
+    [
+      'package a\n\nimport "fmt"\n\n// C is one.\nconst C = 1\n\nvar v, w = 1, 2\n\ntype T struct{ x int }\n\n',
+      'func (t T) M() {}\n\nfunc f() {\n\ta, b := 1, 2\n\tfmt.Println(a, b, v, w)\n}\n',
+    ].join(''),
+    undefined,
+  ],
+  [
     'C#: a using after a namespace',
     'A.cs',
     'namespace N { class A {} }\nusing System;\n',

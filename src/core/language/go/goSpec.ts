@@ -104,9 +104,13 @@ export const goSpec: TreeSitterLanguageSpec = {
   declarationOf,
   commentTypes: ['comment'],
   headerTypes: ['package_clause'],
-  compilerProblems: (root) => goCompilerProblems(root),
+  compilerProblems: (root, text) => goCompilerProblems(root, text),
   // The Go compiler ends a line at LF only: a lone CR is whitespace, so a file of them is read as it is.
-  syntax: { ...C_LIKE_SYNTAX, loneCrIsWhitespace: true },
+  syntax: {
+    ...C_LIKE_SYNTAX,
+    loneCrIsWhitespace: true,
+    fileClause: { kind: 'statement', name: 'package', message: "expected 'package', found" },
+  },
   scanCode: (text) => scanCLike(text, { backtickStrings: true }),
   wrapContent,
   imports: goImports,

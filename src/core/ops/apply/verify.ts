@@ -1,6 +1,6 @@
 import type { ElementNode, FileOutline, TextRange } from '../../elements/element';
 import { kindsCompatible } from '../../elements/elementPath';
-import { outlineSource } from '../../language/languages';
+import { languageFor, outlineSource } from '../../language/languages';
 import type { Action, Expectation } from './actions';
 
 /**
@@ -69,6 +69,26 @@ export function syntaxProblem(before: FileOutline, after: FileOutline): VerifyPr
   return undefined;
 }
 
+/** A file that lost the clause its language requires of every file (Go's `package`), as its compiler says it. */
+function clauseProblem(before: FileOutline, after: FileOutline): VerifyProblem | undefined {
+  const clause = languageFor(before.file)?.syntax?.fileClause;
+  if (clause === undefined) return undefined;
+  const has = (outline: FileOutline): boolean =>
+    outline.elements.some((e) => e.kind === clause.kind && e.name === clause.name);
+  if (!has(before) || has(after)) return undefined;
+  const first = after.elements[0];
+  // As the compiler names it: the first token of the first declaration, on its own line.
+  const at = first?.declarationRange.start ?? after.text.length;
+  const token = /^[^\s({;]+/.exec(after.text.slice(at))?.[0];
+  const found = token === undefined ? 'EOF' : `'${token}'`;
+  const line = after.text.slice(0, at).split('\n').length;
+  return {
+    ops: undefined,
+    message: `the edited ${after.file} does not parse: ${clause.message} ${found}${token === undefined ? '' : ` at line ${line}`} (every file needs its ${clause.kind}[${clause.name}])`,
+    hint: `keep ${clause.kind}[${clause.name}] first in the file`,
+  };
+}
+
 export function verifyEdit(
   before: FileOutline,
   afterText: string,
@@ -76,7 +96,7 @@ export function verifyEdit(
   expectations: readonly Expectation[],
 ): VerifyProblem[] {
   const after = outlineSource(before.file, afterText);
-  const syntax = syntaxProblem(before, after);
+  const syntax = syntaxProblem(before, after) ?? clauseProblem(before, after);
   if (syntax !== undefined) return [syntax];
   const problems: VerifyProblem[] = [];
   const { edited, containers } = changedRanges(actions);
