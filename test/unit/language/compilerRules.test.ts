@@ -268,12 +268,7 @@ const SNIPPETS: readonly Snippet[] = [
     'syntax error: imports must appear before other declarations',
   ],
   ['Go: a second package clause', 'a.go', 'package a\n\npackage b\n', 'syntax error: package statement must be first'],
-  [
-    'Go: a byte order mark inside the file',
-    'a.go',
-    'package a\n\n\uFEFFfunc f() {}\n',
-    'illegal byte order mark',
-  ],
+  ['Go: a byte order mark inside the file', 'a.go', 'package a\n\n\uFEFFfunc f() {}\n', 'illegal byte order mark'],
   [
     'Go: a name alone at the top of a file',
     'a.go',
