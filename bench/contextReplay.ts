@@ -331,6 +331,7 @@ export function replayJobOf(c: Candidate, id: string): ReplayJob {
     switch (operation.type) {
       case 'ADD_IMPORT':
       case 'REMOVE_IMPORT':
+      case 'RENAME_ELEMENT':
         break;
       case 'REPLACE_FILE':
       case 'CREATE_FILE':

@@ -71,6 +71,8 @@ export function focusOfOperations(outline: FileOutline, operations: readonly Ope
         break;
       case 'ADD_IMPORT':
       case 'REMOVE_IMPORT':
+      // The compiler finds a rename's places; no code has to be shown for it.
+      case 'RENAME_ELEMENT':
         break;
       case 'PATCH_ELEMENT': {
         // A patch of the file itself (its comments between elements) is written from the whole file (seen-code rule).
