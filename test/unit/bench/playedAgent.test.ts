@@ -49,10 +49,10 @@ void describe('played-agent bench', () => {
     const result = await runPlayedTask(task, repo, pristine, oracle, counter);
     assert.deepEqual(result.scalpel.problems, []);
     assert.deepEqual(result.grep.problems, []);
-    // Scalpel: find the function, read it, its references, read the caller whose call spans lines, one apply.
+    // Scalpel: find the function with its body, its references, read the caller whose call spans lines, one apply.
     assert.deepEqual(Object.fromEntries(Object.entries(result.scalpel.perTool).map(([tool, v]) => [tool, v.calls])), {
       find_symbols: 1,
-      context: 2,
+      context: 1,
       references: 1,
       apply: 1,
     });
