@@ -1,3 +1,5 @@
+import { describeTypeErrors, type ProposedFileChange, type TypeCheckService } from '../src/core/check/typeCheck';
+
 /**
  * What the checker benches (pythonChecks.ts, goChecks.ts) share: deliberate breaks and correct edits checked through
  * the edit service's type check, counted and tabled the same way.
@@ -11,6 +13,29 @@ export interface CheckedEdit {
   readonly firstError?: string;
   readonly ms: number;
   readonly warm: boolean;
+}
+
+/**
+ * One edit checked through the edit service, timed; a check whose checker did not run (a note in its checks) stops
+ * the bench, since it would count as nothing found.
+ */
+export async function timedCheck(
+  service: TypeCheckService,
+  change: ProposedFileChange,
+  checker: string,
+): Promise<{ newErrors: number; environmentErrors: number; firstError?: string; ms: number }> {
+  const started = performance.now();
+  const result = await service.check([change]);
+  const ms = performance.now() - started;
+  const skipped = result.checks.find((c) => c.note !== undefined);
+  if (skipped !== undefined) throw new Error(`${checker} did not check ${change.file}: ${skipped.note ?? ''}`);
+  const firstError = describeTypeErrors(result.newErrors).split('\n')[1];
+  return {
+    newErrors: result.newErrors.length,
+    environmentErrors: result.environmentErrors.length,
+    ...(firstError === undefined ? {} : { firstError }),
+    ms,
+  };
 }
 
 export interface CheckerTables {

@@ -3,14 +3,14 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } 
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findExecutable } from '../src/core/check/toolchain/runProgram';
-import { TypeCheckService, describeTypeErrors, type ProposedFileChange } from '../src/core/check/typeCheck';
+import { TypeCheckService, type ProposedFileChange } from '../src/core/check/typeCheck';
 import { CodeGraph } from '../src/core/graph/codeGraph';
 import { nodeSourceFileSystem } from '../src/core/graph/sourceFiles';
 import { loadAllLanguages } from '../src/core/language/languages';
 import { packagesOf } from '../src/core/language/go/goVetCheck';
 import { loadLanguageCorpus } from '../test/support/languageCorpus';
 import { runBenchSection, type SectionMarkers } from './benchSection';
-import { baselineTable, checkerTables, seconds } from './checkerTables';
+import { baselineTable, type CheckedEdit, checkerTables, seconds, timedCheck } from './checkerTables';
 import { median } from './stats';
 
 /**
@@ -52,17 +52,7 @@ interface Target {
   readonly caller: string;
 }
 
-interface EditResult {
-  readonly module: string;
-  readonly kind: string;
-  readonly deliberate: boolean;
-  readonly target: string;
-  readonly newErrors: number;
-  readonly environmentErrors: number;
-  readonly firstError?: string;
-  readonly ms: number;
-  readonly warm: boolean;
-}
+type EditResult = CheckedEdit & { readonly module: string; readonly environmentErrors: number };
 
 /** A top-level function (no receiver) at column 0, as gofmt writes it. */
 const FUNC = /^func (\w+)(?:\[[^\]\n]*\])?\(/gm;
@@ -198,22 +188,14 @@ runBenchSection({
           for (const [kind, deliberate, after] of editsOf(target, text)) {
             if (after === text) continue;
             const change: ProposedFileChange = { file: target.file, before: text, after };
-            const started = performance.now();
-            const result = await service.check([change]);
-            const ms = performance.now() - started;
-            const skipped = result.checks.find((c) => c.note !== undefined);
-            if (skipped !== undefined) throw new Error(`go vet did not check ${target.file}: ${skipped.note ?? ''}`);
-            if (!first) warmTimes.push(ms);
-            const firstError = describeTypeErrors(result.newErrors).split('\n')[1];
+            const checked = await timedCheck(service, change, 'go vet');
+            if (!first) warmTimes.push(checked.ms);
             results.push({
               module: label,
               kind,
               deliberate,
               target: `${target.file}/function[${target.name}] (called from ${target.caller})`,
-              newErrors: result.newErrors.length,
-              environmentErrors: result.environmentErrors.length,
-              ...(firstError === undefined ? {} : { firstError }),
-              ms,
+              ...checked,
               warm: !first,
             });
             first = false;

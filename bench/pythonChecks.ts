@@ -1,14 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { TypeCheckService, describeTypeErrors, type ProposedFileChange } from '../src/core/check/typeCheck';
+import { TypeCheckService, type ProposedFileChange } from '../src/core/check/typeCheck';
 import { CodeGraph } from '../src/core/graph/codeGraph';
 import { nodeSourceFileSystem } from '../src/core/graph/sourceFiles';
 import { loadAllLanguages } from '../src/core/language/languages';
 import { pythonImporters } from '../src/core/language/python/pythonImporters';
 import { loadLanguageCorpus } from '../test/support/languageCorpus';
 import { runBenchSection, type SectionMarkers } from './benchSection';
-import { baselineTable, checkerTables, seconds } from './checkerTables';
+import { baselineTable, type CheckedEdit, checkerTables, seconds, timedCheck } from './checkerTables';
 import { median } from './stats';
 
 /**
@@ -35,16 +35,6 @@ interface Target {
   readonly head: string;
   readonly params: string;
   readonly caller: string;
-}
-
-interface EditResult {
-  readonly kind: string;
-  readonly deliberate: boolean;
-  readonly target: string;
-  readonly newErrors: number;
-  readonly firstError?: string;
-  readonly ms: number;
-  readonly warm: boolean;
 }
 
 const DEF = /^(async\s+)?def\s+(\w+)\s*\(([^()]*)\)/gm;
@@ -129,7 +119,7 @@ runBenchSection({
     await loadAllLanguages();
     const perPackage = option('--per-package') ?? 2;
     const corpus = loadLanguageCorpus('python');
-    const results: (EditResult & { package: string })[] = [];
+    const results: (CheckedEdit & { package: string })[] = [];
     const baselines: { package: string; scalpelWarmMs: number; cliMs: number }[] = [];
     for (const source of corpus.sources) {
       const sitePackages = join(source.dir, 'usr', 'lib', 'python3', 'dist-packages');
@@ -147,21 +137,15 @@ runBenchSection({
           const text = readFileSync(join(root, target.file), 'utf8');
           for (const [kind, deliberate, after] of editsOf(target, text)) {
             const change: ProposedFileChange = { file: target.file, before: text, after };
-            const started = performance.now();
-            const result = await service.check([change]);
-            const ms = performance.now() - started;
-            const skipped = result.checks.find((c) => c.note !== undefined);
-            if (skipped !== undefined) throw new Error(`pyright did not check ${target.file}: ${skipped.note ?? ''}`);
-            if (!first) warmTimes.push(ms);
-            const firstError = describeTypeErrors(result.newErrors).split('\n')[1];
+            const checked = await timedCheck(service, change, 'pyright');
+            if (!first) warmTimes.push(checked.ms);
+            const { environmentErrors: _environment, ...counted } = checked;
             results.push({
               package: `${source.name} ${source.version}`,
               kind,
               deliberate,
               target: `${target.file}/function[${target.name}] (called from ${target.caller})`,
-              newErrors: result.newErrors.length,
-              ...(firstError === undefined ? {} : { firstError }),
-              ms,
+              ...counted,
               warm: !first,
             });
             first = false;
@@ -182,7 +166,7 @@ runBenchSection({
 });
 
 function render(
-  results: readonly (EditResult & { package: string })[],
+  results: readonly (CheckedEdit & { package: string })[],
   baselines: readonly { package: string; scalpelWarmMs: number; cliMs: number }[],
 ): string {
   const tables = checkerTables(results);
