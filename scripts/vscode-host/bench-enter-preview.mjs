@@ -6,6 +6,7 @@
 //   npm run build && node scripts/build.mjs --tests && node scripts/vscode-host/bench-enter-preview.mjs
 // Needs scripts/vscode-host/setup.sh to have run. Prints a Markdown table for bench/results.md.
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadScriptedLlmServer, withWorkbench } from './screenshotWorkbench.mjs';
@@ -27,8 +28,12 @@ function generated(lines) {
   return `export class Ledger${lines} {\n${body}}\n`;
 }
 
-function answerFor(lines) {
-  return `REPLACE_ELEMENT src/gen${lines}.ts/class[Ledger${lines}]/method[method1]\n\`\`\`ts\nmethod1(value: number): number {\n  const tripled = value * 3;\n  return tripled + 1;\n}\n\`\`\`\n`;
+/**
+ * The answer of edit `n`: a new body each time, so no edit's type check is one the checker has already answered
+ * (it keeps the errors of texts it has checked).
+ */
+function answerFor(lines, n) {
+  return `REPLACE_ELEMENT src/gen${lines}.ts/class[Ledger${lines}]/method[method1]\n\`\`\`ts\nmethod1(value: number): number {\n  const tripled = value * 3;\n  return tripled + ${n};\n}\n\`\`\`\n`;
 }
 
 function median(values) {
@@ -49,6 +54,7 @@ async function main() {
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
   };
   const results = { warm: {}, syntax: {}, reload: [] };
+  const loadBefore = loadavg()[0];
   try {
     await withWorkbench(
       {
@@ -87,6 +93,7 @@ async function main() {
       await sleep(3000);
       await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } });
     };
+    let edits = 0;
     /** One edit: the file opened, the cursor in method1, the instruction typed; ms from Enter to the diff. */
     const edit = async (lines) => {
       await palette(`gen${lines}.ts`, '');
@@ -102,7 +109,7 @@ async function main() {
         timeout: 60_000,
       });
       await page.keyboard.type('triple it');
-      model.enqueue(scripted.answer(answerFor(lines)));
+      model.enqueue(scripted.answer(answerFor(lines, ++edits)));
       const enter = Date.now();
       await page.keyboard.press('Enter');
       await page.waitForSelector('.monaco-diff-editor', { timeout: 120_000 });
@@ -117,19 +124,26 @@ async function main() {
 
     await start();
     await edit(400); // the first edit of the window: not counted as warm
-    for (const [key, verify] of [
-      ['warm', 'types'],
-      ['syntax', 'syntax'],
-    ]) {
+    // Each size's runs alternate the two settings, so a load that changes during the run weighs on both alike.
+    const setVerify = async (verify) => {
       writeSettings({ 'scalpel.verify': verify });
       await sleep(1000);
-      for (const lines of SIZES) {
-        await edit(lines); // this file's first edit in the window warms its caches
-        const runs = [];
-        for (let i = 0; i < WARM_RUNS; i++) runs.push(await edit(lines));
-        results[key][lines] = runs;
-        console.log(`${key} ${lines} lines: ${runs.join(', ')} ms`);
+    };
+    for (const lines of SIZES) {
+      await edit(lines); // this file's first edit in the window warms its caches
+      results.warm[lines] = [];
+      results.syntax[lines] = [];
+      for (let i = 0; i < WARM_RUNS; i++) {
+        for (const [key, verify] of [
+          ['warm', 'types'],
+          ['syntax', 'syntax'],
+        ]) {
+          await setVerify(verify);
+          results[key][lines].push(await edit(lines));
+        }
       }
+      console.log(`warm ${lines} lines: ${results.warm[lines].join(', ')} ms`);
+      console.log(`syntax ${lines} lines: ${results.syntax[lines].join(', ')} ms`);
     }
     writeSettings({ 'scalpel.verify': 'types' });
     for (let i = 0; i < RELOADS; i++) {
@@ -154,6 +168,8 @@ async function main() {
         "| Lines | Runs | Enter → preview, warm (median) | same, `scalpel.verify: syntax` | type check's share |",
         '| ---: | ---: | ---: | ---: | ---: |',
         ...SIZES.map(row),
+        '',
+        `Load average (1 min) at the start ${loadBefore.toFixed(1)}, at the end ${loadavg()[0].toFixed(1)}, on ${cpus().length} cores.`,
         '',
         `After a window reload (400 lines, ${results.reload.length} reloads): median ${(median(results.reload) / 1000).toFixed(2)} s (${results.reload.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}).`,
       ].join('\n'),
