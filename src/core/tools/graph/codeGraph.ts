@@ -96,6 +96,11 @@ export interface ImplementationLookup {
 
 export interface CodeGraph {
   /**
+   * Reads and indexes the workspace ahead of a query, awaiting `turn` between files (src/core/tools/turns.ts), so
+   * the first query on a big tree does not hold the thread for the whole read; later calls return at once.
+   */
+  prepare?(turn: () => Promise<void>): Promise<void>;
+  /**
    * Where `name`, as used in the element or file `path` (on `line` only, when given), is declared. Throws
    * ToolInputError when the name is not used there.
    */
