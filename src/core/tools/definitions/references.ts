@@ -241,8 +241,22 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       if (graph.implementations === undefined) throw new ToolInputError('this workspace has no implementation search');
       const found = graph.implementations(path);
       const sites = found.sites.filter((site) => keep(site.file));
-      const heading = `implementations of ${path}: ${count(sites.length)} in ${count(new Set(sites.map((s) => s.file)).size)} files (TypeScript's go to implementation over the ${count(found.searched)} files that mention ${lastSegmentOf(path)})`;
-      const notes = [...found.gaps.map((gap) => `not searched in full: ${gap}`), ...filterNote];
+      const where = `${count(sites.length)} in ${count(new Set(sites.map((s) => s.file)).size)} files`;
+      const { byName } = found;
+      const heading =
+        byName === undefined
+          ? `implementations of ${path}: ${where} (TypeScript's go to implementation over the ${count(found.searched)} files that mention ${lastSegmentOf(path)})`
+          : `implementations of ${path}, by name: ${where} (${byName.found}${byName.member === undefined ? '' : `, their members named ${byName.member}`}, in the ${count(found.searched)} ${byName.language} files that mention it)`;
+      const notes = [
+        ...(byName === undefined
+          ? []
+          : [
+              `by name: ${byName.language} has no compiler lookup here, so a type naming another ${byName.typeName} is listed too, and only the types that name it themselves (ask again for each to go further down)`,
+              ...(found.searched === 0 ? [] : [`searched: ${byName.files}`]),
+            ]),
+        ...found.gaps.map((gap) => `not searched in full: ${gap}`),
+        ...filterNote,
+      ];
       return pagedAnswer(env, budget, { ...input }, heading, declaredTable(false), sites, 'implementations', notes);
     }
     if (input.relation === 'callees') {

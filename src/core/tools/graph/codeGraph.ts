@@ -92,6 +92,17 @@ export interface ImplementationLookup {
   readonly searched: number;
   /** What the search did not cover, in words; empty when it covered all. */
   readonly gaps: readonly string[];
+  /** Found by name (no compiler answers in the language): what was looked for, and where. */
+  readonly byName?: {
+    readonly language: string;
+    /** What was looked for, in words: `the Java types whose extends/implements name Shape`. */
+    readonly found: string;
+    readonly typeName: string;
+    /** The member asked about, listed in each type that names typeName. */
+    readonly member?: string;
+    /** The files searched, the first few named and the rest counted. */
+    readonly files: string;
+  };
 }
 
 export interface CodeGraph {

@@ -128,7 +128,7 @@ export class WorkspaceGraph implements CodeGraph {
   implementations(path: string): ImplementationLookup {
     const { file, element } = this.elementOrThrow(path);
     if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
-    return implementationLookup(this.graph, file, element);
+    return implementationLookup(this.graph, this.outlines, file, element);
   }
 
   uses(path: string): UseEdge[] {
