@@ -3,12 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { loadCorpus } from '../test/support/corpus';
 
 /**
  * `npm run bench:mcp` (issue 27): `scalpel mcp` spawned and driven by the SDK's client. A 5 MB element path sent to
  * `context` while an `outline` call is in flight: how long the refusal takes and how long the outline takes beside
- * it, against the same outline alone measured in the same run (the baseline). Prints the figures; bench/results.md
- * records them by hand.
+ * it, against the same outline alone measured in the same run (the baseline). Then the slow calls of a large
+ * workspace (every package of the corpus, both releases: some 1,100 files): a cold find_symbols, `outline .`, a cold
+ * references (the code graph's build), a search and a folder's diagnostics, each on a fresh server, with a `ping`
+ * every 100 ms while it runs: how long the pings waited (issue 27: "a slow call never blocks the others"). Prints
+ * the figures; bench/results.md records them by hand.
  */
 
 const ROUNDS = 20;
@@ -19,6 +23,71 @@ const repoRoot = join(__dirname, '..', '..');
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function serverOn(root: string): Promise<Client> {
+  const client = new Client({ name: 'scalpel-bench', version: '1.0.0' });
+  return client
+    .connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--root', root],
+        stderr: 'ignore',
+      }),
+    )
+    .then(() => client);
+}
+
+/** The sources of every corpus package, both releases, side by side: the large workspace. */
+function largeWorkspace(): { root: string; anyFile: string } {
+  const root = mkdtempSync(join(tmpdir(), 'scalpel-bench-mcp-large-'));
+  let anyFile = '';
+  for (const pkg of loadCorpus().packages) {
+    for (const release of [pkg.before, pkg.after]) {
+      const folder = `${pkg.name.replace(/\W+/g, '-')}-${release.version}`;
+      cpSync(join(release.packageDir, pkg.sourceRoot), join(root, folder, pkg.sourceRoot), { recursive: true });
+      if (pkg.name === 'rxjs') anyFile = `${folder}/${pkg.sourceRoot}/internal/util/noop.ts`;
+    }
+  }
+  return { root, anyFile };
+}
+
+async function slowCalls(): Promise<string[]> {
+  const { root, anyFile } = largeWorkspace();
+  const rxjs = anyFile.split('/')[0] ?? '';
+  const calls: Array<[string, { name: string; arguments: Record<string, unknown> }]> = [
+    ['find_symbols, cold', { name: 'find_symbols', arguments: { name: 'noSuchSymbolAnywhere' } }],
+    ['outline ., cold', { name: 'outline', arguments: { paths: ['.'] } }],
+    [
+      'references, cold graph',
+      { name: 'references', arguments: { path: `${rxjs}/src/internal/Observable.ts/class[Observable]/method[pipe]` } },
+    ],
+    ['search "subscribe"', { name: 'search', arguments: { pattern: 'subscribe' } }],
+    [`diagnostics ${rxjs}/src, cold`, { name: 'diagnostics', arguments: { paths: [`${rxjs}/src`] } }],
+  ];
+  const lines = [`large workspace: ${root}`];
+  for (const [label, params] of calls) {
+    const client = await serverOn(root);
+    await client.callTool({ name: 'outline', arguments: { paths: [anyFile] } });
+    let done = false;
+    const started = performance.now();
+    const slow = client.callTool(params, undefined, { timeout: 600_000 }).finally(() => (done = true));
+    const waits: number[] = [];
+    while (!done) {
+      const sent = performance.now();
+      await client.ping();
+      waits.push(performance.now() - sent);
+      await new Promise((resume) => setTimeout(resume, 100));
+    }
+    const result = await slow;
+    const took = performance.now() - started;
+    const ok = result.isError === true ? ' (error)' : '';
+    lines.push(
+      `${label}: ${(took / 1000).toFixed(1)} s${ok}; ${waits.length} pings beside it waited median ${median(waits).toFixed(0)} ms, max ${Math.max(...waits).toFixed(0)} ms`,
+    );
+    await client.close();
+  }
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -58,6 +127,7 @@ async function main(): Promise<void> {
       `outline alone (baseline): ${ms(median(alone))}`,
       `5 MB element path refused: ${ms(median(refusal))} (max ${ms(Math.max(...refusal))})`,
       `outline served beside it: ${ms(median(beside))} (${(median(beside) / median(alone)).toFixed(2)}x the baseline)`,
+      ...(await slowCalls()),
       '',
     ].join('\n'),
   );

@@ -47,51 +47,75 @@ export class ImportGraph {
   private readonly mentionCache = new Map<string, MentioningFiles>();
   private generation = 0;
   private augmenting: { generation: number; files: readonly string[] } | undefined;
+  /** Entries to scan again (the listing changed since they were scanned). */
+  private unresolved = new Set<string>();
+  /** Entries changed since the importers were last rebuilt. */
+  private changed = false;
 
   constructor(private readonly graph: CodeGraph) {}
 
   /** Brings the graph up to date with the disk: new, changed and deleted files. Cheap when little changed. */
   refresh(): void {
+    for (const step of this.refreshSteps()) void step;
+  }
+
+  /**
+   * {@link refresh} with `turn` awaited between files: reading and scanning a thousand files takes seconds, and a
+   * server answering other calls meanwhile gives them turns (src/core/tools/turns.ts). What a turn throws (a
+   * cancelled call) stops the refresh between files; the next refresh goes on from what this one kept.
+   */
+  async refreshWithTurns(turn: () => Promise<void>): Promise<void> {
+    for (const step of this.refreshSteps()) {
+      void step;
+      await turn();
+    }
+  }
+
+  /** The refresh, one step per file read or scanned. */
+  private *refreshSteps(): Generator<void> {
     const fs = this.graph.fileSystem;
     const listing = fs.listSourceFiles();
     const listingChanged =
       this.listing === undefined ||
       this.listing.length !== listing.length ||
       this.listing.some((file, i) => listing[i] !== file);
-    if (listingChanged) {
+    if (listingChanged || this.known === undefined) {
       // A file that appeared or vanished can change what any specifier resolves to: resolve everything again.
       const present = new Set(listing);
       for (const file of [...this.entries.keys()]) if (!present.has(file)) this.entries.delete(file);
+      this.unresolved = new Set(this.entries.keys());
+      // A new set only when the listing changed: the language keeps its resolutions while the set stays the same.
+      this.known = new Set(listing);
+      this.changed = true;
     }
-    const toScan = new Set<string>(listingChanged ? this.entries.keys() : []);
-    // Only the files of a language that scans imports are read and kept: the others are searched on disk.
+    const known = this.known;
+    // Only the files of a language that scans imports are read and kept: the others are searched on disk. Each file
+    // is scanned as it is read, so a refresh stopped between files leaves every entry whole; what it did not reach
+    // (`unresolved`, `changed`) the next refresh finishes.
     for (const file of listing) {
       if (!this.scansImports(file)) continue;
       const version = fs.versionOf(file);
       const entry = this.entries.get(file);
       if (version === undefined) {
         if (entry !== undefined) this.entries.delete(file);
+        this.changed ||= entry !== undefined;
         continue;
       }
-      if (entry !== undefined && entry.version === version) continue;
-      const text = fs.readFile(file);
+      const current = entry !== undefined && entry.version === version;
+      if (current && !this.unresolved.has(file)) continue;
+      const text = current ? entry.text : fs.readFile(file);
       if (text === undefined) continue;
-      this.entries.set(file, { version, text, imports: [] });
-      toScan.add(file);
+      this.entries.set(file, { version, text, imports: this.scanImports(file, text, known) });
+      this.unresolved.delete(file);
+      this.changed = true;
+      yield;
     }
     this.listing = listing;
-    if (listingChanged) this.mentionCache.clear();
-    if (toScan.size === 0) return;
-    // A new set only when the listing changed: the language keeps its resolutions while the set stays the same.
-    if (listingChanged || this.known === undefined) this.known = new Set(listing);
-    const known = this.known;
-    for (const file of toScan) {
-      const entry = this.entries.get(file);
-      if (entry !== undefined) this.entries.set(file, { ...entry, imports: this.scanImports(file, entry.text, known) });
-    }
+    if (!this.changed) return;
     this.rebuildImporters();
     this.generation += 1;
     this.mentionCache.clear();
+    this.changed = false;
   }
 
   files(): readonly string[] {

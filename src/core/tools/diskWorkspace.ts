@@ -3,7 +3,7 @@ import { isOutlinable } from '../elements/outline';
 import {
   listWorkspaceFiles,
   normalizeWorkspacePath,
-  workspaceExclusionOf,
+  workspaceExclusionRule,
   type WorkspaceFilesOptions,
   type WorkspaceListing,
 } from '../workspace/workspaceFiles';
@@ -27,7 +27,8 @@ export function diskWorkspace(root: string, options: WorkspaceFilesOptions = {})
     }
   };
   const listing = (folder = ''): WorkspaceListing => listWorkspaceFiles(root, folder, options);
-  const excludedBy = (path: string): string | undefined => workspaceExclusionOf(root, path, options);
+  // Asked on every read: the `.gitignore` files are read again only when they change (issue 25).
+  const excludedBy = workspaceExclusionRule(root, options);
   return {
     root,
     listing,

@@ -3,6 +3,7 @@ import { ElementNotFoundError } from '../elements/resolve';
 import { WorkspacePathError } from '../workspace/workspacePaths';
 import type { AnswerBudget } from './budget';
 import { count } from './table';
+import { CallCancelledError, takeTurn } from './turns';
 import { ToolInputError, type Tool, type ToolCallRecord, type ToolEnv } from './types';
 
 export interface ToolRun {
@@ -44,9 +45,15 @@ export async function runTool(tool: Tool, rawInput: unknown, env: ToolEnv, optio
     const answer = await tool.call(rawInput, callEnv, options.budget);
     text = answer.text;
     isError = answer.isError === true;
+    // Counting a long answer is work too: the calls that waited meanwhile go first.
+    await takeTurn({});
   } catch (error) {
     isError = true;
-    if (
+    if (error instanceof CallCancelledError) {
+      // The client no longer waits for the answer (the SDK drops it); the log says where the work stopped.
+      env.logger.info(`${tool.name} cancelled: stopped ${error.where}`);
+      text = `cancelled: ${tool.name} stopped ${error.where}`;
+    } else if (
       error instanceof ToolInputError ||
       error instanceof ElementNotFoundError ||
       error instanceof WorkspacePathError

@@ -252,27 +252,90 @@ function readIgnoreLevel(absoluteFolder: string, folder: string): IgnoreLevel | 
 /**
  * Why a file may not be read (a `.gitignore` rule or an exclusion glob, in words), or undefined: the rule the read
  * tools give when asked for a file the listing does not hold. Search-only exclusions (`listingOnly`) do not count.
+ * One question; a caller asking for many paths keeps a {@link workspaceExclusionRule}.
  */
 export function workspaceExclusionOf(
   root: string,
   path: string,
   options: Pick<WorkspaceFilesOptions, 'exclude'> = {},
 ): string | undefined {
+  return workspaceExclusionRule(root, options)(path);
+}
+
+/** A folder's `.gitignore` as last read, with the stamp of the file it was read from. */
+interface StampedLevel {
+  readonly stamp: string;
+  readonly text: string | undefined;
+  readonly level: IgnoreLevel | undefined;
+}
+
+/**
+ * A stamp younger than this is not trusted alone: file times tick in steps of a few milliseconds, so a file written
+ * twice in one step keeps its stamp when its size does not change ("racy git"); its text is compared instead.
+ */
+const RACY_MS = 2_000;
+
+/**
+ * {@link workspaceExclusionOf} for many paths (every read of the tools' disk workspace asks it, issue 25): the
+ * exclusion globs compiled once, and each folder's `.gitignore` read and compiled once, then read again only when its
+ * stamp (size, modification time, inode) changes or is too recent to tell (its text is compared then). A stat per
+ * folder above the path is what a question costs, and an edited, added or deleted `.gitignore` takes effect on the
+ * next question. The globs are fixed for the rule's life: VS Code builds a new workspace (so a new rule) when an
+ * exclusion setting changes.
+ */
+export function workspaceExclusionRule(
+  root: string,
+  options: Pick<WorkspaceFilesOptions, 'exclude'> = {},
+): (path: string) => string | undefined {
   const excludes = compileExcludes((options.exclude ?? DEFAULT_EXCLUDES).filter((e) => e.listingOnly !== true));
-  const normalized = normalizeWorkspacePath(path);
-  if (normalized === '') return undefined;
-  const segments = normalized.split('/');
-  const levels: IgnoreLevel[] = [];
-  for (let depth = 0; depth < segments.length; depth++) {
-    const prefix = segments.slice(0, depth + 1).join('/');
-    const excluded = excludes.find(({ regExp }) => regExp.test(prefix))?.rule;
-    if (excluded !== undefined) return excluded;
-    const folderAbove = segments.slice(0, depth).join('/');
-    const level = readIgnoreLevel(join(root, folderAbove), folderAbove);
-    if (level !== undefined) levels.push(level);
-    const isLast = depth === segments.length - 1;
-    const ignored = ignoredBy(levels, prefix, !isLast);
-    if (ignored !== undefined) return ignored;
-  }
-  return undefined;
+  const levels = new Map<string, StampedLevel>();
+  const levelOf = (folder: string): IgnoreLevel | undefined => {
+    const file = join(root, folder, '.gitignore');
+    let stamp = 'none';
+    let racy = false;
+    try {
+      const stat = statSync(file, { throwIfNoEntry: false });
+      if (stat !== undefined) {
+        stamp = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+        racy = Date.now() - stat.mtimeMs < RACY_MS;
+      }
+    } catch {
+      // A folder that cannot be read has no rules to give.
+    }
+    const known = levels.get(folder);
+    if (known !== undefined && known.stamp === stamp && !racy) return known.level;
+    let text: string | undefined;
+    try {
+      text = stamp === 'none' ? undefined : readFileSync(file, 'utf8');
+    } catch {
+      text = undefined;
+    }
+    if (known !== undefined && known.text === text) {
+      levels.set(folder, { ...known, stamp });
+      return known.level;
+    }
+    const level =
+      text === undefined
+        ? undefined
+        : { folder, rules: ignore().add(text), file: folder === '' ? '.gitignore' : `${folder}/.gitignore` };
+    levels.set(folder, { stamp, text, level });
+    return level;
+  };
+  return (path) => {
+    const normalized = normalizeWorkspacePath(path);
+    if (normalized === '') return undefined;
+    const segments = normalized.split('/');
+    const found: IgnoreLevel[] = [];
+    for (let depth = 0; depth < segments.length; depth++) {
+      const prefix = segments.slice(0, depth + 1).join('/');
+      const excluded = excludes.find(({ regExp }) => regExp.test(prefix))?.rule;
+      if (excluded !== undefined) return excluded;
+      const level = levelOf(segments.slice(0, depth).join('/'));
+      if (level !== undefined) found.push(level);
+      const isLast = depth === segments.length - 1;
+      const ignored = ignoredBy(found, prefix, !isLast);
+      if (ignored !== undefined) return ignored;
+    }
+    return undefined;
+  };
 }

@@ -90,11 +90,17 @@ export function registerTools(ctx: Ctx, services: ScalpelServices): void {
           const given = options.tokenizationOptions?.tokenBudget;
           const limit = Math.min(maxAnswerTokens(), given !== undefined && given > 0 ? given : Number.MAX_SAFE_INTEGER);
           if (token.isCancellationRequested) throw new vscode.CancellationError();
-          const run = await engine.runTool(tool, options.input, envOf(rootOrThrow()), {
-            budget: engine.answerBudget(limit),
-            surface: 'lm',
-            record: (record) => engine.appendToolCall(metricsFileOf(ctx), record, (message) => ctx.log.warn(message)),
-          });
+          // A walk over the workspace stops at its next turn once the chat cancels (src/core/tools/turns.ts).
+          const cancel = new AbortController();
+          const cancelling = token.onCancellationRequested(() => cancel.abort());
+          const run = await engine
+            .runTool(tool, options.input, envOf(rootOrThrow()), {
+              budget: engine.answerBudget(limit),
+              surface: 'lm',
+              signal: cancel.signal,
+              record: (record) => engine.appendToolCall(metricsFileOf(ctx), record, (message) => ctx.log.warn(message)),
+            })
+            .finally(() => cancelling.dispose());
           ctx.log.info(`${name}: ${run.isError ? 'error' : 'ok'}, ${run.tokens} tokens`);
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(run.text)]);
         },

@@ -145,7 +145,38 @@ void describe('references: declaration and implementations', () => {
     assert.match(run.text, /perimeter is not used in src\/report\.ts\/function\[total\]/);
     const noName = await call(env, 'references', { path: 'src/report.ts', relation: 'declaration' });
     assert.equal(noName.isError, true);
-    assert.match(noName.text, /needs "name"/);
+    assert.match(
+      noName.text,
+      /needs "name" \(the identifier as used in "path".*\) or "line" alone \(every name used on it\)/,
+    );
+  });
+
+  void test('declaration with a line and no name: every name used on the line, each with its declaration', async () => {
+    // The agent has a line from search or context and no name to pick: the line's names are looked up one by one.
+    const run = await call(env, 'references', { path: 'src/report.ts', relation: 'declaration', line: 6 });
+    assert.equal(run.isError, false, run.text);
+    assert.match(run.text, /^declarations of the names used on line 6 of src\/report\.ts: 7 for 6 of its 7 words$/m);
+    const rows = tableRows(run.text);
+    assert.deepEqual(rows.slice(0, 6), [
+      'shapes 4 "shapes in function[total]" export function total(shapes: readonly Shape[]): number {',
+      'extra 5 "extra in function[total]" const extra = new Square(1);',
+      's 6 "s in function[total]" return shapes.reduce((sum, s) => sum + s.area(), 0) + extra.area();',
+      'sum 6 "sum in function[total]" return shapes.reduce((sum, s) => sum + s.area(), 0) + extra.area();',
+      'area 2-3 interface[Shape]/method[area] area(): number',
+      'area 7-9 class[Square]/method[area] area(): number',
+    ]);
+    // The standard library's reduce comes last, marked as outside; the keyword `return` leads nowhere.
+    assert.match(rows[6] ?? '', /^reduce \d+ "outside the workspace" reduce<U>/);
+    assert.match(run.text, /^compiler-resolved; words that lead to no declaration \(keywords/m);
+    // Outside TypeScript the same question is answered by name, and says so.
+    const python = await call(env, 'references', { path: 'tools/geometry.py', relation: 'declaration', line: 7 });
+    assert.equal(python.isError, false, python.text);
+    assert.match(
+      python.text,
+      /^declarations of the names used on line 7 of tools\/geometry\.py, by name: 1 for 1 of its 7 words$/m,
+    );
+    assert.deepEqual(tableRows(python.text), ['area 2-3 class[Square]/method[area] def area(self)']);
+    assert.match(python.text, /^by name: Python has no compiler lookup here/m);
   });
 
   void test('implementations of an interface method are the methods of both classes, in two files', async () => {
@@ -169,16 +200,17 @@ void describe('references: declaration and implementations', () => {
     ]);
   });
 
-  void test('another language: implementations are refused with what to do, the declaration comes by name', async () => {
+  void test('another language: implementations and the declaration come by name, said so', async () => {
     const impl = await call(env, 'references', {
       path: 'tools/geometry.py/class[Square]/method[area]',
       relation: 'implementations',
     });
-    assert.equal(impl.isError, true);
+    assert.equal(impl.isError, false, impl.text);
     assert.match(
       impl.text,
-      /TypeScript\/JavaScript files only, and tools\/geometry\.py is Python; list the members of that name with find_symbols/,
+      /^implementations of tools\/geometry\.py\/class\[Square\]\/method\[area\], by name: 0 in 0 files \(the Python classes whose bases name Square, their members named area, in the 1 Python files that mention it\)$/m,
     );
+    assert.match(impl.text, /^searched: tools\/geometry\.py$/m);
     const decl = await call(env, 'references', {
       path: 'tools/geometry.py/function[total]',
       relation: 'declaration',

@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
+import { diskWorkspace } from '../../../src/core/tools/diskWorkspace';
 import { listWorkspaceFiles } from '../../../src/core/workspace/workspaceFiles';
 import { tempWorkspace } from '../../support/tempWorkspace';
 import { call, tableRows, toolEnv } from './toolSupport';
@@ -99,5 +100,41 @@ void describe('a workspace with two links to itself', () => {
     assert.deepEqual(listing.files, ['src/a.ts']);
     assert.equal(listing.foldersRead, 4);
     assert.deepEqual(listing.skippedLinks, []);
+  });
+});
+
+void describe('the disk workspace keeps its .gitignore rules between reads and follows their changes', () => {
+  const root = tempWorkspace('scalpel-ignore-edits-', {
+    'src/app.ts': 'export const app = 1;\n',
+    'src/gen/types.ts': 'export type Generated = string;\n',
+    'scratch/try.ts': 'export const tried = true;\n',
+    '.gitignore': 'scratch/\n',
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  void test('an edited, added or deleted .gitignore takes effect on the next read', () => {
+    // One workspace for every step, as the MCP server keeps one: its rules are cached between reads.
+    const workspace = diskWorkspace(root);
+    assert.equal(workspace.read('scratch/try.ts'), undefined);
+    assert.match(workspace.excludedBy?.('scratch/try.ts') ?? '', /\.gitignore "scratch\/"/);
+    assert.equal(workspace.read('src/gen/types.ts'), 'export type Generated = string;\n');
+
+    // Edited in place, the same size: scratch/ is readable, src/gen/ is not.
+    writeFileSync(join(root, '.gitignore'), 'src/gen/\n');
+    assert.equal(workspace.read('scratch/try.ts'), 'export const tried = true;\n');
+    assert.equal(workspace.read('src/gen/types.ts'), undefined);
+    assert.match(workspace.excludedBy?.('src/gen/types.ts') ?? '', /\.gitignore "src\/gen\/"/);
+
+    // A deeper .gitignore added: its rule counts at once.
+    assert.equal(workspace.read('src/app.ts'), 'export const app = 1;\n');
+    writeFileSync(join(root, 'src', '.gitignore'), 'app.ts\n');
+    assert.equal(workspace.read('src/app.ts'), undefined);
+    assert.match(workspace.excludedBy?.('src/app.ts') ?? '', /src\/\.gitignore "app\.ts"/);
+
+    // Both deleted: every file is read.
+    rmSync(join(root, '.gitignore'));
+    rmSync(join(root, 'src', '.gitignore'));
+    for (const file of ['scratch/try.ts', 'src/gen/types.ts', 'src/app.ts'])
+      assert.notEqual(workspace.read(file), undefined, file);
   });
 });

@@ -8,6 +8,7 @@ import { count, pageNote, tablePage, type TableSpec } from '../table';
 import { ToolInputError, type ToolAnswer, type ToolEnv } from '../types';
 import { normalizeWorkspacePath, type WorkspaceListing } from '../../workspace/workspaceFiles';
 import { globToRegExp } from '../../workspace/glob';
+import { takeTurn } from '../turns';
 
 /** The part of an element path after its file: `class[User]/method[validate]`. */
 export function withinFile(path: string, file: string): string {
@@ -89,7 +90,9 @@ export async function graphOf(env: ToolEnv): Promise<CodeGraph> {
     const files = env.workspace.listSourceFiles().length;
     await env.progress(`building the code graph of ${count(files)} source files (once; later queries reuse it)`);
   }
-  return env.graph();
+  const graph = env.graph();
+  await graph.prepare?.(() => takeTurn(env, 'while reading the workspace for the code graph'));
+  return graph;
 }
 
 /**

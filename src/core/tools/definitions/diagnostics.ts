@@ -8,6 +8,7 @@ import { ToolInputError, type ToolEnv, type ToolSpec } from '../types';
 import { stringArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, graphOf, pagedAnswer, withinFile } from './common';
 import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
+import { eachWithTurns } from '../turns';
 
 interface DiagnosticsInput {
   readonly paths: readonly string[];
@@ -112,10 +113,10 @@ export const diagnosticsTool: ToolSpec<DiagnosticsInput> = {
     // The type check is a language's semantics (TypeScript's); the other languages' files are checked for syntax.
     const syntaxOnly = unique.filter((file) => languageFor(file)?.semantics === undefined);
     const checked = unique.filter((file) => !syntaxOnly.includes(file));
-    const now = [
-      ...(checked.length === 0 ? [] : await (await graphOf(env)).diagnostics(checked)),
-      ...syntaxOnly.flatMap((file) => syntaxDiagnostics(env.outlines.getOrThrow(file))),
-    ];
+    const now: GraphDiagnostic[] = checked.length === 0 ? [] : await (await graphOf(env)).diagnostics(checked);
+    await eachWithTurns(env, syntaxOnly, 'files checked for syntax', (file) =>
+      now.push(...syntaxDiagnostics(env.outlines.getOrThrow(file))),
+    );
     const earlier = input.since === undefined ? undefined : await sinceState(input.since, unique, env);
     const all = earlier === undefined ? now : await newDiagnostics(now, earlier, checked, syntaxOnly, env);
     const rows = input.severity === 'error' ? all.filter((d) => d.severity === 'error') : all;

@@ -8,6 +8,7 @@ import { clipped, numberArg, stringArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, lineRange, pagedAnswer, withinFile } from './common';
 import { bodyAnswer, type BodyMatch } from './symbolBodies';
 import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
+import { eachWithTurns } from '../turns';
 
 interface FindSymbolsInput {
   readonly name?: string;
@@ -81,7 +82,7 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
     };
   },
   describe: (input) => `find symbols ${[input.name, input.path].filter((x) => x !== undefined).join(' ')}`,
-  handle(input, env, budget) {
+  async handle(input, env, budget) {
     if (input.folder !== '' && !env.workspace.isFolder(input.folder))
       throw new ToolInputError(`${input.folder}: no such folder in the workspace`);
     const byName = input.name === undefined ? undefined : namePathMatcher(input.name);
@@ -92,9 +93,10 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
     const files = env.workspace.listSourceFiles(input.folder);
     const matches: BodyMatch[] = [];
     const matchedFiles = new Set<string>();
-    for (const file of files) {
+    // Outlining a thousand files takes seconds: the walk gives the other calls turns (src/core/tools/turns.ts).
+    await eachWithTurns(env, files, 'files searched', (file) => {
       const outline = env.outlines.get(file);
-      if (outline === undefined) continue;
+      if (outline === undefined) return;
       const visit = (elements: readonly ElementNode[], chain: readonly ElementNode[]): void => {
         for (const element of elements) {
           const within = [...chain, element];
@@ -110,7 +112,7 @@ export const findSymbolsTool: ToolSpec<FindSymbolsInput> = {
         }
       };
       visit(outline.elements, []);
-    }
+    });
     const query = [
       input.name === undefined ? '' : `name ${input.name}`,
       input.path === undefined ? '' : `path ${input.path}`,

@@ -8,6 +8,7 @@ import { numberArg, stringsArg } from '../validateInput';
 import { CURSOR_PROPERTY, cursorOf, lastSegmentOf, lineRange, oneLine, pagedAnswer, withinFile } from './common';
 import { normalizeWorkspacePath } from '../../workspace/workspaceFiles';
 import { listingNotesOf } from './common';
+import { eachWithTurns } from '../turns';
 
 interface OutlineInput {
   readonly paths: readonly string[];
@@ -134,7 +135,7 @@ export const outlineTool: ToolSpec<OutlineInput> = {
     };
   },
   describe: (input) => `outline of ${input.paths.join(', ')}`,
-  handle(input, env, budget) {
+  async handle(input, env, budget) {
     const rows: OutlineRow[] = [];
     const files: string[] = [];
     const listingNotes: string[] = [];
@@ -153,13 +154,13 @@ export const outlineTool: ToolSpec<OutlineInput> = {
     const unique = [...new Set(files)];
     const maxDepth = input.depth ?? (sawFolder ? 1 : Number.MAX_SAFE_INTEGER);
     let lines = 0;
-    for (const file of unique) {
+    await eachWithTurns(env, unique, 'files outlined', (file) => {
       const outline = env.outlines.getOrThrow(file);
       lines += outline.lineCount;
       // A folder's outline lists declarations only; a file's shows its section comments and docstrings too.
       if (sawFolder) rowsOf(file, outline.elements, 0, maxDepth, true, rows);
       else rowsWithMarks(file, outline, undefined, 0, maxDepth, rows);
-    }
+    });
     const marked = rows.some((row) => row.mark !== undefined);
     const heading = `outline of ${input.paths.join(', ')}: ${count(unique.length)} file${unique.length === 1 ? '' : 's'}, ${count(lines)} lines`;
     const notes = sawFolder

@@ -1,5 +1,5 @@
 import { parseElementPath } from '../../elements/elementPath';
-import type { DeclaredSite, UseEdge, UseSite } from '../graph/codeGraph';
+import type { CodeGraph, DeclaredSite, UseEdge, UseSite } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import type { AnswerBudget } from '../budget';
 import { languageFor } from '../../language/languages';
@@ -170,9 +170,9 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       throw new ToolInputError(`"paths" takes 1 to ${MAX_COUNTED} element paths, got ${count(several.length)}`);
     const name = stringArg(input, 'name');
     const line = numberArg(input, 'line');
-    if (relation === 'declaration' && (name === undefined || name === ''))
+    if (relation === 'declaration' && (name === undefined || name === '') && line === undefined)
       throw new ToolInputError(
-        'a declaration needs "name": the identifier as used in "path" (a file or element; "line" picks one use)',
+        'a declaration needs "name" (the identifier as used in "path", a file or element; "line" picks one use) or "line" alone (every name used on it)',
       );
     if (relation !== 'declaration' && (name !== undefined || line !== undefined))
       throw new ToolInputError(
@@ -195,7 +195,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
     input.several
       ? `uses of ${count(input.paths.length)} elements`
       : input.relation === 'declaration'
-        ? `declaration of ${input.name ?? ''} in ${input.paths[0] ?? ''}`
+        ? `declaration of ${input.name ?? `the names on line ${input.line ?? 0}`} in ${input.paths[0] ?? ''}`
         : `${input.relation} of ${input.paths[0] ?? ''}`,
   async handle(input, env, budget) {
     const filtered = input.include !== undefined || input.exclude !== undefined;
@@ -241,8 +241,22 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       if (graph.implementations === undefined) throw new ToolInputError('this workspace has no implementation search');
       const found = graph.implementations(path);
       const sites = found.sites.filter((site) => keep(site.file));
-      const heading = `implementations of ${path}: ${count(sites.length)} in ${count(new Set(sites.map((s) => s.file)).size)} files (TypeScript's go to implementation over the ${count(found.searched)} files that mention ${lastSegmentOf(path)})`;
-      const notes = [...found.gaps.map((gap) => `not searched in full: ${gap}`), ...filterNote];
+      const where = `${count(sites.length)} in ${count(new Set(sites.map((s) => s.file)).size)} files`;
+      const { byName } = found;
+      const heading =
+        byName === undefined
+          ? `implementations of ${path}: ${where} (TypeScript's go to implementation over the ${count(found.searched)} files that mention ${lastSegmentOf(path)})`
+          : `implementations of ${path}, by name: ${where} (${byName.found}${byName.member === undefined ? '' : `, their members named ${byName.member}`}, in the ${count(found.searched)} ${byName.language} files that mention it)`;
+      const notes = [
+        ...(byName === undefined
+          ? []
+          : [
+              `by name: ${byName.language} has no compiler lookup here, so a type naming another ${byName.typeName} is listed too, and only the types that name it themselves (ask again for each to go further down)`,
+              ...(found.searched === 0 ? [] : [`searched: ${byName.files}`]),
+            ]),
+        ...found.gaps.map((gap) => `not searched in full: ${gap}`),
+        ...filterNote,
+      ];
       return pagedAnswer(env, budget, { ...input }, heading, declaredTable(false), sites, 'implementations', notes);
     }
     if (input.relation === 'callees') {
@@ -288,9 +302,10 @@ async function declarationAnswer(
   keep: (file: string) => boolean,
   filterNote: readonly string[],
 ): Promise<ToolAnswer> {
-  const name = input.name ?? '';
   const graph = await graphOf(env);
   if (graph.declarations === undefined) throw new ToolInputError('this workspace has no declaration search');
+  if (input.name === undefined) return lineDeclarationsAnswer(env, budget, input, path, graph, keep, filterNote);
+  const name = input.name;
   const lookup = graph.declarations(path, name, input.line);
   const found = { ...lookup, sites: lookup.sites.filter((site) => keep(site.file)) };
   const where = `${path}${input.line === undefined ? '' : ` line ${input.line}`}`;
@@ -311,4 +326,86 @@ async function declarationAnswer(
     ...filterNote,
   ];
   return pagedAnswer(env, budget, { ...input }, heading, declaredTable(true), found.sites, 'declarations', notes);
+}
+
+/** Names one line-wide declaration lookup resolves at most (a long line of calls). */
+const MAX_LINE_NAMES = 30;
+
+/** A declaration found from a line, with the name used there that leads to it. */
+interface LineDeclaration extends DeclaredSite {
+  readonly name: string;
+}
+
+const lineDeclarationTable: TableSpec<LineDeclaration> = {
+  columns: ['name', 'lines', 'element', 'signature'],
+  group: (row) => row.file,
+  cells: (row) => [
+    row.name,
+    lineRange(row.startLine, row.endLine),
+    row.element === undefined ? (row.note ?? '') : withinFile(row.element, row.file),
+    row.signature,
+  ],
+  json: (row) => ({ ...row }),
+};
+
+/**
+ * `declaration` with `line` and no `name`: the declaration of every name used on the line (in `path`'s range), each
+ * found as a `name` lookup would find it; words that are no identifier used in code there (keywords, text in strings
+ * and comments, where the compiler tells) lead nowhere and are left out.
+ */
+function lineDeclarationsAnswer(
+  env: ToolEnv,
+  budget: AnswerBudget,
+  input: ReferencesInput,
+  path: string,
+  graph: CodeGraph,
+  keep: (file: string) => boolean,
+  filterNote: readonly string[],
+): ToolAnswer {
+  const line = input.line ?? 0;
+  const text = env.outlines.getOrThrow(parseElementPath(path).file).text;
+  const lineText = text.split('\n')[line - 1];
+  if (lineText === undefined) throw new ToolInputError(`line ${line} is not in ${path}`);
+  const names = [...new Set(lineText.match(/[A-Za-z_$][\w$]*/g) ?? [])];
+  const rows: LineDeclaration[] = [];
+  let resolution: 'compiler' | 'name' | undefined;
+  for (const name of names.slice(0, MAX_LINE_NAMES)) {
+    let lookup;
+    try {
+      lookup = graph.declarations?.(path, name, line);
+    } catch (error) {
+      // A keyword, a word in a string or comment, a part of the line outside `path`: no use of that name to follow.
+      if (error instanceof ToolInputError) continue;
+      throw error;
+    }
+    if (lookup === undefined) continue;
+    resolution ??= lookup.resolution;
+    for (const site of lookup.sites) if (keep(site.file)) rows.push({ ...site, name });
+  }
+  // Grouped by file, the workspace's first: a dependency's or the standard library's declarations after them.
+  const outside = (row: LineDeclaration): number => Number(row.note === 'outside the workspace');
+  rows.sort(
+    (a, b) =>
+      outside(a) - outside(b) ||
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.startLine - b.startLine ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
+  const where = `line ${line} of ${path}`;
+  const shown = new Set(rows.map((row) => row.name)).size;
+  const byName = resolution === 'name';
+  const heading = `declarations of the names used on ${where}${byName ? ', by name' : ''}: ${count(rows.length)} for ${count(shown)} of its ${count(names.length)} words`;
+  const language = languageFor(parseElementPath(path).file)?.displayName ?? 'this language';
+  const notes = [
+    byName
+      ? `by name: ${language} has no compiler lookup here, so every element named like a word of the line is listed, whichever the use means`
+      : 'compiler-resolved; words that lead to no declaration (keywords, strings, comments, globals without one) are left out',
+    ...(names.length > MAX_LINE_NAMES
+      ? [
+          `the line has ${count(names.length)} words: the first ${MAX_LINE_NAMES} were looked up; pass "name" for another`,
+        ]
+      : []),
+    ...filterNote,
+  ];
+  return pagedAnswer(env, budget, { ...input }, heading, lineDeclarationTable, rows, 'declarations', notes);
 }

@@ -4,6 +4,7 @@ import { normalizeWorkspacePath, type WorkspaceListing } from '../../workspace/w
 import { count, type TableSpec } from '../table';
 import { ToolInputError, type ToolEnv, type ToolSpec } from '../types';
 import { numberArg, stringArg, stringsArg } from '../validateInput';
+import { eachWithTurns } from '../turns';
 import { CURSOR_PROPERTY, cursorOf, fileFilterOf, FILE_GLOBS, listingNotesOf, pagedAnswer, withinFile } from './common';
 
 /**
@@ -80,7 +81,7 @@ function clipAround(line: string, column: number): string {
 }
 
 /** The answer's rows: one per matching line (several matches on a line are one row), with context lines around. */
-function rowsOf(env: ToolEnv, hits: readonly TextHit[], context: number): SearchRow[] {
+async function rowsOf(env: ToolEnv, hits: readonly TextHit[], context: number): Promise<SearchRow[]> {
   const rows: SearchRow[] = [];
   const byFile = new Map<string, TextHit[]>();
   for (const hit of hits) {
@@ -88,7 +89,7 @@ function rowsOf(env: ToolEnv, hits: readonly TextHit[], context: number): Search
     if (fileHits === undefined) byFile.set(hit.file, [hit]);
     else fileHits.push(hit);
   }
-  for (const [file, fileHits] of byFile) {
+  await eachWithTurns(env, [...byFile], 'files with matches placed', ([file, fileHits]) => {
     // The outline holds the file's text as read for it: a file is read once, and not at all when its outline is cached.
     const outline = env.outlines.get(file);
     const text = outline?.text ?? env.workspace.read(file);
@@ -129,7 +130,7 @@ function rowsOf(env: ToolEnv, hits: readonly TextHit[], context: number): Search
         lastShown = after;
       }
     }
-  }
+  });
   return rows;
 }
 
@@ -219,7 +220,7 @@ export const searchTool: ToolSpec<SearchInput> = {
       if (error instanceof TextSearchError) throw new ToolInputError(error.message);
       throw error;
     }
-    const rows = rowsOf(env, result.hits, input.context);
+    const rows = await rowsOf(env, result.hits, input.context);
     const matchedFiles = new Set(result.hits.map((hit) => hit.file)).size;
     const lines = rows.filter((row) => !row.context).length;
     const how = `${input.regex ? 'regex' : 'literal'}, ${caseSensitive(input) ? 'case-sensitive' : 'case-insensitive'}${input.wholeWord ? ', whole words' : ''}`;

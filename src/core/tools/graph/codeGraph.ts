@@ -92,9 +92,25 @@ export interface ImplementationLookup {
   readonly searched: number;
   /** What the search did not cover, in words; empty when it covered all. */
   readonly gaps: readonly string[];
+  /** Found by name (no compiler answers in the language): what was looked for, and where. */
+  readonly byName?: {
+    readonly language: string;
+    /** What was looked for, in words: `the Java types whose extends/implements name Shape`. */
+    readonly found: string;
+    readonly typeName: string;
+    /** The member asked about, listed in each type that names typeName. */
+    readonly member?: string;
+    /** The files searched, the first few named and the rest counted. */
+    readonly files: string;
+  };
 }
 
 export interface CodeGraph {
+  /**
+   * Reads and indexes the workspace ahead of a query, awaiting `turn` between files (src/core/tools/turns.ts), so
+   * the first query on a big tree does not hold the thread for the whole read; later calls return at once.
+   */
+  prepare?(turn: () => Promise<void>): Promise<void>;
   /**
    * Where `name`, as used in the element or file `path` (on `line` only, when given), is declared. Throws
    * ToolInputError when the name is not used there.

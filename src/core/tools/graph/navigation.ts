@@ -6,19 +6,21 @@ import { languageFor } from '../../language/languages';
 import type { OutlineCache } from '../outlineCache';
 import { ToolInputError, type ToolWorkspace } from '../types';
 import type { DeclarationLookup, DeclaredSite, ImplementationLookup } from './codeGraph';
+import { hasImplementationsByName, implementationsByName } from './implementationsByName';
 
 /**
  * The references tool's `declaration` and `implementations` over the shared code graph (issue 27): the language's
  * go to definition and go to implementation, each target named by the workspace element that declares it. A language
- * whose semantics cannot tell gets the declarations by name, said so, and no implementations.
+ * whose semantics cannot tell gets the declarations by name, said so, and the implementations by name where its types
+ * name their bases (implementationsByName.ts).
  */
 
 /** Files one implementation search reads: those that mention the name, as the reference search. */
 const MAX_SEARCHED_FILES = 2_000;
 
-/** What the tools say of implementations in a file of another language: true, and what to do instead. */
+/** What the tools say of implementations in a file of a language with no search for them: true, and what to do instead. */
 export function implementationLanguages(file: string, language: string): string {
-  return `implementations are found by TypeScript's language service, in TypeScript/JavaScript files only, and ${file} is ${language}; list the members of that name with find_symbols (by name) or their uses with references`;
+  return `implementations are found in TypeScript/JavaScript (the compiler) and Java, C#, Python, Rust (by name), and ${file} is ${language}; list the members of that name with find_symbols (by name) or their uses with references`;
 }
 
 function lineOf(text: string, offset: number): number {
@@ -171,8 +173,15 @@ export function declarationLookup(
   return { sites: sortSites(sites), resolution: 'name', uses, unresolved: 0 };
 }
 
-export function implementationLookup(graph: SharedCodeGraph, file: string, element: ElementNode): ImplementationLookup {
+export function implementationLookup(
+  graph: SharedCodeGraph,
+  outlines: OutlineCache,
+  file: string,
+  element: ElementNode,
+): ImplementationLookup {
   const semantics = graph.semanticsFor(file);
+  if (semantics?.implementationsOf === undefined && hasImplementationsByName(file))
+    return implementationsByName(graph, outlines, file, element);
   if (semantics?.implementationsOf === undefined)
     throw new ToolInputError(
       implementationLanguages(file, languageFor(file)?.displayName ?? 'not a language Scalpel reads'),

@@ -59,6 +59,15 @@ export class WorkspaceGraph implements CodeGraph {
     this.finder = new ReferenceFinder(this.graph);
   }
 
+  /** The import index was read once with turns; later refreshes read only what changed, at once. */
+  private prepared = false;
+
+  async prepare(turn: () => Promise<void>): Promise<void> {
+    if (this.prepared) return;
+    await this.graph.imports.refreshWithTurns(turn);
+    this.prepared = true;
+  }
+
   /** The cached answer to `key`, or `compute`'s, kept until a file of the workspace changes. */
   private cached<T extends ReferenceAnswer | UseEdge[]>(key: string, compute: () => T): T {
     const version = this.workspace
@@ -119,7 +128,7 @@ export class WorkspaceGraph implements CodeGraph {
   implementations(path: string): ImplementationLookup {
     const { file, element } = this.elementOrThrow(path);
     if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
-    return implementationLookup(this.graph, file, element);
+    return implementationLookup(this.graph, this.outlines, file, element);
   }
 
   uses(path: string): UseEdge[] {
