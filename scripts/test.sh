@@ -29,6 +29,19 @@ if ! command -v go >/dev/null 2>&1; then
 fi
 command -v go >/dev/null 2>&1 && go version
 
+step "mono's C# compiler for the C# oracle of the language fuzz (Debian's mono-mcs, when root and apt are here; else skipped)"
+if ! command -v mcs >/dev/null 2>&1; then
+  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
+    # About 45 s and 22 packages (7.6 MB) on a Debian 12 machine whose package lists are fresh.
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-mcs >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-mcs >/dev/null 2>&1; } ||
+      echo "mono-mcs could not be installed: the C# fuzz will not judge what it writes"
+  else
+    echo "mcs is not on PATH and cannot be installed here: the C# fuzz will not judge what it writes"
+  fi
+fi
+command -v mcs >/dev/null 2>&1 && mcs --version
+
 step "typecheck"
 npx tsc -p . --noEmit
 

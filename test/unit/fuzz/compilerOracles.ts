@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import type { FileOutline } from '../../../src/core/elements/element';
 import { findRepoRootOrThrow } from '../../support/corpus';
 
 /**
@@ -14,7 +15,8 @@ import { findRepoRootOrThrow } from '../../support/corpus';
  *   batch as inline modules of one crate root, split in halves to find the one a failing batch holds.
  * - Java: javac's parser (JavacTask.parse, oracles/ParseCheck.java) in one JVM.
  * - Go: `gofmt -e` (go/parser) when go is on PATH (scripts/test.sh installs Debian's golang-go where it can).
- * - C#: `dotnet` when on PATH; the machines this was built on have none, and the fuzz says so.
+ * - C#: mono's `mcs --parse` when on PATH (scripts/test.sh installs Debian's mono-mcs where it can), the files of a
+ *   batch in one compilation. mcs reads C# up to 7.x: a file it refuses before an edit is not judged.
  *
  * Parsing, not building: the corpus files need their crates, classpaths and packages, which are not here; what the
  * parsers refuse is exactly "the file is not whole".
@@ -29,6 +31,11 @@ export interface OracleFile {
 export interface OracleVerdict {
   readonly name: string;
   readonly message: string;
+  /**
+   * Set when the compiler's only errors are ones the language's own compiler finds after the parse (a duplicate name,
+   * a modifier a member cannot take): what the other oracles, parsers alone, never see. Counted apart.
+   */
+  readonly afterParse?: boolean;
 }
 
 export interface CompilerOracle {
@@ -36,6 +43,13 @@ export interface CompilerOracle {
   readonly description: string;
   /** The files of the batch that do not compile, with the compiler's first message. */
   check(files: readonly OracleFile[]): OracleVerdict[];
+  /**
+   * Set when the compiler reads an older version of the language than the corpus is written in, saying which: a file
+   * it refuses before an edit is then still edited (the grammar reads it), but what is written there is not judged.
+   */
+  readonly olderLanguage?: string;
+  /** With olderLanguage: whether a file uses what the compiler's version predates, so that its verdict means nothing. */
+  newerThanIt?(outline: FileOutline): boolean;
 }
 
 function onPath(command: string, args: readonly string[], input?: string): string | undefined {
@@ -205,6 +219,90 @@ function goOracle(): CompilerOracle | undefined {
   };
 }
 
+/**
+ * Errors mcs gives while parsing that Roslyn, the C# compiler, gives after its parse, when it declares and binds: mcs
+ * adds each type to its namespace and each member to its type as it reads them, and checks them there. Such a
+ * file parses; the fuzz counts it apart. Each is in Roslyn's declaration or binding code, not in its parser.
+ */
+const MCS_AFTER_PARSE: ReadonlyMap<string, string> = new Map([
+  ['CS0101', 'a namespace already holds the type'],
+  ['CS0102', 'a type already holds the member'],
+  ['CS0100', 'a parameter name repeated'],
+  ['CS0106', 'a modifier the member cannot take (C# 8 lets an interface member be public, protected...)'],
+  ['CS0128', 'a local variable declared twice'],
+  ['CS0136', "a local variable hiding an enclosing scope's"],
+  ['CS0409', 'a type parameter constrained twice'],
+  ['CS0524', 'a type in an interface (C# 8 allows it)'],
+  ['CS0525', 'a field in an interface (C# 8 allows static ones)'],
+  ['CS0531', 'a body in an interface member (C# 8 allows it)'],
+  ['CS0542', 'a member named after its type'],
+  ['CS0567', 'an operator in an interface (C# 8 allows some)'],
+  ['CS1007', 'an accessor written twice'],
+  ['CS1527', 'a private or protected type in a namespace'],
+  ['CS1740', 'a named argument given twice'],
+  ['CS4033', 'await in a method not marked async'],
+]);
+
+const DUPLICATES = new Set(['CS0101', 'CS0102']);
+
+const MCS_ERROR = /^(.*?)\((\d+),(\d+)\): error (CS\d+): (.*)$/;
+
+function csharpOracle(): CompilerOracle | undefined {
+  const version = onPath('mcs', ['--version']);
+  if (version === undefined) return undefined;
+  return {
+    description: `mcs --parse -langversion:experimental -unsafe (${version})`,
+    olderLanguage: `mcs reads C# up to 7.x (not top-level statements, file-scoped namespaces, records, init, switch expressions, not patterns)`,
+    newerThanIt: (outline) => outline.elements.some((element) => element.kind === 'statement'),
+    check: (files) =>
+      withFolder((dir) => {
+        const names = files.map((file, i) => {
+          const name = `f${i}.cs`;
+          writeFileSync(join(dir, name), file.text);
+          return name;
+        });
+        writeFileSync(join(dir, 'files.rsp'), names.join('\n'));
+        const run = spawnSync(
+          'mcs',
+          ['--parse', '-langversion:experimental', '-unsafe', '-codepage:utf8', '-nowarn:1692', '@files.rsp'],
+          { cwd: dir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+        );
+        // Errors and warnings go to stderr, the count to stdout.
+        const lines = run.stderr.split('\n');
+        const first = new Map<string, string>();
+        const afterParse = new Map<string, string>();
+        const unplaced: string[] = [];
+        lines.forEach((line, i) => {
+          const match = MCS_ERROR.exec(line);
+          if (match === null) {
+            if (/\berror CS\d+/.test(line)) unplaced.push(line);
+            return;
+          }
+          const [, path = '', lineNumber = '', , code = '', message = ''] = match;
+          // A type or a member defined twice: in one file, or in two files of the batch (mcs names the other
+          // definition on the next line), which is the batch's doing, not the file's.
+          if (DUPLICATES.has(code) && !(lines[i + 1] ?? '').startsWith(`${path}(`)) return;
+          const found = MCS_AFTER_PARSE.has(code) ? afterParse : first;
+          if (!found.has(path)) found.set(path, `line ${lineNumber}: ${code}: ${message}`);
+        });
+        if (unplaced.length > 0 || (run.status !== 0 && !lines.some((line) => MCS_ERROR.test(line))))
+          throw new Error(`the C# oracle failed: ${run.stdout.slice(0, 500)}${run.stderr.slice(0, 1500)}`);
+        const verdict = (path: string, message: string, late: boolean): OracleVerdict => {
+          const index = names.indexOf(path);
+          // A #line directive names another file: its errors are not placed, so the batch's check is not trusted.
+          if (index < 0) throw new Error(`the C# oracle could not place an error of ${path}: ${message}`);
+          return { name: files[index]?.name ?? path, message, ...(late ? { afterParse: true } : {}) };
+        };
+        return [
+          ...[...first].map(([path, message]) => verdict(path, message, false)),
+          ...[...afterParse]
+            .filter(([path]) => !first.has(path))
+            .map(([path, message]) => verdict(path, message, true)),
+        ];
+      }),
+  };
+}
+
 /** The oracle of a language on this machine, or why there is none. */
 export function oracleFor(language: string): CompilerOracle | string {
   const found =
@@ -216,14 +314,16 @@ export function oracleFor(language: string): CompilerOracle | string {
           ? javaOracle()
           : language === 'go'
             ? goOracle()
-            : undefined;
+            : language === 'csharp'
+              ? csharpOracle()
+              : undefined;
   if (found !== undefined) return found;
   const needs: Record<string, string> = {
     python: 'python3',
     rust: 'rustc',
     java: 'javac and java',
     go: 'go (gofmt)',
-    csharp: 'dotnet (a C# parse oracle is not built: no machine here has the SDK)',
+    csharp: "mono's mcs (Debian's mono-mcs)",
   };
   return `no compiler: ${needs[language] ?? language} is not on PATH, so written files are checked by the parse alone`;
 }

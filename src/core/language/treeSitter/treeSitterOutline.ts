@@ -251,7 +251,8 @@ export class SpecOutliner {
       const [first, second] = body.namedChildren;
       if (first !== undefined && isDocstring(first)) {
         // The line of what follows the docstring, so the blank lines after the docstring stay where they are.
-        const next = second === undefined ? this.lines.lineOf(first.endIndex) + 1 : this.lines.lineOf(second.startIndex);
+        const next =
+          second === undefined ? this.lines.lineOf(first.endIndex) + 1 : this.lines.lineOf(second.startIndex);
         firstMemberStart = this.lines.startOfLine(next);
         if (firstMemberStart === 0 || firstMemberStart > body.endIndex) firstMemberStart = body.endIndex;
       } else {
@@ -261,7 +262,12 @@ export class SpecOutliner {
     // A braced body may start with a keyword (Go's `interface { ... }`): the container opens at its bracket.
     const bracket = this.spec.syntax.blocks === 'braces' ? this.text.indexOf('{', body.startIndex) : -1;
     const start = bracket >= 0 && bracket < body.endIndex ? bracket : body.startIndex;
-    return { flavor, range: { start, end: body.endIndex }, firstMemberStart, ...(placeholder === undefined ? {} : { placeholder }) };
+    return {
+      flavor,
+      range: { start, end: body.endIndex },
+      firstMemberStart,
+      ...(placeholder === undefined ? {} : { placeholder }),
+    };
   }
 
   private signatureOf(node: Node, body: Node | null): string {
@@ -310,11 +316,14 @@ export function syntaxProblemsOf(root: Node, lines: LineIndex, text: string): Sy
   // An explicit stack, not recursion: a deeply nested file must not exhaust the call stack.
   const stack: Node[] = [root];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.isMissing || node.isError) {
+    // A leaf with an error that is neither MISSING nor ERROR: tree-sitter-c-sharp's stand-in for a name it needed and
+    // did not find (`new List<int>();` among a class's members); zero-width, like a MISSING node.
+    const missing = node.isMissing || (node.childCount === 0 && node.hasError && !node.isError);
+    if (missing || node.isError) {
       const line = lines.lineOf(node.startIndex);
       const column = node.startIndex - lines.startOfLine(line) + 1;
       const shown = text.slice(node.startIndex, Math.min(node.endIndex, node.startIndex + 40)).split('\n')[0] ?? '';
-      const message = node.isMissing ? `'${node.type}' expected` : `unexpected '${shown.trim()}'`;
+      const message = missing ? `'${node.type}' expected` : `unexpected '${shown.trim()}'`;
       problems.push({ message, line, column });
       continue;
     }
