@@ -1,6 +1,7 @@
-import type { Operation, RenameElementOperation, RenamePlaces, RenameResolution } from '../operation';
+import type { ByNamePlace, Operation, RenameElementOperation, RenamePlaces, RenameResolution } from '../operation';
 import type { OpFailure } from './actions';
 import { applyEdits } from './editBuffer';
+import { untouchedAfter } from './untouchedAfter';
 import type { FileChange, TextEdit } from './types';
 
 /**
@@ -118,6 +119,9 @@ export function mergeRenames(
       else changes.push(change);
     }
   }
+  // The lines the renames left, as the batch's files read after it.
+  for (const [index, places] of merged)
+    merged.set(index, { ...places, untouched: untouchedAfter(places.untouched, changes) });
   return merged;
 }
 
@@ -169,8 +173,14 @@ export function renameSummary(places: RenamePlaces): string {
   const count = places.files.reduce((sum, f) => sum + f.edits.length, 0);
   const left = places.untouched.length;
   const aliases = keptNameNote(places.files);
+  const byName = places.byName ?? [];
   return [
     `renamed in ${count} place${count === 1 ? '' : 's'} in ${places.files.length} file${places.files.length === 1 ? '' : 's'}`,
+    ...(byName.length === 0
+      ? []
+      : [
+          `${count - byName.length} resolved, ${byName.length} tied by name only (check they mean it: ${byNameList(byName, 5)})`,
+        ]),
     ...(aliases === undefined ? [] : [aliases]),
     left === 0
       ? 'no other whole-word match of the old name'
@@ -199,4 +209,10 @@ export function keptNameNote(
   if (kept.length === 0) return undefined;
   const shown = kept.slice(0, 5).join(', ');
   return `${kept.length} place${kept.length === 1 ? ' keeps' : 's keep'} the old name for the code that reads it (a shorthand property, a re-export): ${shown}${kept.length > 5 ? `, and ${kept.length - 5} more` : ''}`;
+}
+
+/** `src/a.py:4, src/b.py:9` for the first `shown` by-name places, and how many more. */
+export function byNameList(places: readonly ByNamePlace[], shown: number): string {
+  const listed = places.slice(0, shown).map((p) => `${p.file}:${p.line}`);
+  return `${listed.join(', ')}${places.length > shown ? `, and ${places.length - shown} more` : ''}`;
 }
