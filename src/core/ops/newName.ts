@@ -73,10 +73,6 @@ export function isIdentifier(name: string): boolean {
   return ECMASCRIPT.identifier.test(name) || Object.values(BY_LANGUAGE).some((r) => r.identifier.test(name));
 }
 
-export function isReservedWord(name: string, languageId?: string): boolean {
-  return rulesOf(languageId).reserved.has(name);
-}
-
 /** Why `name` cannot be a new name in the language (`typescript` when absent), in words, or undefined when it can. */
 export function newNameProblem(name: string, languageId?: string): string | undefined {
   const rules = rulesOf(languageId);

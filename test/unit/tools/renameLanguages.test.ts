@@ -3,7 +3,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { findExecutable } from '../../../src/core/check/toolchain/runProgram';
-import { GO_PROJECT, PYTHON_PROJECT, RENAME_PROJECTS, type RenameProject } from '../../support/renameProjects';
+import {
+  GO_PROJECT,
+  PYTHON_PROJECT,
+  RENAME_PROJECTS,
+  RUST_PROJECT,
+  type RenameProject,
+} from '../../support/renameProjects';
 import { tempWorkspace } from '../../support/tempWorkspace';
 import { call, toolEnv } from './toolSupport';
 
@@ -80,10 +86,12 @@ for (const project of RENAME_PROJECTS) {
 }
 
 void describe('the rename tool, what only the name ties and what the checker then finds', () => {
-  void test('Python: a function renamed in its import, a use through an alias keeps the alias', async () => {
+  void test('Python: a function renamed in its imports (a package re-export too), a use through an alias keeps the alias', async () => {
     const root = tempWorkspace('scalpel-rename-py-import-', {
       ...PYTHON_PROJECT.files,
+      'shop/__init__.py': 'from .cart import make_cart\n',
       'shop/quick.py': 'from shop.cart import make_cart as mk\n\n\ndef quick() -> int:\n    return len(mk().items)\n',
+      'app.py': 'from shop import make_cart\n\n\ndef main() -> int:\n    return make_cart().total()\n',
     });
     const run = await call(toolEnv(root), 'rename', {
       path: 'shop/cart.py/function[make_cart]',
@@ -91,8 +99,13 @@ void describe('the rename tool, what only the name ties and what the checker the
       apply: true,
     });
     assert.equal(run.isError, false, run.text);
-    assert.match(run.text, /: 4 places in 3 files/);
-    assert.match(run.text, /4 places resolved, 0 tied by name only$/m);
+    assert.match(run.text, /: 7 places in 5 files/);
+    assert.match(run.text, /7 places resolved, 0 tied by name only$/m);
+    assert.equal(read(root, 'shop/__init__.py'), 'from .cart import new_cart\n');
+    assert.equal(
+      read(root, 'app.py'),
+      'from shop import new_cart\n\n\ndef main() -> int:\n    return new_cart().total()\n',
+    );
     assert.match(read(root, 'shop/cart.py'), /^def new_cart\(\) -> Cart:$/m);
     assert.match(read(root, 'shop/checkout.py'), /^from shop\.cart import Cart, new_cart$/m);
     assert.match(read(root, 'shop/checkout.py'), /return new_cart\(\)\.total\(\)/);
@@ -167,5 +180,78 @@ void describe('the rename tool, what only the name ties and what the checker the
     assert.equal(run.isError, false, run.text);
     // The line holds the string (left) and a by-name call (renamed): it is shown as written.
     assert.match(run.text, /^5 string\b.*return "total: " \+ str\(cart\.grand_total\(\)\)$/m);
+  });
+
+  void test(
+    'Rust: a function renamed in a use list and at its call, cargo check passing',
+    { skip: findExecutable('cargo') === undefined ? 'cargo is not on PATH' : false },
+    async () => {
+      const root = tempWorkspace('scalpel-rename-rs-import-', RUST_PROJECT.files);
+      const run = await call(toolEnv(root), 'rename', {
+        path: 'src/cart.rs/function[make_cart]',
+        newName: 'new_cart',
+        apply: true,
+      });
+      assert.equal(run.isError, false, run.text);
+      assert.match(run.text, /: 3 places in 2 files/);
+      assert.match(read(root, 'src/checkout.rs'), /^use crate::cart::\{new_cart, Cart\};$/m);
+      assert.match(read(root, 'src/checkout.rs'), /^ {4}new_cart\(\)\.total\(\)$/m);
+      assert.match(read(root, 'src/cart.rs'), /^pub fn new_cart\(\) -> Cart \{$/m);
+      assert.match(run.text, /^verified: no new type errors \(types checked with cargo/m);
+    },
+  );
+
+  void test(
+    'Java: a static method renamed in its static import and its bare call; a public class is not renamed away from its file',
+    { skip: findExecutable('javac') === undefined ? 'javac is not on PATH' : false },
+    async () => {
+      const files = {
+        'src/shop/Util.java':
+          'package shop;\n\npublic class Util {\n    public static int twice(int x) {\n        return x * 2;\n    }\n}\n',
+        'src/app/Main.java':
+          'package app;\n\nimport static shop.Util.twice;\n\npublic class Main {\n    public static int run() {\n        return twice(2);\n    }\n}\n',
+      };
+      const root = tempWorkspace('scalpel-rename-java-import-', files);
+      const env = toolEnv(root);
+      const run = await call(env, 'rename', {
+        path: 'src/shop/Util.java/class[Util]/method[twice]',
+        newName: 'doubled',
+        apply: true,
+      });
+      assert.equal(run.isError, false, run.text);
+      assert.match(read(root, 'src/app/Main.java'), /^import static shop\.Util\.doubled;$/m);
+      assert.match(read(root, 'src/app/Main.java'), /return doubled\(2\);/);
+      assert.match(run.text, /^verified: no new type errors \(types checked with javac/m);
+      const refused = await call(env, 'rename', { path: 'src/shop/Util.java/class[Util]', newName: 'Helpers' });
+      assert.equal(refused.isError, true, refused.text);
+      assert.match(
+        refused.text,
+        /Java wants the public type Util in a file named Util\.java, and a rename moves no file/,
+      );
+    },
+  );
+
+  void test('C#: a class renamed in a using static and its qualified uses', async () => {
+    const files = {
+      'Shop/Util.cs':
+        'namespace Shop;\n\npublic static class Util\n{\n    public static int Twice(int x) => x * 2;\n}\n',
+      'App/Main.cs':
+        'using static Shop.Util;\n\nnamespace App;\n\npublic class Main\n{\n    public int Run() => Twice(2) + Shop.Util.Twice(3);\n}\n',
+    };
+    const root = tempWorkspace('scalpel-rename-cs-import-', files);
+    const run = await call(toolEnv(root), 'rename', {
+      path: 'Shop/Util.cs/class[Util]',
+      newName: 'Helpers',
+      apply: true,
+    });
+    assert.equal(run.isError, false, run.text);
+    assert.equal(
+      read(root, 'App/Main.cs'),
+      files['App/Main.cs']
+        .replace('using static Shop.Util;', 'using static Shop.Helpers;')
+        .replace('Shop.Util.Twice', 'Shop.Helpers.Twice'),
+    );
+    assert.match(read(root, 'Shop/Util.cs'), /^public static class Helpers$/m);
+    assert.match(run.text, /^verified: it parses; C# not type-checked: no checker for it$/m);
   });
 });
