@@ -30,7 +30,7 @@ export function claimRename(
     return {
       ok: false,
       failure: {
-        message: `${label}: its places were not looked up (a rename needs TypeScript's language service, which runs only where the edit has a workspace folder)`,
+        message: `${label}: its places were not looked up (a rename needs the workspace's code graph, which runs only where the edit has a workspace folder)`,
         hint: 'rename the declaration and its uses with element operations, or run the edit in its workspace',
       },
     };
