@@ -22,31 +22,33 @@ const ECMASCRIPT: NameRules = {
     while with implements interface let package private protected public static yield await`),
 };
 
-const LETTERS_DIGITS_UNDERSCORE = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+/** Unicode's identifier syntax (Python, Rust and C# follow it, with `_`). */
+const UNICODE_IDENTIFIER = /^[\p{ID_Start}_][\p{ID_Continue}]*$/u;
 const PLAIN = 'letters, digits or _, not starting with a digit';
 
 const BY_LANGUAGE: Readonly<Record<string, NameRules>> = {
   python: {
-    identifier: LETTERS_DIGITS_UNDERSCORE,
+    identifier: UNICODE_IDENTIFIER,
     described: PLAIN,
     reserved: words(`False None True and as assert async await break class continue def del elif else except finally
       for from global if import in is lambda nonlocal not or pass raise return try while with yield`),
   },
   go: {
-    identifier: LETTERS_DIGITS_UNDERSCORE,
+    // The Go spec: a letter or _, then letters, decimal digits or _.
+    identifier: /^[\p{L}_][\p{L}\p{Nd}_]*$/u,
     described: PLAIN,
     reserved: words(`break case chan const continue default defer else fallthrough for func go goto if import interface
       map package range return select struct switch type var _`),
   },
   rust: {
-    identifier: LETTERS_DIGITS_UNDERSCORE,
+    identifier: UNICODE_IDENTIFIER,
     described: PLAIN,
     reserved: words(`as break const continue crate else enum extern false fn for if impl in let loop match mod move mut
       pub ref return self Self static struct super trait true type unsafe use where while async await dyn abstract
       become box do final macro override priv typeof unsized virtual yield try gen _`),
   },
   java: {
-    identifier: /^[\p{L}_$][\p{L}\p{N}_$]*$/u,
+    identifier: /^[\p{ID_Start}_$][\p{ID_Continue}$]*$/u,
     described: 'letters, digits, _ or $, not starting with a digit',
     reserved: words(`abstract assert boolean break byte case catch char class const continue default do double else
       enum extends final finally float for goto if implements import instanceof int interface long native new package
@@ -54,7 +56,7 @@ const BY_LANGUAGE: Readonly<Record<string, NameRules>> = {
       void volatile while true false null _`),
   },
   csharp: {
-    identifier: LETTERS_DIGITS_UNDERSCORE,
+    identifier: UNICODE_IDENTIFIER,
     described: PLAIN,
     reserved: words(`abstract as base bool break byte case catch char checked class const continue decimal default
       delegate do double else enum event explicit extern false finally fixed float for foreach goto if implicit in int

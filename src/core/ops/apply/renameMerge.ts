@@ -184,7 +184,7 @@ export function renameSummary(places: RenamePlaces): string {
     ...(aliases === undefined ? [] : [aliases]),
     left === 0
       ? 'no other whole-word match of the old name'
-      : `${left} line${left === 1 ? '' : 's'} with the old name left as they are (strings, comments, code the compiler does not tie to it)`,
+      : `${left} line${left === 1 ? '' : 's'} with the old name left as they are (strings, comments, code the rename does not tie to it)`,
     ...places.notes,
   ].join('; ');
 }

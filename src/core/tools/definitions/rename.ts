@@ -131,16 +131,18 @@ export const renameTool: ToolSpec<RenameInput> = {
     const uncheckedLanguages = [...new Set(files.map((f) => languageFor(f)?.displayName ?? f))].filter(
       (name) => !checkedLanguages.has(name),
     );
+    const ran = checks.filter((line) => line.startsWith('types checked with'));
     const unchecked = [
-      ...checks.filter((line) => !line.startsWith('types checked with')),
+      ...checks.filter((line) => !ran.includes(line)),
       ...uncheckedLanguages.map((name) => `${name} not type-checked: no checker for it`),
     ];
+    const partly = [...ran.map((line) => `no new type errors (${line})`), ...unchecked];
     lines.push(
       !verified
         ? 'not verified: the checks above refused the rename'
         : unchecked.length === 0
           ? `verified: no new type errors${checks.length === 0 ? '' : ` (${checks.join('; ')})`}`
-          : `verified: it parses; ${unchecked.join('; ')}`,
+          : `verified: it parses; ${partly.join('; ')}`,
     );
     const untouched = await untouchedOccurrences(env, oldName, plan.locations);
 
@@ -236,7 +238,7 @@ function untouchedSection(
   reserved: number,
 ): string[] {
   const { rows, notes } = untouched;
-  const heading = `not changed: ${count(rows.length)} whole-word matches of the old name the compiler does not tie to it (strings, comments, other code, other files); change them with apply if they mean it`;
+  const heading = `not changed: ${count(rows.length)} whole-word matches of the old name the rename does not tie to it (strings, comments, other code, other files); change them with apply if they mean it`;
   if (rows.length === 0) return ['not changed: no other whole-word match of the old name in the workspace', ...notes];
   const share = { ...budget, maxTokens: reserved + Math.floor(Math.max(0, budget.maxTokens - reserved) / 2) };
   const page = tablePage({
