@@ -159,7 +159,10 @@ export interface UntouchedMatch {
   readonly code: string;
 }
 
-/** A place a rename changes that only the name ties to the declaration, as the file reads before the rename. */
+/**
+ * A place a rename changes that only the name ties to the declaration: its line as found before the batch, and once
+ * the rename is joined into the batch, as the batch's files read after it.
+ */
 export interface ByNamePlace {
   readonly file: string;
   readonly line: number;

@@ -73,6 +73,9 @@ void describe('scalpel edit: RENAME_ELEMENT in Python, Go, Rust, Java and C#', (
         result?.rename?.byName.map((p) => `${p.file}:${p.line}`),
         project.byNamePlaces,
       );
+      // Listed as the written files read.
+      for (const place of result?.rename?.byName ?? [])
+        assert.equal(read(root, place.file).split('\n')[place.line - 1]?.trim(), place.code, place.file);
       assert.deepEqual(
         result?.rename?.untouched.map((u) => [`${u.file}:${u.line}`, u.in]),
         [[project.stringAt, 'string']],

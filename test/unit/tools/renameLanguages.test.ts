@@ -178,8 +178,10 @@ void describe('the rename tool, what only the name ties and what the checker the
       apply: true,
     });
     assert.equal(run.isError, false, run.text);
-    // The line holds the string (left) and a by-name call (renamed): it is shown as written.
+    // The line holds the string (left) and a by-name call (renamed): it is shown as written, in both lists.
     assert.match(run.text, /^5 string\b.*return "total: " \+ str\(cart\.grand_total\(\)\)$/m);
+    assert.match(run.text, /^ {2}shop\/notes\.py:5 return "total: " \+ str\(cart\.grand_total\(\)\)$/m);
+    assert.match(run.text, /^ {2}shop\/checkout\.py:5 return cart\.grand_total\(\)$/m);
   });
 
   void test(

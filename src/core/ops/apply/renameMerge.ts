@@ -119,9 +119,13 @@ export function mergeRenames(
       else changes.push(change);
     }
   }
-  // The lines the renames left, as the batch's files read after it.
+  // The lines the renames left and the places they changed by name only, as the batch's files read after it.
   for (const [index, places] of merged)
-    merged.set(index, { ...places, untouched: untouchedAfter(places.untouched, changes) });
+    merged.set(index, {
+      ...places,
+      untouched: untouchedAfter(places.untouched, changes),
+      ...(places.byName === undefined ? {} : { byName: untouchedAfter(places.byName, changes) }),
+    });
   return merged;
 }
 

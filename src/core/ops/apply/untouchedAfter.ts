@@ -1,9 +1,7 @@
-import type { UntouchedMatch } from '../operation';
-
 /**
- * The lines a rename left as they are, found in the files before the batch, moved to where they read after it
- * (issue 27): the same line of a written file, with its code as written (a line that also held a renamed place shows
- * the new name beside the old one), so the list the user and the model read matches the files. A line inside text
+ * The lines a rename left as they are (and the places it changed by name only), found in the files before the batch,
+ * moved to where they read after it (issue 27): the same line of a written file, with its code as written (a line
+ * that also held a renamed place shows the new name), so the list the user and the model read matches the files. A line inside text
  * another operation of the batch replaced is looked up in the replacement, and dropped when it is no longer there.
  */
 
@@ -17,7 +15,14 @@ export interface ChangedText {
 
 const MAX_CODE_CHARS = 160;
 
-export function untouchedAfter(rows: readonly UntouchedMatch[], changes: readonly ChangedText[]): UntouchedMatch[] {
+/** A line of a file as the answers list it: the untouched matches, the by-name places. */
+interface ListedLine {
+  readonly file: string;
+  readonly line: number;
+  readonly code: string;
+}
+
+export function untouchedAfter<T extends ListedLine>(rows: readonly T[], changes: readonly ChangedText[]): T[] {
   const byPath = new Map(changes.map((change) => [change.path, change] as const));
   return rows.flatMap((row) => {
     const change = byPath.get(row.file);

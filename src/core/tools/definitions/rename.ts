@@ -112,8 +112,8 @@ export const renameTool: ToolSpec<RenameInput> = {
         ? `searched: the ${count(plan.searched)} ${languageName} files of the workspace that mention ${oldName}, and what they import`
         : `searched: the ${count(plan.searched)} ${languageName} files of the workspace that mention ${oldName}, by Scalpel's reference search (identifiers resolved through imports, no compiler): ${count(places - byName)} places resolved, ${count(byName)} tied by name only`,
       ...plan.gaps.map((gap) => `not searched in full: ${gap}`),
-      ...byNameSection(byNamePlaces(plan)),
     ];
+    const tied = byNamePlaces(plan);
     const kept = keptNameNote(edited);
     if (kept !== undefined) lines.push(kept);
     // The same verification as apply's: parse, then the type check (only new errors block).
@@ -147,6 +147,7 @@ export const renameTool: ToolSpec<RenameInput> = {
     const untouched = await untouchedOccurrences(env, oldName, plan.locations);
 
     if (!verified || !input.apply) {
+      lines.push(...byNameSection(tied));
       lines.push(verified ? 'dry run, nothing written (apply: true writes it); the diff:' : 'nothing was written');
       const untouchedText = untouchedSection(env, budget, untouched, env.counter.count(lines.join('\n')) + 200);
       if (verified) lines.push(...diffWithinBudget(env.counter, budget, diffOf(changes), [...lines, ...untouchedText]));
@@ -172,7 +173,8 @@ export const renameTool: ToolSpec<RenameInput> = {
       for (const change of written) env.conversation.recordShown(change.path, change.after);
       env.history.lastBatch = new Map(written.map((change) => [change.path, change.before] as const));
     }
-    // The lines left with the old name, as the written files read them now.
+    // The places tied by name and the lines left with the old name, as the written files read them now.
+    lines.push(...byNameSection(ok ? untouchedAfter(tied, changes) : tied));
     const after = ok ? { ...untouched, rows: untouchedAfter(untouched.rows, changes) } : untouched;
     lines.push(...untouchedSection(env, budget, after, env.counter.count(lines.join('\n')) + 60));
     return { text: lines.join('\n'), isError: !['written', 'applied', 'preview'].includes(outcome.status) };
