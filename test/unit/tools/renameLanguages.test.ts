@@ -153,6 +153,31 @@ void describe('the rename tool, what only the name ties and what the checker the
     },
   );
 
+  void test('Python: a new name that already means something where the rename puts it is refused', async () => {
+    const root = tempWorkspace('scalpel-rename-py-shadow-', PYTHON_PROJECT.files);
+    const env = toolEnv(root);
+    // cart.py calls the builtin sum: a function named sum there would take its place.
+    const builtin = await call(env, 'rename', { path: 'shop/cart.py/function[make_cart]', newName: 'sum' });
+    assert.equal(builtin.isError, true, builtin.text);
+    assert.match(
+      builtin.text,
+      /sum already means something else where the rename puts it \(shop\/cart\.py:6: return sum\(self\.items\)\)/,
+    );
+    // checkout.py declares checkout at its top level, where make_cart is imported and used.
+    const taken = await call(env, 'rename', { path: 'shop/cart.py/function[make_cart]', newName: 'checkout' });
+    assert.equal(taken.isError, true, taken.text);
+    assert.match(
+      taken.text,
+      /checkout already means something else where the rename puts it \(shop\/checkout\.py:4: def checkout/,
+    );
+    // A name only an attribute, a string or a method of a class has is free.
+    for (const newName of ['items', 'report']) {
+      const free = await call(env, 'rename', { path: 'shop/cart.py/function[make_cart]', newName });
+      assert.equal(free.isError, false, free.text);
+    }
+    for (const [path, text] of Object.entries(PYTHON_PROJECT.files)) assert.equal(read(root, path), text, path);
+  });
+
   void test('Go: an exported name used from other packages is not renamed to an unexported one', async () => {
     const root = tempWorkspace('scalpel-rename-go-export-', GO_PROJECT.files);
     const run = await call(toolEnv(root), 'rename', { path: GO_PROJECT.method, newName: 'sum', apply: true });

@@ -1,15 +1,17 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import type { ElementNode } from '../../elements/element';
-import { ancestryOf } from '../../elements/resolve';
+import { ancestryOf, elementsAtOffset } from '../../elements/resolve';
 import type { OverlayText, ReferenceHit, RenameAnswer, RenameLocation } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import type { TreeSitterLanguageSpec } from './languageSpec';
 import { parseWithSpec, SpecOutliner } from './treeSitterOutline';
 import {
   declarationNameOffset,
+  wordOffsets,
   type ReferenceRules,
   type ReferenceTarget,
   type RulesWorkspace,
+  type SiteShape,
 } from './treeSitterReferences';
 
 /**
@@ -36,6 +38,9 @@ export interface RenameRequest {
   /** The uses the reference search found, with `texts` in place. */
   readonly hits: readonly ReferenceHit[];
 }
+
+/** Elements whose declarations share a scope with the code around them (not a class's members). */
+const SCOPES: ReadonlySet<string> = new Set(['namespace', 'function', 'method']);
 
 /** Kinds a new name can collide with: declarations, not imports or bare statements. */
 const DECLARED = new Set(['import', 'export', 'statement']);
@@ -92,8 +97,10 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
       }
     }
     const places = [...locations.values()];
-    const refused = rules.renameProblem?.(target, newName, [...new Set(places.map((p) => p.file ?? ''))]);
     const collision = collisionOf(search, target, newName, outline, textOf, parse);
+    const refused =
+      rules.renameProblem?.(target, newName, [...new Set(places.map((p) => p.file ?? ''))]) ??
+      (collision === undefined ? shadowOf(search, target, newName, own, places, textOf, parse) : undefined);
     return {
       locations: places,
       ...(refused === undefined ? {} : { refused }),
@@ -139,6 +146,79 @@ function collisionOf<S>(
     if (text === undefined || !text.includes(newName)) continue;
     const found = clash(new SpecOutliner(spec, path, text).outline(parse(text)).elements);
     if (found !== undefined) return describe(path, found);
+  }
+  return undefined;
+}
+
+/**
+ * Why the new name would mean something else where the rename puts it, or undefined: for a top-level item, a bare `newName` in the
+ * declaring file (a local, an import, a builtin it calls, which would then mean the renamed item) or, where a bare use
+ * is renamed, in the function around it or at its file's top level (one would take the other's place). Members are
+ * reached through their value (`x.name`) and left to the collision check.
+ */
+function shadowOf<S>(
+  search: RenameSearch<S>,
+  target: ReferenceTarget,
+  newName: string,
+  own: number,
+  places: readonly RenameLocation[],
+  textOf: (path: string) => string | undefined,
+  parse: (text: string) => Tree,
+): string | undefined {
+  const { spec, rules } = search;
+  if (target.containers.some((c) => c.kind !== 'namespace') || (rules.namespaceOf?.(target.element) ?? '') !== '')
+    return undefined;
+  const byFile = new Map<string, number[]>();
+  for (const place of places)
+    if (place.file !== undefined) byFile.set(place.file, [...(byFile.get(place.file) ?? []), place.start]);
+  for (const [path, starts] of byFile) {
+    const text = textOf(path);
+    const taken = text === undefined ? [] : wordOffsets(text, newName);
+    if (text === undefined || taken.length === 0) continue;
+    const tree = parse(text);
+    const outline = new SpecOutliner(spec, path, text).outline(tree);
+    const shapeAt = (offset: number, length: number): SiteShape | undefined => {
+      const node = tree.rootNode.descendantForIndex(offset, offset + length);
+      if (node === null || node.startIndex !== offset || node.endIndex !== offset + length) return undefined;
+      return rules.shapeOf(node);
+    };
+    const isBare = (offset: number, length: number): boolean => shapeAt(offset, length)?.via === 'bare';
+    const isDeclared = (offset: number, name: string): boolean => shapeAt(offset, name.length)?.role === 'declaration';
+    // The function whose scope an occurrence is in; a function's own name is in the scope around it.
+    const functionAt = (offset: number, name: string): ElementNode | undefined => {
+      const functions = elementsAtOffset(outline, offset).filter((e) => e.kind === 'function' || e.kind === 'method');
+      const innermost = functions.at(-1);
+      const ownName = innermost !== undefined && rules.identifierOf(innermost) === name && isDeclared(offset, name);
+      return ownName ? functions.at(-2) : innermost;
+    };
+    // A member's name (a method of a class, an impl, a Go receiver type) is reached through its value, not bare.
+    const isMemberName = (offset: number): boolean => {
+      if (!isDeclared(offset, newName)) return false;
+      const chain = elementsAtOffset(outline, offset);
+      const declared = chain.at(-1);
+      if (declared === undefined || rules.identifierOf(declared) !== newName) return false;
+      const parent = chain.at(-2);
+      const scoped = parent === undefined || SCOPES.has(parent.kind);
+      return !scoped || (rules.namespaceOf?.(declared) ?? '') !== '';
+    };
+    const bound = taken.filter((offset) => isBare(offset, newName.length) && !isMemberName(offset));
+    for (const start of starts) {
+      if (!isBare(start, target.name.length)) continue;
+      const declaration = path === target.file && start === own;
+      const holder = functionAt(start, target.name);
+      const clash = bound.find((offset) => {
+        if (declaration) return true;
+        const around = functionAt(offset, newName);
+        return around === undefined || around === holder;
+      });
+      if (clash === undefined) continue;
+      const lineStart = text.lastIndexOf('\n', clash - 1) + 1;
+      const lineEnd = text.indexOf('\n', clash);
+      const line = text.slice(0, clash).split('\n').length;
+      const code = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).trim();
+      const shown = code.length > 120 ? `${code.slice(0, 119)}…` : code;
+      return `${newName} already means something else where the rename puts it (${path}:${line}: ${shown}): the renamed ${target.name} would hide it or be hidden by it; choose another name`;
+    }
   }
   return undefined;
 }
