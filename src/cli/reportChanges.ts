@@ -39,8 +39,17 @@ function renameLines(rename: RenamePlaces): string[] {
   const left = rename.untouched
     .slice(0, MAX_UNTOUCHED_LINES)
     .map((u) => `          ${u.file}:${u.line} (${u.in}) ${u.code}`);
+  const byName = rename.byName ?? [];
+  const tied = byName.slice(0, MAX_UNTOUCHED_LINES).map((p) => `          ${p.file}:${p.line} ${p.code}`);
   return [
     `        changed: ${changed}`,
+    ...(tied.length === 0
+      ? []
+      : [
+          `        changed by name only (${byName.length}; the syntax does not tell the value's type: check they mean the renamed declaration):`,
+          ...tied,
+        ]),
+    ...(byName.length > tied.length ? [`          ${byName.length - tied.length} more`] : []),
     ...(left.length === 0 ? [] : ['        not changed (decide whether they mean the renamed declaration):', ...left]),
     ...(rename.untouched.length > left.length ? [`          ${rename.untouched.length - left.length} more`] : []),
   ];
@@ -62,6 +71,7 @@ export function resultsAsJson(apply: ApplyResult): unknown {
             renamedTo: r.rename.renamedTo,
             places: r.rename.files.reduce((sum, f) => sum + f.edits.length, 0),
             files: r.rename.files.map((f) => f.path),
+            byName: r.rename.byName ?? [],
             untouched: r.rename.untouched,
             notes: r.rename.notes,
           },

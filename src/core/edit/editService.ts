@@ -287,7 +287,7 @@ export function createEditService(deps: EditServiceDeps = {}): EditService {
     ];
   };
   /**
-   * RENAME_ELEMENT's places: TypeScript's rename over the workspace's code graph, whatever `verify` says (it is how
+   * RENAME_ELEMENT's places: the language's rename over the workspace's code graph, whatever `verify` says (it is how
    * the operation is done, not a check). Without a workspace root there is no graph, and a rename fails saying so.
    */
   const renames = (

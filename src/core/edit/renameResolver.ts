@@ -2,7 +2,7 @@ import { ElementPathSyntaxError, formatSegment, lastSegmentOf, parseElementPath 
 import { resolveElementPath } from '../elements/resolve';
 import type { CodeGraph } from '../graph/codeGraph';
 import { isReferable } from '../graph/references';
-import { planRename, renameFileEdits, renameRefusal } from '../graph/renamePlan';
+import { byNamePlaces, planRename, renamedNames, renameFileEdits, renameRefusal } from '../graph/renamePlan';
 import { languageFor } from '../language/languages';
 import type { SnapshotReader } from '../ops/apply';
 import { newNameProblem } from '../ops/newName';
@@ -11,9 +11,10 @@ import { untouchedMatches } from '../search/untouchedMatches';
 
 /**
  * The places of the RENAME_ELEMENTs of a batch (issue 27), found before the batch is applied: the apply engine is
- * pure, the rename is TypeScript's language service (the rename tool's, src/core/graph/renamePlan.ts), read with the
- * batch's snapshot in place of the disk. Other languages are refused: their reference search matches by name, and a
- * rename of every name-alike is not one the operation can promise.
+ * pure, the rename is the language's (the rename tool's, src/core/graph/renamePlan.ts: TypeScript's language service,
+ * the reference search of Python, Go, Rust, Java and C#), read with the batch's snapshot in place of the disk. The
+ * places only the name ties to the declaration are listed with the result for the model to check; the batch's type
+ * check (pyright, go vet, cargo check, javac where installed) then judges the whole.
  */
 
 /** The places of each RENAME_ELEMENT of `operations`, or why it cannot be done. */
@@ -69,14 +70,15 @@ async function resolveRename(
   });
   if (segments.length === 0)
     return refuse(`${file} is a file`, 'name the declaration to rename: <file>/<kind>[<name>]');
-  const badName = newNameProblem(operation.newName);
-  if (badName !== undefined) return refuse(`the new name "${operation.newName}" ${badName}`);
   const language = languageFor(file);
-  if (language?.id !== 'typescript')
-    return refuse(
-      `RENAME_ELEMENT renames TypeScript/JavaScript declarations only; ${file} is ${language?.displayName ?? 'no language Scalpel reads'}`,
+  const badName = newNameProblem(operation.newName, language?.id);
+  if (badName !== undefined) return refuse(`the new name "${operation.newName}" ${badName}`);
+  const noRename = (): RenameResolution =>
+    refuse(
+      `RENAME_ELEMENT renames TypeScript/JavaScript, Python, Go, Rust, Java and C# declarations; ${file} is ${language?.displayName ?? 'no language Scalpel reads'}`,
       'change the declaration and each of its uses with REPLACE_ELEMENT or PATCH_ELEMENT (FIND <name> lists the uses)',
     );
+  if (graph.referencesFor(file)?.renameLocations === undefined) return noRename();
   const text = snapshot.read(file);
   if (text === undefined) return refuse(`there is no file ${file}`);
   const resolved = resolveElementPath(graph.outlineOf(file, text), operation.path);
@@ -89,7 +91,8 @@ async function resolveRename(
     };
   const { element } = resolved;
   if (!isReferable(element)) return refuse(`${element.path} has no name that code can refer to`);
-  if (element.name === operation.newName) return refuse(`${element.path} is already named ${element.name}`);
+  const { oldName, newElementName } = renamedNames(graph, file, element, operation.newName);
+  if (oldName === operation.newName) return refuse(`${element.path} is already named ${oldName}`);
   // The compiler reads the snapshot, not the disk, where the two differ (unsaved editors).
   const plan = planRename(graph, file, element, operation.newName, (files) => {
     const texts = new Map<string, string | undefined>();
@@ -99,7 +102,7 @@ async function resolveRename(
     }
     return texts;
   });
-  if (plan === undefined) return refuse(`${file} has no rename`);
+  if (plan === undefined) return noRename();
   const refusal = renameRefusal(plan, element.path, operation.newName);
   if (refusal !== undefined) return refuse(refusal);
   const files = renameFileEdits(plan);
@@ -121,16 +124,18 @@ async function resolveRename(
       read: (f) => snapshot.read(f) ?? graph.textOf(f),
       outlineOf: (f, t) => (languageFor(f) === undefined ? undefined : graph.outlineOf(f, t)),
     },
-    element.name,
+    oldName,
     new Set(plan.locations.map((l) => `${l.file ?? ''}:${l.start}`)),
   );
+  const byName = byNamePlaces(plan);
   const parent = element.path.slice(0, element.path.length - lastSegmentOf(element.path).length);
   return {
     ok: true,
     places: {
-      renamedTo: `${parent}${formatSegment(element.kind, operation.newName)}`,
+      renamedTo: `${parent}${formatSegment(element.kind, newElementName)}`,
       files,
       untouched: untouched.rows,
+      ...(byName.length === 0 ? {} : { byName }),
       notes: [...plan.gaps.map((gap) => `not searched in full: ${gap}`), ...untouched.notes],
     },
   };

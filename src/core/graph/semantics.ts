@@ -137,6 +137,18 @@ export interface ReferenceSemantics {
     texts: ReadonlyMap<string, OverlayText>,
     options?: ReferenceSearchOptions,
   ): ReferenceHit[];
+  /**
+   * Where renaming the element to `newName` changes text (its declaration included), searched in `candidates` with
+   * `texts` in place: the compiler's rename (TypeScript), or the reference search's places with the ones only the name
+   * ties marked {@link RenameLocation.byName} (`resolution: 'syntax'`). Absent: the language has no rename.
+   */
+  renameLocations?(
+    file: string,
+    element: ElementNode,
+    newName: string,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): RenameAnswer;
 }
 
 export interface WorkspaceSemantics extends ReferenceSemantics {
@@ -165,17 +177,6 @@ export interface WorkspaceSemantics extends ReferenceSemantics {
    * locals excluded), one hit per use, with `texts` in place.
    */
   uses(file: string, element: ElementNode, texts: ReadonlyMap<string, OverlayText>): UseHit[];
-  /**
-   * Where renaming the element to `newName` changes text (its declaration included), searched in `candidates` with
-   * `texts` in place, as the language's own rename finds them. Absent: the language has no rename.
-   */
-  renameLocations?(
-    file: string,
-    element: ElementNode,
-    newName: string,
-    candidates: readonly string[],
-    texts: ReadonlyMap<string, OverlayText>,
-  ): RenameAnswer;
   /**
    * Where the identifier `name`, as used between `start` and `end` of the file, is declared (go to definition), one
    * entry per use, with `texts` in place. Absent: the language cannot tell (the tools then look by name).
@@ -243,6 +244,8 @@ export interface RenameLocation {
   readonly replacement: string;
   /** The file's text the offset is into. */
   readonly text: string;
+  /** Only the name ties the place to the declaration (see {@link ReferenceHit.byName}): the agent should check it. */
+  readonly byName?: true;
 }
 
 export interface RenameAnswer {

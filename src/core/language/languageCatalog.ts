@@ -92,3 +92,9 @@ export function extensionOf(file: string): string {
   const dot = name.lastIndexOf('.');
   return dot < 0 ? '' : name.slice(dot).toLowerCase();
 }
+
+/** The language a file's extension names, from this catalog alone (no parser loaded); undefined for none. */
+export function languageInfoOf(file: string): LanguageInfo | undefined {
+  const extension = extensionOf(file);
+  return LANGUAGE_CATALOG.find((language) => language.extensions.includes(extension));
+}

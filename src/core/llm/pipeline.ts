@@ -102,7 +102,7 @@ export interface EditRequest {
   ) => ReadonlyMap<string, string>;
   /** Checks after the apply engine's own (issue 18's type check); their problems go back for repair. */
   readonly verificationSteps?: readonly VerificationStep[];
-  /** Finds the places of the answer's RENAME_ELEMENTs (TypeScript's rename); without it they fail, saying why. */
+  /** Finds the places of the answer's RENAME_ELEMENTs (the language's rename); without it they fail, saying why. */
   readonly renames?: RenameResolver;
   readonly signal?: AbortSignal;
   readonly onProgress?: (event: EditProgress) => void;

@@ -461,6 +461,9 @@ function renameKept(where: string, result: OperationResult): string[] {
   const untouched = result.rename?.untouched ?? [];
   return [
     `- ok ${where}: ${result.rename === undefined ? 'renamed' : renameSummary(result.rename)} (kept; do not repeat it)`,
+    ...(result.rename?.byName ?? [])
+      .slice(0, MAX_UNTOUCHED_SHOWN)
+      .map((p) => `  renamed by name only: ${p.file}:${p.line} ${p.code}`),
     ...untouched.slice(0, MAX_UNTOUCHED_SHOWN).map((u) => `  left as is: ${u.file}:${u.line} (${u.in}) ${u.code}`),
     ...(untouched.length > MAX_UNTOUCHED_SHOWN ? [`  … and ${untouched.length - MAX_UNTOUCHED_SHOWN} more`] : []),
   ];

@@ -110,8 +110,9 @@ export interface ReplaceFileOperation extends OperationBase {
 }
 
 /**
- * Renames a declaration and every use its language's rename finds (TypeScript/JavaScript), in every file, as part
- * of the batch (issue 27). No code block: the places are the compiler's, not the model's.
+ * Renames a declaration and every use its language's rename finds (TypeScript's compiler; the reference search of
+ * Python, Go, Rust, Java and C#, by-name places marked), in every file, as part of the batch (issue 27). No code
+ * block: the places are the language's, not the model's.
  */
 export interface RenameElementOperation extends OperationBase {
   readonly type: 'RENAME_ELEMENT';
@@ -158,6 +159,16 @@ export interface UntouchedMatch {
   readonly code: string;
 }
 
+/**
+ * A place a rename changes that only the name ties to the declaration: its line as found before the batch, and once
+ * the rename is joined into the batch, as the batch's files read after it.
+ */
+export interface ByNamePlace {
+  readonly file: string;
+  readonly line: number;
+  readonly code: string;
+}
+
 /** What a RENAME_ELEMENT changes, as its language's rename found it against the batch's snapshot (issue 27). */
 export interface RenamePlaces {
   /** The declaration's path after the rename. */
@@ -170,6 +181,11 @@ export interface RenamePlaces {
   }[];
   /** Whole-word matches of the old name it leaves: strings, comments, code the compiler does not tie to it. */
   readonly untouched: readonly UntouchedMatch[];
+  /**
+   * The places it changes that only the name ties to the declaration (a language read by its syntax: a method called
+   * on a value whose type the syntax does not tell), for the model to check; absent or empty: none.
+   */
+  readonly byName?: readonly ByNamePlace[];
   /** What the searches did not cover, in words (a time limit, files left out). */
   readonly notes: readonly string[];
 }

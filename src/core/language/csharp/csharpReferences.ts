@@ -13,6 +13,7 @@ import {
   type SiteShape,
   type Verdict,
 } from '../treeSitter/treeSitterReferences';
+import { prefixOffsets } from '../treeSitter/treeSitterRename';
 
 /**
  * C# uses, resolved through namespaces: a type is used in its own namespace (and the namespaces inside it), where a
@@ -253,6 +254,18 @@ export const csharpReferenceRules: ReferenceRules<CSharpScope> = {
     /^@?[\p{L}_][\p{L}\p{N}_]*$/u.test(element.name) ? element.name.replace(/^@/, '') : undefined,
   shapeOf,
   scopeOf: (file, root) => scopeOf(file, root),
+  importedNames(target, targetScope, _scope, root) {
+    // `using static Ns.Type;` and `using Alias = Ns.Type;` name a type by its full name (the alias itself is not it).
+    const full = [targetScope.fileNamespace, ...target.containers.map((c) => c.name), target.name]
+      .filter((part) => part !== '')
+      .join('.');
+    return root.descendantsOfType('using_directive').flatMap((directive) => {
+      if (directive === null) return [];
+      const alias = directive.childForFieldName('name');
+      const names = directive.descendantsOfType('identifier').filter((n) => n !== null && n.id !== alias?.id);
+      return prefixOffsets(names as Node[], full);
+    });
+  },
   resolve(target, targetScope, site) {
     const container = target.containers.filter((c) => c.kind !== 'namespace').at(-1);
     const targetNamespace = [

@@ -222,6 +222,23 @@ export const goReferenceRules: ReferenceRules<GoScope> = {
   },
   shapeOf,
   scopeOf,
+  namespaceOf: (element) => (element.kind === 'method' && element.name.includes('.') ? receiverType(element.name) : ''),
+  packageFiles(file, files, workspace) {
+    const folder = folderOf(file);
+    const packageOf = (path: string): string | undefined =>
+      /^\s*package\s+(\w+)/m.exec(workspace.readFile(path) ?? '')?.[1];
+    const own = packageOf(file);
+    return files.filter(
+      (f) => f !== file && f.endsWith('.go') && folderOf(f) === folder && own !== undefined && packageOf(f) === own,
+    );
+  },
+  renameProblem(target, newName, files) {
+    const exported = (name: string): boolean => /^\p{Lu}/u.test(name);
+    if (!exported(target.name) || exported(newName)) return undefined;
+    const outside = files.filter((f) => folderOf(f) !== folderOf(target.file));
+    if (outside.length === 0) return undefined;
+    return `Go exports only names that start with a capital letter, and ${target.name} is used from other packages (${outside.slice(0, 3).join(', ')}${outside.length > 3 ? ', …' : ''}); choose a capitalised name`;
+  },
   resolve(target, targetScope, site) {
     const container = target.containers.at(-1);
     if (container === undefined) {

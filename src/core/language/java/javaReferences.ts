@@ -13,6 +13,7 @@ import {
   type SiteShape,
   type Verdict,
 } from '../treeSitter/treeSitterReferences';
+import { prefixOffsets } from '../treeSitter/treeSitterRename';
 
 /**
  * Java uses, resolved through packages and imports: a top-level type is used in its own package, where a file
@@ -194,10 +195,35 @@ function resolveMember(target: ReferenceTarget, container: ElementNode, site: Si
   }
 }
 
+const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'enum', 'record']);
+
 export const javaReferenceRules: ReferenceRules<JavaScope> = {
   identifierOf: (element) => (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(element.name) ? element.name : undefined),
   shapeOf,
   scopeOf: (file, root) => scopeOf(file, root),
+  importedNames(target, targetScope, _scope, root) {
+    const full = [targetScope.packageName, ...target.containers.map((c) => c.name), target.name]
+      .filter((part) => part !== '')
+      .join('.');
+    return root.namedChildren
+      .filter((node) => node.type === 'import_declaration')
+      .flatMap((node) =>
+        prefixOffsets(
+          node.descendantsOfType('identifier').filter((n) => n !== null),
+          full,
+        ),
+      );
+  },
+  renameProblem(target) {
+    const base = target.file.slice(target.file.lastIndexOf('/') + 1).replace(/\.java$/, '');
+    const isPublicType =
+      target.containers.length === 0 &&
+      TYPE_KINDS.has(target.element.kind) &&
+      /\bpublic\b/.test(target.element.signature);
+    return isPublicType && base === target.name
+      ? `Java wants the public type ${target.name} in a file named ${target.name}.java, and a rename moves no file; rename the file with the type by hand (CREATE_FILE and a delete), or keep the name`
+      : undefined;
+  },
   resolve(target, targetScope, site) {
     const container = target.containers.at(-1);
     if (container === undefined) return resolveType(target, targetScope, site);

@@ -254,6 +254,23 @@ export const pythonReferenceRules: ReferenceRules<PythonScope> = {
       ? 'resolved'
       : 'other';
   },
+  importedNames(target, targetScope, fileScope, root, workspace) {
+    if (target.containers.length > 0) return [];
+    const offsets: number[] = [];
+    for (const statement of root.descendantsOfType('import_from_statement')) {
+      if (statement === null) continue;
+      const module = resolveRelative(
+        statement.childForFieldName('module_name')?.text.replace(/\s+/g, '') ?? '',
+        fileScope,
+      );
+      if (!names(module, targetScope.module) && reExported(target, module, workspace) !== 'resolved') continue;
+      for (const imported of statement.childrenForFieldName('name')) {
+        const nameNode = imported.type === 'aliased_import' ? imported.childForFieldName('name') : imported;
+        if (nameNode?.text === target.name) offsets.push(nameNode.startIndex);
+      }
+    }
+    return offsets;
+  },
   aliasesIn(target, targetScope, fileScope) {
     if (target.containers.length > 0) return [];
     const aliases: string[] = [];

@@ -386,10 +386,53 @@ function resolveMember(container: ElementNode, site: Site<RustScope>): Verdict {
   return bound !== undefined ? 'other' : 'byName';
 }
 
+/** The offsets of the item's name where a `use` of its file's crate names its path (`use crate::m::{item, x}`). */
+function importedItemNames(target: ReferenceTarget, targetScope: RustScope, scope: RustScope, root: Node): number[] {
+  if (target.containers.some((c) => c.kind !== 'namespace') || scope.crate !== targetScope.crate) return [];
+  const wanted = [...targetModule(target, targetScope), target.name];
+  const offsets: number[] = [];
+  const check = (path: Node | null, prefix: readonly string[], at: readonly string[]): void => {
+    if (path === null) return;
+    const segments = [...prefix, ...pathSegments(path.text)];
+    if (segments.at(-1) !== target.name) return;
+    const resolved = absolutePath(segments, at, scope, scope.edition2015);
+    const nameNode = path.type === 'scoped_identifier' ? path.childForFieldName('name') : path;
+    if (resolved !== undefined && same(resolved, wanted) && nameNode !== null) offsets.push(nameNode.startIndex);
+  };
+  const visit = (node: Node, prefix: readonly string[], at: readonly string[]): void => {
+    switch (node.type) {
+      case 'scoped_identifier':
+      case 'identifier':
+        check(node, prefix, at);
+        return;
+      case 'use_as_clause':
+        check(node.childForFieldName('path'), prefix, at);
+        return;
+      case 'scoped_use_list': {
+        const path = [...prefix, ...pathSegments(node.childForFieldName('path')?.text ?? '')];
+        for (const item of node.childForFieldName('list')?.namedChildren ?? []) visit(item, path, at);
+        return;
+      }
+      case 'use_list':
+        for (const item of node.namedChildren) visit(item, prefix, at);
+        return;
+      default:
+        return;
+    }
+  };
+  for (const declaration of root.descendantsOfType('use_declaration')) {
+    const argument = declaration?.childForFieldName('argument');
+    if (declaration !== null && argument !== null && argument !== undefined)
+      visit(argument, [], moduleAt(declaration, scope.module));
+  }
+  return offsets;
+}
+
 export const rustReferenceRules: ReferenceRules<RustScope> = {
   identifierOf: (element) => (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(element.name) ? element.name : undefined),
   shapeOf,
   scopeOf,
+  importedNames: (target, targetScope, scope, root) => importedItemNames(target, targetScope, scope, root),
   resolve(target, targetScope, site) {
     const container = target.containers.filter((c) => c.kind !== 'namespace').at(-1);
     if (container === undefined) return resolveItem(target, targetScope, site);

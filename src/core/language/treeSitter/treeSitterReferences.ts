@@ -4,6 +4,7 @@ import { ancestryOf, elementsAtOffset } from '../../elements/resolve';
 import {
   ReferenceSearchCutShort,
   type OverlayText,
+  type RenameAnswer,
   type ReferenceHit,
   type ReferenceSearchOptions,
   type ReferenceSemantics,
@@ -12,6 +13,7 @@ import type { SourceFileSystem } from '../../graph/sourceFiles';
 import type { LanguageSupport } from '../languageSupport';
 import type { TreeSitterLanguageSpec } from './languageSpec';
 import { parseWithSpec, SpecOutliner } from './treeSitterOutline';
+import { treeSitterRename } from './treeSitterRename';
 
 /**
  * References for the languages read with tree-sitter (Python, Go, Rust, Java, C#), through the same seam as
@@ -125,6 +127,32 @@ export interface ReferenceRules<S> {
   resolve(target: ReferenceTarget, targetScope: S, site: Site<S>, workspace: RulesWorkspace): Verdict;
   /** Other names a file gives the target (`from m import f as g`): their bare uses are the target's too. */
   aliasesIn?(target: ReferenceTarget, targetScope: S, fileScope: S, file: string): readonly string[];
+  /**
+   * For a rename: the offsets of the target's name in the file's imports (`from m import f`, `use crate::m::f`,
+   * `import a.b.User;`), which the use search skips as no use. Absent: the language imports no single names.
+   */
+  importedNames?(
+    target: ReferenceTarget,
+    targetScope: S,
+    fileScope: S,
+    root: Node,
+    workspace: RulesWorkspace,
+  ): number[];
+  /**
+   * For a rename: why renaming the target to `newName` breaks what the places cannot fix (a Java public class must be
+   * in a file of its name; a Go name used from other packages must stay exported), or undefined.
+   */
+  renameProblem?(target: ReferenceTarget, newName: string, files: readonly string[]): string | undefined;
+  /**
+   * For a rename's collision check: what an element's name is declared in beside its container (a Go method's
+   * receiver type: `(*T).Scale` and a function `Scale` do not collide). Absent: '' for all.
+   */
+  namespaceOf?(element: ElementNode): string;
+  /**
+   * For a rename's collision check: the other files whose top-level names share the file's scope (a Go package: the
+   * folder's files of the same package clause). Absent: a file's top level is its own.
+   */
+  packageFiles?(file: string, files: readonly string[], workspace: RulesWorkspace): string[];
 }
 
 interface ParsedFile<S> {
@@ -143,6 +171,20 @@ export class TreeSitterReferences<S> implements ReferenceSemantics {
     private readonly rules: ReferenceRules<S>,
     private readonly fileSystem: SourceFileSystem,
   ) {}
+
+  renameLocations(
+    file: string,
+    element: ElementNode,
+    newName: string,
+    candidates: readonly string[],
+    texts: ReadonlyMap<string, OverlayText>,
+  ): RenameAnswer {
+    const hits = this.references(file, element, candidates, texts);
+    return treeSitterRename(
+      { spec: this.spec, rules: this.rules, fileSystem: this.fileSystem },
+      { file, element, newName, candidates, texts, hits },
+    );
+  }
 
   searchName(element: ElementNode): string | undefined {
     return this.rules.identifierOf(element);
@@ -184,7 +226,7 @@ export class TreeSitterReferences<S> implements ReferenceSemantics {
       const containers = (ancestryOf(declaring.outline, element.path) ?? []).slice(0, -1);
       const target: ReferenceTarget = { file, element, name, containers };
       const targetScope = scopeOf(file, declaring);
-      const ownName = this.declarationNameOffset(declaring, element, name);
+      const ownName = declarationNameOffset(declaring, element, name, (node) => this.rules.shapeOf(node));
       const hits: ReferenceHit[] = [];
       for (const path of [file, ...candidates.filter((c) => c !== file)]) {
         if (Date.now() > deadline) throw new ReferenceSearchCutShort(Date.now() - started);
@@ -224,20 +266,25 @@ export class TreeSitterReferences<S> implements ReferenceSemantics {
       for (const entry of parsed.values()) entry?.tree.delete();
     }
   }
+}
 
-  /**
-   * Where the element names itself: the declaration-shaped occurrence of its name in its declaration range, else
-   * (an assignment such as Python's `x = 1`) the first occurrence there.
-   */
-  private declarationNameOffset(declaring: ParsedFile<S>, element: ElementNode, name: string): number | undefined {
-    const { start, end } = element.declarationRange;
-    const offsets = wordOffsets(declaring.text.slice(start, end), name).map((offset) => offset + start);
-    for (const offset of offsets) {
-      const node = declaring.tree.rootNode.descendantForIndex(offset, offset + name.length);
-      if (node !== null && this.rules.shapeOf(node)?.role === 'declaration') return offset;
-    }
-    return offsets[0];
+/**
+ * Where the element names itself: the declaration-shaped occurrence of its name in its declaration range, else (an
+ * assignment such as Python's `x = 1`) the first occurrence there.
+ */
+export function declarationNameOffset(
+  declaring: { readonly text: string; readonly tree: Tree },
+  element: ElementNode,
+  name: string,
+  shapeOf: (node: Node) => SiteShape | undefined,
+): number | undefined {
+  const { start, end } = element.declarationRange;
+  const offsets = wordOffsets(declaring.text.slice(start, end), name).map((offset) => offset + start);
+  for (const offset of offsets) {
+    const node = declaring.tree.rootNode.descendantForIndex(offset, offset + name.length);
+    if (node !== null && shapeOf(node)?.role === 'declaration') return offset;
   }
+  return offsets[0];
 }
 
 /** Offsets of `name` as a whole word (no letter, digit or `_` around it) in `text`. */

@@ -1,6 +1,7 @@
-import type { Operation, RenameElementOperation, RenamePlaces, RenameResolution } from '../operation';
+import type { ByNamePlace, Operation, RenameElementOperation, RenamePlaces, RenameResolution } from '../operation';
 import type { OpFailure } from './actions';
 import { applyEdits } from './editBuffer';
+import { untouchedAfter } from './untouchedAfter';
 import type { FileChange, TextEdit } from './types';
 
 /**
@@ -29,7 +30,7 @@ export function claimRename(
     return {
       ok: false,
       failure: {
-        message: `${label}: its places were not looked up (a rename needs TypeScript's language service, which runs only where the edit has a workspace folder)`,
+        message: `${label}: its places were not looked up (a rename needs the workspace's code graph, which runs only where the edit has a workspace folder)`,
         hint: 'rename the declaration and its uses with element operations, or run the edit in its workspace',
       },
     };
@@ -118,6 +119,13 @@ export function mergeRenames(
       else changes.push(change);
     }
   }
+  // The lines the renames left and the places they changed by name only, as the batch's files read after it.
+  for (const [index, places] of merged)
+    merged.set(index, {
+      ...places,
+      untouched: untouchedAfter(places.untouched, changes),
+      ...(places.byName === undefined ? {} : { byName: untouchedAfter(places.byName, changes) }),
+    });
   return merged;
 }
 
@@ -169,12 +177,18 @@ export function renameSummary(places: RenamePlaces): string {
   const count = places.files.reduce((sum, f) => sum + f.edits.length, 0);
   const left = places.untouched.length;
   const aliases = keptNameNote(places.files);
+  const byName = places.byName ?? [];
   return [
     `renamed in ${count} place${count === 1 ? '' : 's'} in ${places.files.length} file${places.files.length === 1 ? '' : 's'}`,
+    ...(byName.length === 0
+      ? []
+      : [
+          `${count - byName.length} resolved, ${byName.length} tied by name only (check they mean it: ${byNameList(byName, 5)})`,
+        ]),
     ...(aliases === undefined ? [] : [aliases]),
     left === 0
       ? 'no other whole-word match of the old name'
-      : `${left} line${left === 1 ? '' : 's'} with the old name left as they are (strings, comments, code the compiler does not tie to it)`,
+      : `${left} line${left === 1 ? '' : 's'} with the old name left as they are (strings, comments, code the rename does not tie to it)`,
     ...places.notes,
   ].join('; ');
 }
@@ -199,4 +213,10 @@ export function keptNameNote(
   if (kept.length === 0) return undefined;
   const shown = kept.slice(0, 5).join(', ');
   return `${kept.length} place${kept.length === 1 ? ' keeps' : 's keep'} the old name for the code that reads it (a shorthand property, a re-export): ${shown}${kept.length > 5 ? `, and ${kept.length - 5} more` : ''}`;
+}
+
+/** `src/a.py:4, src/b.py:9` for the first `shown` by-name places, and how many more. */
+export function byNameList(places: readonly ByNamePlace[], shown: number): string {
+  const listed = places.slice(0, shown).map((p) => `${p.file}:${p.line}`);
+  return `${listed.join(', ')}${places.length > shown ? `, and ${places.length - shown} more` : ''}`;
 }

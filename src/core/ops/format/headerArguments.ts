@@ -1,4 +1,6 @@
 import type { BlankLinesAround, CreatePosition, OperationType } from '../operation';
+import { filePartOf } from '../../elements/elementPath';
+import { languageInfoOf } from '../../language/languageCatalog';
 import { newNameProblem } from '../newName';
 import { normalizePath, splitArguments, unquote } from './headerLine';
 import { clip, ok, problem, readBlankLinesToken, readKindToken, readPosition, type Checked } from './operationParts';
@@ -76,14 +78,21 @@ function readNewName(path: string, rest: readonly string[], usage: string): Chec
   if (token === undefined) return problem(`RENAME_ELEMENT ${clip(path)} has no new name`, usage);
   if (extra.length > 0)
     return problem(`unexpected text after the new name: "${clip(extra.join(' '))}"`, `${usage} (no code block)`);
-  const newName = checkedNewName(unquote(token));
+  const newName = checkedNewName(unquote(token), path);
   return newName.ok ? ok({ path, newName: newName.value }) : newName;
 }
 
-/** The new name as given, or why it cannot be one; the text and the JSON reader say it alike. */
-export function checkedNewName(newName: string): Checked<string> {
-  const why = newNameProblem(newName);
+/**
+ * The new name as given, or why it cannot be one in the language of `path`'s file; the text and the JSON reader say
+ * it alike.
+ */
+export function checkedNewName(newName: string, path: string): Checked<string> {
+  const language = languageInfoOf(filePartOf(path) ?? path);
+  const why = newNameProblem(newName, language?.id);
   if (why !== undefined)
-    return problem(`the new name "${clip(newName)}" ${why}`, 'a TypeScript/JavaScript identifier, e.g. persist');
+    return problem(
+      `the new name "${clip(newName)}" ${why}`,
+      `a ${language?.displayName ?? 'TypeScript/JavaScript'} identifier, e.g. persist`,
+    );
   return ok(newName);
 }

@@ -180,7 +180,7 @@ function fieldProblems(entry: JsonObject): Array<{ readonly message: string; rea
     found.push({ message: '"path" is empty', expected: '"path": the element path or file path' });
   if (type === undefined || type === 'DELETE_ELEMENT') return found;
   if (type === 'RENAME_ELEMENT') {
-    note(readJsonNewName(entry));
+    note(readJsonNewName(entry, pathField.ok ? normalizePath(pathField.value ?? '') : ''));
     return found;
   }
   if (type === 'PATCH_ELEMENT') {
@@ -220,7 +220,7 @@ function readJsonOperationOrFirstProblem(entry: JsonValue, line: number): Checke
     case 'DELETE_ELEMENT':
       return ok({ type, path, line });
     case 'RENAME_ELEMENT': {
-      const newName = readJsonNewName(entry);
+      const newName = readJsonNewName(entry, path);
       return newName.ok ? ok({ type, path, newName: newName.value, line }) : newName;
     }
     case 'PATCH_ELEMENT': {
@@ -265,9 +265,9 @@ function readJsonOperationOrFirstProblem(entry: JsonValue, line: number): Checke
   }
 }
 
-function readJsonNewName(entry: JsonObject): Checked<string> {
+function readJsonNewName(entry: JsonObject, path: string): Checked<string> {
   const field = readString(entry, 'newName', true);
-  return field.ok ? checkedNewName(field.value ?? '') : field;
+  return field.ok ? checkedNewName(field.value ?? '', path) : field;
 }
 
 function readJsonPosition(value: JsonValue | undefined): Checked<CreatePosition> {
