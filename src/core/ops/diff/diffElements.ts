@@ -131,16 +131,17 @@ function withRename(
   counter: TokenCounter,
   planTo: (text: string) => ElementDiff | undefined,
 ): ElementDiff {
-  if (!plain.verified || renames.length === 0) return plain;
+  if (renames.length === 0) return plain;
   let best = plain;
-  let bestCost = counter.count(serializeOperations(plain.operations));
+  // A plain diff that does not reproduce the new text loses to any rename that does.
+  let bestCost = plain.verified ? counter.count(serializeOperations(plain.operations)) : Infinity;
   let applyRuns = plain.applyRuns;
   for (const rename of renames) {
     for (const target of rename.withoutRename) {
       const rest = planTo(target);
       if (rest === undefined) continue;
       applyRuns += rest.applyRuns;
-      if (!rest.verified || rest.renames !== undefined) continue;
+      if (!rest.verified) continue;
       const { operation, resolution } = renameOperation(path, before, rename);
       const operations = [operation, ...rest.operations];
       const cost = counter.count(serializeOperations(operations));
