@@ -13,7 +13,9 @@ import { splitLinesKeepingBreaks } from './textLines';
  *
  * The diff is of one file, so the rename's places here are this file's code occurrences of the old name, found by
  * name, not by a compiler. Applied in a workspace, RENAME_ELEMENT gets its places from the language's rename, which
- * also changes the uses in other files: what a commit that renamed across files did, file by file.
+ * also changes the uses in other files: what a commit that renamed across files did, file by file. A language whose
+ * RENAME_ELEMENT a workspace apply cannot resolve yet (src/core/edit/renameResolver.ts) gets it refused there, saying
+ * so; the diff's own check, with the places given, holds for every language.
  */
 
 export interface RenameInFile {
