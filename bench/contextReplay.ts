@@ -124,7 +124,8 @@ export async function measureContextReplay(options: {
       const root = corpus.packages.find((p) => pair.beforePath.startsWith(`${p.before.packageDir}/`))?.before
         .packageDir;
       if (root === undefined) continue;
-      const diff = diffElementsInDetail(pair.relPath, pair.beforeText, pair.afterText, { counter });
+      // The edits are replayed by older builds too, which know no RENAME_ELEMENT: renames stay element operations.
+      const diff = diffElementsInDetail(pair.relPath, pair.beforeText, pair.afterText, { counter, renames: false });
       candidates.push({
         corpus: name,
         pair,

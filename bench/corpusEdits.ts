@@ -8,7 +8,7 @@ import { elementsInRange, resolveElementPath } from '../src/core/elements/resolv
 import { applyOperations } from '../src/core/ops/apply';
 import { diffElementsInDetail } from '../src/core/ops/diff';
 import { serializeOperations, serializeOperationsAsJson } from '../src/core/ops/format';
-import type { Operation } from '../src/core/ops/operation';
+import type { Operation, RenameResolution } from '../src/core/ops/operation';
 import type { ChangedFilePair } from '../test/support/corpus';
 import {
   applySearchReplaceBlocks,
@@ -140,7 +140,7 @@ export function measureEdit(pair: ChangedFilePair, counter: TokenCounter): { mea
     },
     changedLines: changedLineCounts(pair.beforeText, pair.afterText),
     searchReplaceRoundTrip: applySearchReplaceBlocks(pair.beforeText, blocks) === pair.afterText,
-    roundTrip: roundTrip(file, pair.beforeText, pair.afterText, operations),
+    roundTrip: roundTrip(file, pair.beforeText, pair.afterText, operations, diff.renames),
   };
   return { measure, edit: { pair, file, outline, request } };
 }
@@ -163,9 +163,19 @@ function focusOfChangedLines(outline: FileOutline, before: string, after: string
   return [...focus].filter((path) => ![...focus].some((other) => path.startsWith(`${other}/`)));
 }
 
-function roundTrip(file: string, before: string, after: string, operations: readonly Operation[]): string {
+function roundTrip(
+  file: string,
+  before: string,
+  after: string,
+  operations: readonly Operation[],
+  renames: ReadonlyMap<Operation, RenameResolution> | undefined,
+): string {
   try {
-    const result = applyOperations({ read: (path) => (path === file ? before : undefined) }, operations);
+    const result = applyOperations(
+      { read: (path) => (path === file ? before : undefined) },
+      operations,
+      renames === undefined ? {} : { renames },
+    );
     if (!result.ok) {
       const failed = result.results.find((r) => r.status === 'failed');
       return `refused: ${failed?.operation.type ?? '?'} ${failed?.operation.path ?? ''}: ${failed?.message ?? 'no message'}`;

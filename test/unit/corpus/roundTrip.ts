@@ -350,7 +350,7 @@ export function roundTrip(file: string, before: string, target: string): RoundTr
   }
   const replacedWhole = diff.operations.some((operation) => operation.type === 'REPLACE_FILE');
   const fallbacks = diff.fallbacks.map((fallback) => `${fallback.kind}: ${fallback.reason}`);
-  const applied = applyToFile(file, before, diff.operations);
+  const applied = applyToFile(file, before, diff.operations, diff.renames);
   if (applied === undefined)
     return {
       ok: false,

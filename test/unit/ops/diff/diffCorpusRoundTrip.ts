@@ -56,7 +56,7 @@ export function describeDiffCorpusShard(shard: number, shards: number): void {
             continue;
           }
           applyRuns += diff.applyRuns;
-          const applied = applyToFile(pair.relPath, pair.beforeText, diff.operations);
+          const applied = applyToFile(pair.relPath, pair.beforeText, diff.operations, diff.renames);
           if (applied === undefined) failures.push(`${name}: the apply engine refused the operations`);
           else if (applied !== pair.afterText) failures.push(`${name}: the result differs from the new file`);
           for (const operation of diff.operations) {

@@ -15,7 +15,7 @@ const FILE = 'src/issues.ts';
 function elementDiff(before: string, after: string, file = FILE): string {
   const diff = diffElementsInDetail(file, before, after);
   const written = serializeOperations(diff.operations);
-  assert.equal(applyToFile(file, before, diff.operations), after, written);
+  assert.equal(applyToFile(file, before, diff.operations, diff.renames), after, written);
   assert.deepEqual(
     diff.fallbacks.filter((f) => f.kind === 'file'),
     [],
