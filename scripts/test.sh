@@ -17,29 +17,26 @@ node scripts/corpus.mjs
 step "language corpora (pinned Debian and npm packages that ship Python, Go, Rust, Java and C# sources)"
 node scripts/corpus.mjs --languages
 
-step "Go for the Go checker's tests (Debian's golang-go, when root and apt are here; else those tests are skipped)"
-if ! command -v go >/dev/null 2>&1; then
+# A Debian package for a tool some tests use, installed when root and apt are here; else `without` says what is lost.
+apt_tool() {
+  local command=$1 package=$2 without=$3
+  command -v "$command" >/dev/null 2>&1 && return 0
   if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q golang-go >/dev/null 2>&1 ||
-      { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q golang-go >/dev/null 2>&1; } ||
-      echo "golang-go could not be installed: the Go checker's tests will be skipped"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$package" >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$package" >/dev/null 2>&1; } ||
+      echo "$package could not be installed: $without"
   else
-    echo "go is not on PATH and cannot be installed here: the Go checker's tests will be skipped"
+    echo "$command is not on PATH and cannot be installed here: $without"
   fi
-fi
+}
+
+step "Go for the Go checker's tests (Debian's golang-go, when root and apt are here; else those tests are skipped)"
+apt_tool go golang-go "the Go checker's tests will be skipped"
 command -v go >/dev/null 2>&1 && go version
 
 step "mono's C# compiler for the C# oracle of the language fuzz (Debian's mono-mcs, when root and apt are here; else skipped)"
-if ! command -v mcs >/dev/null 2>&1; then
-  if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null 2>&1; then
-    # About 45 s and 22 packages (7.6 MB) on a Debian 12 machine whose package lists are fresh.
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-mcs >/dev/null 2>&1 ||
-      { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q mono-mcs >/dev/null 2>&1; } ||
-      echo "mono-mcs could not be installed: the C# fuzz will not judge what it writes"
-  else
-    echo "mcs is not on PATH and cannot be installed here: the C# fuzz will not judge what it writes"
-  fi
-fi
+# About 45 s and 22 packages (7.6 MB) on a Debian 12 machine whose package lists are fresh.
+apt_tool mcs mono-mcs "the C# fuzz will not judge what it writes"
 command -v mcs >/dev/null 2>&1 && mcs --version
 
 step "typecheck"
