@@ -25,7 +25,10 @@ export class CallCancelledError extends Error {
 }
 
 /** Gives the other calls a turn when this one has held the thread for a slice; throws once the call is cancelled. */
-export async function takeTurn(env: Pick<ToolEnv, 'signal'>, where = 'during its walk'): Promise<void> {
+export async function takeTurn(
+  env: Pick<ToolEnv, 'signal'>,
+  where: string | (() => string) = 'during its walk',
+): Promise<void> {
   throwIfCancelled(env, where);
   if (performance.now() - sliceStarted < SLICE_MS) return;
   await new Promise<void>((resume) => setImmediate(resume));
@@ -34,8 +37,9 @@ export async function takeTurn(env: Pick<ToolEnv, 'signal'>, where = 'during its
   throwIfCancelled(env, where);
 }
 
-function throwIfCancelled(env: Pick<ToolEnv, 'signal'>, where: string): void {
-  if (env.signal?.aborted === true) throw new CallCancelledError(where);
+/** `where` is worded only when the call stops: a walk asks once per file. */
+function throwIfCancelled(env: Pick<ToolEnv, 'signal'>, where: string | (() => string)): void {
+  if (env.signal?.aborted === true) throw new CallCancelledError(typeof where === 'string' ? where : where());
 }
 
 /** A walk reports its progress first after this long, then at most once a second. */
@@ -54,7 +58,7 @@ export async function eachWithTurns<T>(
 ): Promise<void> {
   let nextReport = performance.now() + FIRST_PROGRESS_MS;
   for (let index = 0; index < items.length; index++) {
-    await takeTurn(env, `after ${count(index)} of ${count(items.length)} ${what}`);
+    await takeTurn(env, () => `after ${count(index)} of ${count(items.length)} ${what}`);
     const now = performance.now();
     if (env.progress !== undefined && now >= nextReport) {
       nextReport = now + PROGRESS_EVERY_MS;

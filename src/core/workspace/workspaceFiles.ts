@@ -246,6 +246,11 @@ function readIgnoreLevel(absoluteFolder: string, folder: string): IgnoreLevel | 
   } catch {
     return undefined;
   }
+  return ignoreLevel(folder, text);
+}
+
+/** The rules of `folder`'s `.gitignore`, whose text is `text`. */
+function ignoreLevel(folder: string, text: string): IgnoreLevel {
   return { folder, rules: ignore().add(text), file: folder === '' ? '.gitignore' : `${folder}/.gitignore` };
 }
 
@@ -314,10 +319,7 @@ export function workspaceExclusionRule(
       levels.set(folder, { ...known, stamp });
       return known.level;
     }
-    const level =
-      text === undefined
-        ? undefined
-        : { folder, rules: ignore().add(text), file: folder === '' ? '.gitignore' : `${folder}/.gitignore` };
+    const level = text === undefined ? undefined : ignoreLevel(folder, text);
     levels.set(folder, { stamp, text, level });
     return level;
   };
