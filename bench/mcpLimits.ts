@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { loadCorpus } from '../test/support/corpus';
 
 /**
@@ -11,7 +11,8 @@ import { loadCorpus } from '../test/support/corpus';
  * it, against the same outline alone measured in the same run (the baseline). Then the slow calls of a large
  * workspace (every package of the corpus, both releases: some 1,100 files): a cold find_symbols, `outline .`, a cold
  * references (the code graph's build), a search and a folder's diagnostics, each on a fresh server, with a `ping`
- * every 100 ms while it runs: how long the pings waited (issue 27: "a slow call never blocks the others"). Prints
+ * every 100 ms while it runs: how long the pings waited (issue 27: "a slow call never blocks the others"). The calls
+ * the worker serves (references, diagnostics, an apply's type check) run again with it off, as the baseline. Prints
  * the figures; bench/results.md records them by hand.
  */
 
@@ -25,7 +26,8 @@ function median(values: readonly number[]): number {
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-function serverOn(root: string): Promise<Client> {
+/** `inProcess`: the code graph and the verification on the server's own thread (SCALPEL_GRAPH_WORKER=0), as before. */
+function serverOn(root: string, inProcess = false): Promise<Client> {
   const client = new Client({ name: 'scalpel-bench', version: '1.0.0' });
   return client
     .connect(
@@ -33,6 +35,7 @@ function serverOn(root: string): Promise<Client> {
         command: process.execPath,
         args: [join(repoRoot, 'dist', 'cli.js'), 'mcp', '--root', root],
         stderr: 'ignore',
+        ...(inProcess ? { env: { ...getDefaultEnvironment(), SCALPEL_GRAPH_WORKER: '0' } } : {}),
       }),
     )
     .then(() => client);
@@ -64,10 +67,36 @@ async function slowCalls(): Promise<string[]> {
     ],
     ['search "subscribe"', { name: 'search', arguments: { pattern: 'subscribe' } }],
     [`diagnostics ${rxjs}/src, cold`, { name: 'diagnostics', arguments: { paths: [`${rxjs}/src`] } }],
+    [
+      'apply (verify types), cold',
+      {
+        name: 'apply',
+        arguments: {
+          operations: `REPLACE_ELEMENT ${anyFile}/function[noop]\n\`\`\`ts\nexport function noop(): void {\n  return undefined;\n}\n\`\`\``,
+        },
+      },
+    ],
+  ];
+  // The worker's calls again with the graph and the verification on the server's own thread: the baseline of the
+  // worker, same run. The apply writes another body, so that it changes the file again.
+  const workerCalls = calls
+    .filter(([, params]) => ['references', 'diagnostics', 'apply'].includes(params.name))
+    .map(([label, params]) => {
+      const operations = params.arguments['operations'];
+      return [
+        label,
+        typeof operations === 'string'
+          ? { ...params, arguments: { operations: operations.replace('return undefined;', 'return void 0;') } }
+          : params,
+      ] as const;
+    });
+  const runs = [
+    ...calls.map(([label, params]) => [label, params, false] as const),
+    ...workerCalls.map(([label, params]) => [`${label}, on the server's thread (baseline)`, params, true] as const),
   ];
   const lines = [`large workspace: ${root}`];
-  for (const [label, params] of calls) {
-    const client = await serverOn(root);
+  for (const [label, params, inProcess] of runs) {
+    const client = await serverOn(root, inProcess);
     await client.callTool({ name: 'outline', arguments: { paths: [anyFile] } });
     let done = false;
     const started = performance.now();

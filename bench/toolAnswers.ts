@@ -146,20 +146,19 @@ async function measurePackage(
 
   const graph = env.graph();
   const started = performance.now();
-  graph.references(sample(callables, 1)[0]?.element.path ?? '');
+  await graph.references(sample(callables, 1)[0]?.element.path ?? '');
   const coldReferencesMs = performance.now() - started;
   for (const { element } of sample(callables, SAMPLES)) {
     await measureCall(env, 'references', 'references', { path: element.path });
     await measureCall(env, 'references', 'references (callers)', { path: element.path, relation: 'callers' });
     await measureCall(env, 'references', 'references (callees)', { path: element.path, relation: 'callees' });
-    const { sites } = graph.references(element.path);
+    const { sites } = await graph.references(element.path);
     layout('references', useSiteTable, sites);
     layout('callers', callerTable, callersOf(sites));
     layout(
       'callees',
       calleeTable,
-      graph
-        .uses(element.path)
+      (await graph.uses(element.path))
         .filter((e) => e.kind === 'call')
         .map((edge) => ({ file: parseElementPath(edge.target).file, edge })),
     );
@@ -171,12 +170,8 @@ async function measurePackage(
     let target: string | undefined;
     let frontier = [element.path];
     for (let hop = 0; hop < 3; hop++) {
-      const next = frontier.flatMap((p) =>
-        graph
-          .uses(p)
-          .filter((e) => e.kind === 'call')
-          .map((e) => e.target),
-      );
+      const next: string[] = [];
+      for (const p of frontier) for (const e of await graph.uses(p)) if (e.kind === 'call') next.push(e.target);
       if (next.length === 0) break;
       target = next.at(-1);
       frontier = next.slice(-3);
@@ -185,7 +180,7 @@ async function measurePackage(
     const { text, ms } = await measureCall(env, 'find_path', 'find_path', { from: element.path, to: target });
     findPathMs.push(ms);
     if (/^paths from .*: [1-9]/m.test(text)) found++;
-    const search = shortestPaths(element.path, target, (p) => graph.uses(p), {
+    const search = await shortestPaths(element.path, target, (p) => graph.uses(p), {
       maxDepth: 4,
       maxPaths: 10,
       maxNodes: 2_000,

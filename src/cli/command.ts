@@ -13,6 +13,11 @@ export interface CliIo {
   readonly readStdin: (maxBytes: number) => Promise<Buffer>;
   /** Aborted on Ctrl-C. */
   readonly signal: AbortSignal;
+  /**
+   * The executable's own script, which a worker thread can run (src/cli/main.ts); absent when the CLI runs inside
+   * another program (the tests), which then keeps all the work on its own thread.
+   */
+  readonly workerScript?: string;
 }
 
 export interface CliCommand {

@@ -4,6 +4,7 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } fr
 import { createTokenCounter, DEFAULT_ENCODING, isTokenEncoding } from '../../core/context/tokens';
 import { createEditService, type EditService } from '../../core/edit/editService';
 import type { Logger } from '../../core/logger';
+import type { SnapshotReader } from '../../core/ops/apply/types';
 import { appendToolCall } from '../../core/llm/metrics';
 import {
   answerBudget,
@@ -15,12 +16,13 @@ import {
   toolByName,
   TOOLS,
 } from '../../core/tools';
+import { WorkerCodeGraph } from '../../core/tools/graph/graphWorker';
 import { clipped } from '../../core/tools/validateInput';
 import { CliError, UsageError } from '../cliError';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
 import { metricsFilePath } from '../metricsFile';
 import { BoundedStdioTransport } from '../mcpTransport';
-import { checkWriteOrThrow, diskSnapshot, writeChanges } from '../writeChanges';
+import { checkWriteOrThrow, type DiskSnapshot, diskSnapshot, writeChanges } from '../writeChanges';
 import { workspaceRoot } from '../workspaceFiles';
 
 /**
@@ -29,21 +31,30 @@ import { workspaceRoot } from '../workspaceFiles';
  * as the user does: every protected file is refused. TODO(#9): the core edit service replaces this function when it
  * serves the tools; nothing else in the MCP path writes.
  */
-export function cliBatchWriter(root: string): BatchWriter {
-  // One edit service per server: its type checker and reference search stay warm between calls.
-  let service: EditService | undefined;
+export function cliBatchWriter(root: string, worker?: WorkerCodeGraph): BatchWriter {
+  const verifyHere = cliVerifier(root);
+  // What each snapshot has read, for a verification in the worker (it must read the batch's files as they were read).
+  const read = new WeakMap<SnapshotReader, Map<string, string | undefined>>();
   return {
-    snapshot: () => diskSnapshot(root),
-    verify: ({ snapshot, operations, partial, verify, allowNewErrors }) => {
-      service ??= createEditService({ workspaceRoot: root });
-      return service.verify({
-        snapshot,
-        operations,
-        partial,
-        settings: { verify: verify ?? 'types' },
-        allowNewErrors: allowNewErrors === true,
-        allowBrokenReferences: allowNewErrors === true,
-      });
+    snapshot: () => {
+      const disk = diskSnapshot(root);
+      if (worker === undefined) return disk;
+      const texts = new Map<string, string | undefined>();
+      const recorded: DiskSnapshot = {
+        fingerprints: disk.fingerprints,
+        read(path) {
+          const text = disk.read(path);
+          texts.set(path, text);
+          return text;
+        },
+      };
+      read.set(recorded, texts);
+      return recorded;
+    },
+    verify: (request) => {
+      const texts = read.get(request.snapshot);
+      // The type check builds programs (seconds, cold): in the worker, the server answers other calls meanwhile.
+      return worker !== undefined && texts !== undefined ? worker.verify(request, texts) : verifyHere(request);
     },
     checkWrite: async (changes) => {
       try {
@@ -83,6 +94,22 @@ export function cliBatchWriter(root: string): BatchWriter {
   };
 }
 
+/** `BatchWriter.verify` of the CLI: one edit service, whose type checker and reference search stay warm between calls. */
+export function cliVerifier(root: string): BatchWriter['verify'] {
+  let service: EditService | undefined;
+  return ({ snapshot, operations, partial, verify, allowNewErrors }) => {
+    service ??= createEditService({ workspaceRoot: root });
+    return service.verify({
+      snapshot,
+      operations,
+      partial,
+      settings: { verify: verify ?? 'types' },
+      allowNewErrors: allowNewErrors === true,
+      allowBrokenReferences: allowNewErrors === true,
+    });
+  };
+}
+
 /** Logs to stderr: stdout carries the protocol. */
 function stderrLogger(write: (text: string) => void): Logger {
   const line =
@@ -115,7 +142,9 @@ Options:
   --max-tokens N   token budget of one tool answer (default 10000; $SCALPEL_TOOL_MAX_TOKENS)
   --encoding E     tokenizer: o200k_base (default) or cl100k_base
 
-Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel stats" reads.`,
+Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel stats" reads.
+The code graph (references, declarations, rename, diagnostics) runs in a worker thread, so
+other calls are answered while the compiler works; SCALPEL_GRAPH_WORKER=0 keeps it in process.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
       root: { type: 'string' },
@@ -140,7 +169,20 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
     const maxTokens = parsePositiveInteger('max-tokens', values['max-tokens'] ?? io.env['SCALPEL_TOOL_MAX_TOKENS']);
     const budget = answerBudget(maxTokens);
     const logger = stderrLogger(io.stderr);
-    const env = createToolEnv(diskWorkspace(root), cliBatchWriter(root), createTokenCounter(encoding), logger);
+    // The code graph (TypeScript's compiler work: seconds on a large project) answers from a worker thread, so the
+    // other calls are served meanwhile; SCALPEL_GRAPH_WORKER=0 keeps it on this thread (the bench's baseline).
+    const graph =
+      io.workerScript === undefined || io.env['SCALPEL_GRAPH_WORKER'] === '0'
+        ? undefined
+        : new WorkerCodeGraph({ script: io.workerScript, root, logger });
+    const env = createToolEnv(
+      diskWorkspace(root),
+      cliBatchWriter(root, graph),
+      createTokenCounter(encoding),
+      logger,
+      undefined,
+      graph,
+    );
     const metricsFile = metricsFilePath(io.env, io.cwd);
 
     // The low-level Server rather than McpServer: McpServer.registerTool takes zod schemas, and the tool table's JSON
@@ -207,6 +249,7 @@ Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel s
     await closed;
     logger.info(`stopping: ${reason}`);
     await server.close();
+    await graph?.close();
     // A call still running (a graph build over a huge tree) must not keep a server nobody talks to alive: the process
     // ends now instead of when that call would have (issue 27: alive 60 s after its client was killed).
     setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();

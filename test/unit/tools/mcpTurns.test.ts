@@ -97,6 +97,84 @@ void describe('scalpel mcp gives other calls turns during a slow one, on a copy 
     assert.deepEqual(order.slice(-1), ['find_symbols'], `answered in the order ${order.join(', ')}`);
   });
 
+  void test('pings keep being answered while a cold references call runs the compiler (in the graph worker)', async () => {
+    const { client } = await serve(root);
+    servers.push(client);
+    let pending = true;
+    const answered: number[] = [];
+    const started = performance.now();
+    const references = client
+      .callTool({
+        name: 'references',
+        arguments: { path: 'src/internal/util/isFunction.ts/function[isFunction]' },
+      })
+      .finally(() => (pending = false));
+    // One ping after another for as long as the call runs: a thread held by the compiler answers none of them.
+    const pings = (async () => {
+      while (pending) {
+        await client.ping();
+        answered.push(performance.now());
+      }
+    })();
+    const result = (await references) as { isError?: boolean; content: Array<{ text: string }> };
+    const duration = performance.now() - started;
+    await pings;
+    assert.notEqual(result.isError, true, result.content[0]?.text);
+    assert.match(result.content[0]?.text ?? '', /^references of .*isFunction\]: [1-9][\d,]* in [1-9]/);
+    // The longest wait between two answered pings against the whole call, measured in the same run: a server whose
+    // one thread builds the program and searches waits most of the call (before the worker: 0.8 to 0.9 of it).
+    const gaps = answered.map((at, i) => at - (answered[i - 1] ?? started));
+    const longest = Math.max(...gaps);
+    assert.ok(
+      longest < duration / 4,
+      `longest wait between pings ${Math.round(longest)} ms of a ${Math.round(duration)} ms call (${answered.length} pings)`,
+    );
+    // A mistake the worker finds comes back as the agent's error, not as the tool's failure.
+    const wrong = (await client.callTool({
+      name: 'references',
+      arguments: { path: 'src/internal/Observable.ts/import[./Operator]' },
+    })) as { isError?: boolean; content: Array<{ text: string }> };
+    assert.equal(wrong.isError, true);
+    assert.match(wrong.content[0]?.text ?? '', /^error: .*is a import; ask for the references of a declared element/);
+  });
+
+  void test("pings keep being answered while a cold apply's type check runs, which refuses the batch", async () => {
+    const { client } = await serve(root);
+    servers.push(client);
+    let pending = true;
+    const answered: number[] = [];
+    const started = performance.now();
+    const operations = [
+      'REPLACE_ELEMENT src/internal/util/noop.ts/function[noop]',
+      '```ts',
+      'export function noop(): void {',
+      "  return 'a new type error';",
+      '}',
+      '```',
+    ].join('\n');
+    const apply = client.callTool({ name: 'apply', arguments: { operations } }).finally(() => (pending = false));
+    const pings = (async () => {
+      while (pending) {
+        await client.ping();
+        answered.push(performance.now());
+      }
+    })();
+    const result = (await apply) as { isError?: boolean; content: Array<{ text: string }> };
+    const duration = performance.now() - started;
+    await pings;
+    const text = result.content[0]?.text ?? '';
+    // The worker's type check found the error the body brings, and the server refused the batch.
+    assert.equal(result.isError, true, text);
+    assert.match(text, /TS2322/);
+    assert.match(text, /nothing was written/);
+    const longest = Math.max(...answered.map((at, i) => at - (answered[i - 1] ?? started)));
+    // Before the worker, the pings waited for the program's build: 0.9 of the call.
+    assert.ok(
+      longest < duration / 4,
+      `longest wait between pings ${Math.round(longest)} ms of a ${Math.round(duration)} ms call (${answered.length} pings)`,
+    );
+  });
+
   void test('a find_symbols cancelled with the AbortSignal stops its walk at the next turn', async () => {
     const { client, logged } = await serve(root);
     servers.push(client);

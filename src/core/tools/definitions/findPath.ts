@@ -1,5 +1,6 @@
 import { parseElementPath } from '../../elements/elementPath';
 import { shortestPaths, type PathStep } from '../graph/shortestPaths';
+import type { UseEdge } from '../graph/codeGraph';
 import { count, type TableSpec } from '../table';
 import type { ToolSpec } from '../types';
 import { numberArg, stringArg } from '../validateInput';
@@ -82,14 +83,14 @@ export const findPathTool: ToolSpec<FindPathInput> = {
     semanticsOrThrow(from, 'call chains');
     semanticsOrThrow(to, 'call chains');
     const graph = await graphOf(env);
-    const cache = new Map<string, ReturnType<typeof graph.uses>>();
-    const search = shortestPaths(
+    const cache = new Map<string, UseEdge[]>();
+    const search = await shortestPaths(
       from,
       to,
-      (element) => {
+      async (element) => {
         let edges = cache.get(element);
         if (edges === undefined) {
-          edges = graph.uses(element);
+          edges = await graph.uses(element);
           cache.set(element, edges);
         }
         return edges;

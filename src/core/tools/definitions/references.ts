@@ -212,7 +212,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
         const path = canonicalPathOrThrow(env, raw);
         const file = parseElementPath(path).file;
         try {
-          const { sites, gaps } = graph.references(path);
+          const { sites, gaps } = await graph.references(path);
           const kept = sites.filter((site) => keep(site.file));
           rows.push({
             file,
@@ -239,7 +239,7 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
     const graph = await graphOf(env);
     if (input.relation === 'implementations') {
       if (graph.implementations === undefined) throw new ToolInputError('this workspace has no implementation search');
-      const found = graph.implementations(path);
+      const found = await graph.implementations(path);
       const sites = found.sites.filter((site) => keep(site.file));
       const where = `${count(sites.length)} in ${count(new Set(sites.map((s) => s.file)).size)} files`;
       const { byName } = found;
@@ -260,14 +260,14 @@ export const referencesTool: ToolSpec<ReferencesInput> = {
       return pagedAnswer(env, budget, { ...input }, heading, declaredTable(false), sites, 'implementations', notes);
     }
     if (input.relation === 'callees') {
-      const edges = graph.uses(path).filter((e) => e.kind === 'call');
+      const edges = (await graph.uses(path)).filter((e) => e.kind === 'call');
       const rows = edges
         .map((edge) => ({ file: parseElementPath(edge.target).file, edge }))
         .sort((a, b) => (a.file === b.file ? a.edge.line - b.edge.line : a.file < b.file ? -1 : 1));
       const heading = `callees of ${path}: ${count(rows.length)} workspace elements (line = where the call is)`;
       return pagedAnswer(env, budget, { ...input }, heading, calleeTable, rows, 'callees');
     }
-    const found = graph.references(path);
+    const found = await graph.references(path);
     const { resolution, gaps } = found;
     const sites = found.sites.filter((site) => keep(site.file));
     const files = new Set(sites.map((s) => s.file)).size;
@@ -306,7 +306,7 @@ async function declarationAnswer(
   if (graph.declarations === undefined) throw new ToolInputError('this workspace has no declaration search');
   if (input.name === undefined) return lineDeclarationsAnswer(env, budget, input, path, graph, keep, filterNote);
   const name = input.name;
-  const lookup = graph.declarations(path, name, input.line);
+  const lookup = await graph.declarations(path, name, input.line);
   const found = { ...lookup, sites: lookup.sites.filter((site) => keep(site.file)) };
   const where = `${path}${input.line === undefined ? '' : ` line ${input.line}`}`;
   if (found.resolution === 'name') {
@@ -353,7 +353,7 @@ const lineDeclarationTable: TableSpec<LineDeclaration> = {
  * found as a `name` lookup would find it; words that are no identifier used in code there (keywords, text in strings
  * and comments, where the compiler tells) lead nowhere and are left out.
  */
-function lineDeclarationsAnswer(
+async function lineDeclarationsAnswer(
   env: ToolEnv,
   budget: AnswerBudget,
   input: ReferencesInput,
@@ -361,7 +361,7 @@ function lineDeclarationsAnswer(
   graph: CodeGraph,
   keep: (file: string) => boolean,
   filterNote: readonly string[],
-): ToolAnswer {
+): Promise<ToolAnswer> {
   const line = input.line ?? 0;
   const text = env.outlines.getOrThrow(parseElementPath(path).file).text;
   const lineText = text.split('\n')[line - 1];
@@ -372,7 +372,7 @@ function lineDeclarationsAnswer(
   for (const name of names.slice(0, MAX_LINE_NAMES)) {
     let lookup;
     try {
-      lookup = graph.declarations?.(path, name, line);
+      lookup = await graph.declarations?.(path, name, line);
     } catch (error) {
       // A keyword, a word in a string or comment, a part of the line outside `path`: no use of that name to follow.
       if (error instanceof ToolInputError) continue;

@@ -81,7 +81,7 @@ export const renameTool: ToolSpec<RenameInput> = {
     const graph = await graphOf(env);
     if (graph.rename === undefined) throw new ToolInputError(RENAME_LANGUAGES);
     if (env.progress !== undefined) await env.progress(`finding the places to rename ${resolved.element.name}`);
-    const plan = graph.rename(path, input.newName);
+    const plan = await graph.rename(path, input.newName);
     const { oldName } = plan;
     if (oldName === input.newName) throw new ToolInputError(`${path} is already named ${oldName}`);
     const refuse = (why: string): ToolAnswer => ({ text: `${why}\nnothing was written`, isError: true });

@@ -115,16 +115,15 @@ export interface CodeGraph {
    * Where `name`, as used in the element or file `path` (on `line` only, when given), is declared. Throws
    * ToolInputError when the name is not used there.
    */
-  declarations?(path: string, name: string, line?: number): DeclarationLookup;
+  declarations?(path: string, name: string, line?: number): Promise<DeclarationLookup>;
   /** What implements the element; throws ToolInputError for a language that cannot tell. */
-  implementations?(path: string): ImplementationLookup;
+  implementations?(path: string): Promise<ImplementationLookup>;
   /** Every use of the element across the workspace (its own declaration excluded), in file and line order. */
-  references(path: string): ReferenceAnswer;
+  references(path: string): Promise<ReferenceAnswer>;
   /** The places renaming the element to `newName` changes; throws ToolInputError for a language without rename. */
-  rename?(path: string, newName: string): RenamePlan;
+  rename?(path: string, newName: string): Promise<RenamePlan>;
   /** The workspace elements the element's own code uses, calls first. */
-  uses(path: string): UseEdge[];
-  /** Syntax and type diagnostics of the files. */
-  /** With `texts` in place of what the files hold (an earlier state), nothing written. */
+  uses(path: string): Promise<UseEdge[]>;
+  /** Syntax and type diagnostics of the files, with `texts` in place of what they hold (an earlier state), nothing written. */
   diagnostics(files: readonly string[], texts?: ReadonlyMap<string, string | undefined>): Promise<GraphDiagnostic[]>;
 }

@@ -29,12 +29,12 @@ export interface PathSearchOptions {
  * shortest way to a node is kept (its parents at the previous level), then paths to `to` (or to an element inside it)
  * are spelled out level by level until `maxPaths`.
  */
-export function shortestPaths(
+export async function shortestPaths(
   from: string,
   to: string,
-  usesOf: (element: string) => readonly UseEdge[],
+  usesOf: (element: string) => Promise<readonly UseEdge[]> | readonly UseEdge[],
   options: PathSearchOptions,
-): PathSearch {
+): Promise<PathSearch> {
   const isTarget = (element: string): boolean => element === to || element.startsWith(`${to}/`);
   const level = new Map<string, number>([[from, 0]]);
   const parents = new Map<string, Array<{ from: string; edge: UseEdge }>>();
@@ -50,7 +50,7 @@ export function shortestPaths(
         break;
       }
       explored++;
-      for (const edge of usesOf(element)) {
+      for (const edge of await usesOf(element)) {
         if (options.callsOnly && edge.kind !== 'call') continue;
         const known = level.get(edge.target);
         if (known !== undefined && known < depth + 1) continue;

@@ -107,11 +107,11 @@ export class WorkspaceGraph implements CodeGraph {
     return elementsAtOffset(this.graph.outlineOf(file, text), offset).at(-1)?.path ?? file;
   }
 
-  references(path: string): ReferenceAnswer {
+  async references(path: string): Promise<ReferenceAnswer> {
     return this.cached(`references ${path}`, () => this.findReferences(path));
   }
 
-  rename(path: string, newName: string): RenamePlan {
+  async rename(path: string, newName: string): Promise<RenamePlan> {
     const { file, element } = this.elementOrThrow(path);
     if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
     const plan = planRename(this.graph, file, element, newName);
@@ -119,19 +119,19 @@ export class WorkspaceGraph implements CodeGraph {
     return plan;
   }
 
-  declarations(path: string, name: string, line?: number): DeclarationLookup {
+  async declarations(path: string, name: string, line?: number): Promise<DeclarationLookup> {
     const { file, segments } = parseElementPathOrThrow(path);
     const element = segments.length === 0 ? undefined : this.elementOrThrow(path).element;
     return declarationLookup(this.graph, this.workspace, this.outlines, file, element, name, line);
   }
 
-  implementations(path: string): ImplementationLookup {
+  async implementations(path: string): Promise<ImplementationLookup> {
     const { file, element } = this.elementOrThrow(path);
     if (!isReferable(element)) throw new ToolInputError(`${element.path} has no name that code can refer to`);
     return implementationLookup(this.graph, this.outlines, file, element);
   }
 
-  uses(path: string): UseEdge[] {
+  async uses(path: string): Promise<UseEdge[]> {
     return this.cached(`uses ${path}`, () => this.findUses(path));
   }
 
