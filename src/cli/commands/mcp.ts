@@ -16,7 +16,7 @@ import {
   toolByName,
   TOOLS,
 } from '../../core/tools';
-import { WorkerCodeGraph } from '../../core/tools/graph/graphWorker';
+import { GraphWorker } from '../../core/tools/graph/graphWorker';
 import { clipped } from '../../core/tools/validateInput';
 import { CliError, UsageError } from '../cliError';
 import { type CliCommand, parseCommandArgs, parsePositiveInteger } from '../command';
@@ -31,7 +31,7 @@ import { workspaceRoot } from '../workspaceFiles';
  * as the user does: every protected file is refused. TODO(#9): the core edit service replaces this function when it
  * serves the tools; nothing else in the MCP path writes.
  */
-export function cliBatchWriter(root: string, worker?: WorkerCodeGraph): BatchWriter {
+export function cliBatchWriter(root: string, worker?: GraphWorker): BatchWriter {
   const verifyHere = cliVerifier(root);
   // What each snapshot has read, for a verification in the worker (it must read the batch's files as they were read).
   const read = new WeakMap<SnapshotReader, Map<string, string | undefined>>();
@@ -171,17 +171,17 @@ other calls are answered while the compiler works; SCALPEL_GRAPH_WORKER=0 keeps 
     const logger = stderrLogger(io.stderr);
     // The code graph (TypeScript's compiler work: seconds on a large project) answers from a worker thread, so the
     // other calls are served meanwhile; SCALPEL_GRAPH_WORKER=0 keeps it on this thread (the bench's baseline).
-    const graph =
+    const worker =
       io.workerScript === undefined || io.env['SCALPEL_GRAPH_WORKER'] === '0'
         ? undefined
-        : new WorkerCodeGraph({ script: io.workerScript, root, logger });
+        : new GraphWorker({ script: io.workerScript, root, logger });
     const env = createToolEnv(
       diskWorkspace(root),
-      cliBatchWriter(root, graph),
+      cliBatchWriter(root, worker),
       createTokenCounter(encoding),
       logger,
       undefined,
-      graph,
+      worker?.graph(),
     );
     const metricsFile = metricsFilePath(io.env, io.cwd);
 
@@ -249,7 +249,7 @@ other calls are answered while the compiler works; SCALPEL_GRAPH_WORKER=0 keeps 
     await closed;
     logger.info(`stopping: ${reason}`);
     await server.close();
-    await graph?.close();
+    await worker?.close();
     // A call still running (a graph build over a huge tree) must not keep a server nobody talks to alive: the process
     // ends now instead of when that call would have (issue 27: alive 60 s after its client was killed).
     setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();

@@ -19,6 +19,7 @@ import {
   type CheckerDescription,
 } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
+import { cancellationRequested } from '../../graph/cancellation';
 import { environmentReason, InstalledPackages } from './environmentErrors';
 import { MISSING_PROPERTY_CODES, unresolvedGuardReason } from './unresolvedGuards';
 import { exportSurface } from './exportSurface';
@@ -304,7 +305,8 @@ class ProjectService {
       realpath: (path) => (ts.sys.realpath === undefined ? path : ts.sys.realpath(path)),
       useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
       getCancellationToken: () => ({
-        isCancellationRequested: () => workspace.deadline !== undefined && Date.now() >= workspace.deadline,
+        isCancellationRequested: () =>
+          (workspace.deadline !== undefined && Date.now() >= workspace.deadline) || cancellationRequested(),
       }),
     };
     this.languageService = ts.createLanguageService(host, workspace.documentRegistry);
@@ -490,7 +492,9 @@ export class TypeScriptSemantics implements WorkspaceSemantics {
       }
       return hits;
     } catch (error) {
-      if (error instanceof ts.OperationCanceledException) throw new ReferenceSearchCutShort(Date.now() - started);
+      // Past the time limit; a caller that gave up (a cancelled call) gets TypeScript's own exception instead.
+      if (error instanceof ts.OperationCanceledException && !cancellationRequested())
+        throw new ReferenceSearchCutShort(Date.now() - started);
       throw error;
     } finally {
       workspace.deadline = undefined;

@@ -90,7 +90,8 @@ export async function graphOf(env: ToolEnv): Promise<CodeGraph> {
     const files = env.workspace.listSourceFiles().length;
     await env.progress(`building the code graph of ${count(files)} source files (once; later queries reuse it)`);
   }
-  const graph = env.graph();
+  const shared = env.graph();
+  const graph = env.signal === undefined || shared.withSignal === undefined ? shared : shared.withSignal(env.signal);
   await graph.prepare?.(() => takeTurn(env, 'while reading the workspace for the code graph'));
   return graph;
 }

@@ -107,6 +107,11 @@ export interface ImplementationLookup {
 
 export interface CodeGraph {
   /**
+   * The same graph, its queries given up when `signal` aborts (they then throw CallCancelledError): a graph whose
+   * queries run elsewhere stops that work. Absent: the queries run to their end.
+   */
+  withSignal?(signal: AbortSignal): CodeGraph;
+  /**
    * Reads and indexes the workspace ahead of a query, awaiting `turn` between files (src/core/tools/turns.ts), so
    * the first query on a big tree does not hold the thread for the whole read; later calls return at once.
    */

@@ -1,10 +1,12 @@
 import { type MessagePort, Worker } from 'node:worker_threads';
 import { ElementNotFoundError } from '../../elements/resolve';
 import { loadAllLanguages } from '../../language/languages';
+import { cancellationRequested, setCancellationCheck } from '../../graph/cancellation';
 import type { Logger } from '../../logger';
 import { WorkspacePathError } from '../../workspace/workspacePaths';
 import { diskWorkspace } from '../diskWorkspace';
 import { OutlineCache } from '../outlineCache';
+import { CallCancelledError } from '../turns';
 import { ToolInputError, type BatchVerifyRequest } from '../types';
 import type { Verification } from '../../edit/verification';
 import type { SnapshotReader } from '../../ops/apply/types';
@@ -27,6 +29,8 @@ import { WorkspaceGraph } from './workspaceGraph';
 export interface GraphWorkerData {
   readonly scalpelGraphWorker: true;
   readonly root: string;
+  /** One Int32: the id of the call the server gave up (see GraphWorker.call). */
+  readonly cancel: SharedArrayBuffer;
 }
 
 export function isGraphWorkerData(data: unknown): data is GraphWorkerData {
@@ -146,7 +150,11 @@ function revived(posted: PostedError): Error {
   return error;
 }
 
-/** The worker's side: one {@link WorkspaceGraph} over the disk at `root`, answering the server's calls in order. */
+/**
+ * The worker's side: one {@link WorkspaceGraph} over the disk at `root`, answering the server's calls in order. A
+ * call the server cancels is skipped if it has not started, and stopped where TypeScript next asks its cancellation
+ * token if it has (the shared `cancel` slot holds the id of the call given up).
+ */
 export function serveGraphWorker(port: MessagePort, data: GraphWorkerData, hooks: GraphWorkerHooks = {}): void {
   let graph: WorkspaceGraph | undefined;
   const ready = loadAllLanguages().then(() => {
@@ -154,17 +162,41 @@ export function serveGraphWorker(port: MessagePort, data: GraphWorkerData, hooks
     graph = new WorkspaceGraph(workspace, new OutlineCache(workspace));
     return graph;
   });
+  const cancel = new Int32Array(data.cancel);
+  const skipped = new Set<number>();
+  let running = 0;
+  setCancellationCheck(() => running !== 0 && Atomics.load(cancel, 0) === running);
   // One call at a time, in the order posted: each waits for the one before it.
   let queue: Promise<void> = Promise.resolve();
-  port.on('message', (call: Call) => {
+  port.on('message', (message: Call | { readonly cancel: number }) => {
+    if ('cancel' in message) {
+      skipped.add(message.cancel);
+      return;
+    }
+    const call = message;
     queue = queue.then(async () => {
+      // The server no longer waits for it: its reply says only that it was skipped.
+      if (skipped.delete(call.id)) {
+        port.postMessage({ id: call.id, error: { name: 'CallSkipped', message: 'cancelled before it started' } });
+        return;
+      }
       let reply: Reply;
+      running = call.id;
       try {
         const g = graph ?? (await ready);
         const value = await answer(g, call, hooks);
         reply = { id: call.id, value: pack(value) };
       } catch (error) {
-        reply = { id: call.id, error: postedError(error) };
+        // TypeScript's OperationCanceledException is no Error: a throw while the call is given up is that.
+        reply = {
+          id: call.id,
+          error: cancellationRequested()
+            ? { name: 'OperationCanceledException', message: 'stopped at the cancellation' }
+            : postedError(error),
+        };
+      } finally {
+        running = 0;
+        skipped.delete(call.id);
       }
       port.postMessage(reply);
     });
@@ -208,28 +240,42 @@ export interface WorkerGraphOptions {
 }
 
 /**
- * The server's side: a {@link CodeGraph} whose every query is answered by the worker. The worker starts on the first
- * query; if it dies (out of memory, a crash), the calls it held fail with that reason and the next query starts a new
- * one (cold again).
+ * The server's side of the worker: it starts the worker on the first call; if the worker dies (out of memory, a
+ * crash), the calls it held fail with that reason and the next call starts a new one (cold again).
  */
-export class WorkerCodeGraph implements CodeGraph {
+export class GraphWorker {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
-  private prepared = false;
+  /** Calls given up, by id: the worker's reply to one says whether it stopped. */
+  private readonly dropped = new Map<number, Method>();
+  /** The id of the call given up, which the worker's TypeScript reads through its cancellation token. */
+  private readonly cancel = new Int32Array(new SharedArrayBuffer(4));
+  /** Whether the worker has read the workspace (its first query builds the graph). */
+  prepared = false;
 
   constructor(private readonly options: WorkerGraphOptions) {}
 
-  /** Whether the worker has read the workspace (its first query builds the graph). */
-  get ready(): boolean {
-    return this.prepared;
-  }
-
   private start(): Worker {
-    const data: GraphWorkerData = { scalpelGraphWorker: true, root: this.options.root };
+    const data: GraphWorkerData = {
+      scalpelGraphWorker: true,
+      root: this.options.root,
+      cancel: this.cancel.buffer as SharedArrayBuffer,
+    };
     const worker = new Worker(this.options.script, { workerData: data, stdout: false, stderr: false });
     worker.on('message', (reply: Reply) => {
       const waiting = this.pending.get(reply.id);
+      const dropped = this.dropped.get(reply.id);
+      if (dropped !== undefined) {
+        this.dropped.delete(reply.id);
+        this.options.logger.info(
+          reply.error?.name === 'CallSkipped'
+            ? `the code graph's worker skipped ${dropped}: cancelled before it started`
+            : reply.error?.name === 'OperationCanceledException'
+              ? `the code graph's worker stopped ${dropped} at its cancellation`
+              : `the code graph's worker finished ${dropped} after its cancellation (the answer is dropped)`,
+        );
+      }
       if (waiting === undefined) return;
       this.pending.delete(reply.id);
       if (reply.error !== undefined) waiting.reject(revived(reply.error));
@@ -251,21 +297,37 @@ export class WorkerCodeGraph implements CodeGraph {
     return worker;
   }
 
-  private call<T>(method: Method, ...args: unknown[]): Promise<T> {
+  /**
+   * `method` answered by the worker. When `signal` aborts first, the call fails at once with
+   * {@link CallCancelledError} and the worker drops it: before it starts, or where its compiler work next looks.
+   */
+  call<T>(method: Method, signal: AbortSignal | undefined, ...args: unknown[]): Promise<T> {
+    if (signal?.aborted === true) return Promise.reject(new CallCancelledError(`before the code graph's ${method}`));
     const worker = (this.worker ??= this.start());
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
+      const onAbort = (): void => {
+        if (!this.pending.delete(id)) return;
+        Atomics.store(this.cancel, 0, id);
+        worker.postMessage({ cancel: id });
+        this.dropped.set(id, method);
+        this.settled(worker);
+        reject(new CallCancelledError(`while the code graph's worker answered ${method}`));
+      };
       if (this.pending.size === 0) worker.ref();
       this.pending.set(id, {
         resolve: (value) => {
+          signal?.removeEventListener('abort', onAbort);
           this.settled(worker);
           resolve(value as T);
         },
         reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
           this.settled(worker);
           reject(error);
         },
       });
+      signal?.addEventListener('abort', onAbort, { once: true });
       worker.postMessage({ id, method, args } satisfies Call);
     });
   }
@@ -274,36 +336,9 @@ export class WorkerCodeGraph implements CodeGraph {
     if (this.pending.size === 0) worker.unref();
   }
 
-  async prepare(): Promise<void> {
-    await this.call<void>('prepare');
-    this.prepared = true;
-  }
-
-  references(path: string): ReturnType<CodeGraph['references']> {
-    return this.call('references', path);
-  }
-
-  uses(path: string): ReturnType<CodeGraph['uses']> {
-    return this.call('uses', path);
-  }
-
-  declarations(path: string, name: string, line?: number): ReturnType<NonNullable<CodeGraph['declarations']>> {
-    return this.call('declarations', path, name, line);
-  }
-
-  implementations(path: string): ReturnType<NonNullable<CodeGraph['implementations']>> {
-    return this.call('implementations', path);
-  }
-
-  rename(path: string, newName: string): ReturnType<NonNullable<CodeGraph['rename']>> {
-    return this.call('rename', path, newName);
-  }
-
-  diagnostics(
-    files: readonly string[],
-    texts: ReadonlyMap<string, string | undefined> = new Map(),
-  ): ReturnType<CodeGraph['diagnostics']> {
-    return this.call('diagnostics', [...files], pack(texts));
+  /** The code graph served by this worker, its calls cancelled with `signal`. */
+  graph(signal?: AbortSignal): WorkerCodeGraph {
+    return new WorkerCodeGraph(this, signal);
   }
 
   /**
@@ -312,7 +347,7 @@ export class WorkerCodeGraph implements CodeGraph {
    */
   verify(request: BatchVerifyRequest, texts: ReadonlyMap<string, string | undefined>): Promise<Verification> {
     const { snapshot: _snapshot, ...rest } = request;
-    return this.call('verify', pack({ ...rest, texts } satisfies PostedVerifyRequest));
+    return this.call('verify', undefined, pack({ ...rest, texts } satisfies PostedVerifyRequest));
   }
 
   /** Ends the worker; calls in flight fail. */
@@ -320,5 +355,53 @@ export class WorkerCodeGraph implements CodeGraph {
     const worker = this.worker;
     if (worker === undefined) return;
     await worker.terminate();
+  }
+}
+
+/** A {@link CodeGraph} whose every query is answered by a {@link GraphWorker}. */
+export class WorkerCodeGraph implements CodeGraph {
+  constructor(
+    private readonly worker: GraphWorker,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  get ready(): boolean {
+    return this.worker.prepared;
+  }
+
+  withSignal(signal: AbortSignal): WorkerCodeGraph {
+    return this.worker.graph(signal);
+  }
+
+  async prepare(): Promise<void> {
+    await this.worker.call<void>('prepare', this.signal);
+    this.worker.prepared = true;
+  }
+
+  references(path: string): ReturnType<CodeGraph['references']> {
+    return this.worker.call('references', this.signal, path);
+  }
+
+  uses(path: string): ReturnType<CodeGraph['uses']> {
+    return this.worker.call('uses', this.signal, path);
+  }
+
+  declarations(path: string, name: string, line?: number): ReturnType<NonNullable<CodeGraph['declarations']>> {
+    return this.worker.call('declarations', this.signal, path, name, line);
+  }
+
+  implementations(path: string): ReturnType<NonNullable<CodeGraph['implementations']>> {
+    return this.worker.call('implementations', this.signal, path);
+  }
+
+  rename(path: string, newName: string): ReturnType<NonNullable<CodeGraph['rename']>> {
+    return this.worker.call('rename', this.signal, path, newName);
+  }
+
+  diagnostics(
+    files: readonly string[],
+    texts: ReadonlyMap<string, string | undefined> = new Map(),
+  ): ReturnType<CodeGraph['diagnostics']> {
+    return this.worker.call('diagnostics', this.signal, [...files], pack(texts));
   }
 }
