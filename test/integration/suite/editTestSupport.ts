@@ -55,6 +55,7 @@ export async function setSetting(name: string, value: unknown, section = 'scalpe
  */
 export function useScriptedModel(): { readonly server: ScriptedLlmServer } {
   let current: ScriptedLlmServer | undefined;
+  let autoSaveBefore: unknown;
   const start = async (): Promise<void> => {
     current = await startScriptedLlmServer({ models: [MODEL] });
     await setSetting('baseUrl', current.openaiBaseUrl);
@@ -67,6 +68,7 @@ export function useScriptedModel(): { readonly server: ScriptedLlmServer } {
     await setSetting('preview', 'always');
     // The web workbench auto-saves after a second by default; the tests check what stays unsaved and put documents
     // back to their text on disk, which a save in between would defeat.
+    autoSaveBefore = vscode.workspace.getConfiguration('files').inspect('autoSave')?.workspaceValue;
     await setSetting('autoSave', 'off', 'files');
     // The playground's files are small enough to be sent whole; the tests want to see the focused view.
     await setSetting('smallFileLines', 10);
@@ -86,7 +88,9 @@ export function useScriptedModel(): { readonly server: ScriptedLlmServer } {
     await current?.close();
     current = undefined;
     for (const name of SETTINGS) await setSetting(name, undefined);
-    await setSetting('autoSave', undefined, 'files');
+    // Back to what the run set (test/integration/run.mjs: off), not to the host's default: auto-save on would write
+    // the later suites' unsaved edits to disk, where one test's edit reaches the next.
+    await setSetting('autoSave', autoSaveBefore, 'files');
     await vscode.commands.executeCommand('scalpel.clearApiKey', 'openai');
   });
   return {
