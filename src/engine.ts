@@ -3,6 +3,9 @@
  * dist/engine.js so that the extension requires it on first use instead of during activation. The extension
  * imports only its types; `loadEngine()` in src/vscode/engineLoader.ts does the require.
  */
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isGraphWorkerData, serveGraphWorker } from './core/tools/graph/graphWorker';
+
 export { buildContext, ContextBudgetError, CONTEXT_LEGEND } from './core/context/buildContext';
 export { createTokenCounter, isTokenEncoding } from './core/context/tokens';
 export { isOutlinable, outlineSource } from './core/elements/outline';
@@ -34,6 +37,7 @@ export { ripgrepUnderAppRoot, useRipgrep } from './core/search/ripgrep';
 export { checkWriteTargets, writePolicyGate } from './core/write';
 export { gateFailureMessage } from './core/edit/preWriteGate';
 export { answerBudget, createToolEnv, diskWorkspace, runTool, toolByName, TOOLS } from './core/tools';
+export { GraphWorker } from './core/tools/graph/graphWorker';
 export { createEditService } from './core/edit/editService';
 export { EditConversation } from './core/edit/conversation';
 export { answerDecline } from './core/edit/answerNotes';
@@ -52,3 +56,6 @@ export { describeTypeErrors, errorCountPhrase } from './core/check/typeCheck';
 export { errorCodeLabel } from './core/graph/semantics';
 export { changesSinceBaseline } from './core/sync/sync';
 export { renderChanges } from './core/sync/renderChanges';
+
+// Run as a worker thread (the agent tools' code graph, src/core/tools/graph/graphWorker.ts), this bundle serves it.
+if (!isMainThread && parentPort !== null && isGraphWorkerData(workerData)) serveGraphWorker(parentPort, workerData);

@@ -4,7 +4,7 @@ import type { ScalpelServices } from '../services';
 import { CONFIG_SECTION } from '../config';
 import type { Ctx } from '../ctx';
 import { metricsFileOf } from '../stats';
-import { previewBatchWriter, vscodeToolWorkspace } from './toolWorkspace';
+import { previewBatchWriter, vscodeGraphWorker, vscodeToolWorkspace } from './toolWorkspace';
 
 /**
  * Scalpel's agent tools as VS Code language-model tools (Copilot's agent mode, any extension through
@@ -46,11 +46,17 @@ export function registerTools(ctx: Ctx, services: ScalpelServices): void {
     let env = envs.get(root.toString());
     if (env === undefined) {
       const engine = ctx.engine();
+      const exclude = ctx.config(root).exclude;
+      const script = vscode.Uri.joinPath(ctx.extensionContext.extensionUri, 'dist', 'engine.js').fsPath;
+      const worker = vscodeGraphWorker(engine, root, exclude, script, ctx.log);
+      ctx.subscriptions.push({ dispose: () => void worker.close() });
       env = engine.createToolEnv(
-        vscodeToolWorkspace(engine, root, ctx.config(root).exclude),
+        vscodeToolWorkspace(engine, root, exclude),
         previewBatchWriter(root, services.edits),
         engine.createTokenCounter(ctx.config(root).tokenEncoding),
         ctx.log,
+        undefined,
+        worker.graph(),
       );
       envs.set(root.toString(), env);
     }

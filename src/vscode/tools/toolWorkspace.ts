@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import type { BatchWriter, ToolWorkspace } from '../../core/tools';
+import type { GraphWorker } from '../../core/tools/graph/graphWorker';
+import type { Logger } from '../../core/logger';
 import type { ExcludeGlob } from '../../core/workspace/workspaceFiles';
 import type { EditService } from '../edit/editService';
 import { openDocument, readCurrentText, WorkspaceSnapshot } from '../edit/workspaceSnapshot';
@@ -37,12 +39,39 @@ export function vscodeToolWorkspace(
   };
 }
 
-/** The workspace-relative paths of the documents with unsaved changes under `root`. */
-function unsavedFilesUnder(root: vscode.Uri): string[] {
+/** The documents with unsaved changes under `root`, with their workspace-relative paths. */
+function unsavedUnder(root: vscode.Uri): Array<{ path: string; document: vscode.TextDocument }> {
   const prefix = `${root.path.replace(/\/+$/, '')}/`;
   return vscode.workspace.textDocuments
     .filter((d) => d.isDirty && d.uri.scheme === root.scheme && d.uri.path.startsWith(prefix))
-    .map((d) => d.uri.path.slice(prefix.length));
+    .map((document) => ({ path: document.uri.path.slice(prefix.length), document }));
+}
+
+function unsavedFilesUnder(root: vscode.Uri): string[] {
+  return unsavedUnder(root).map((u) => u.path);
+}
+
+/**
+ * The agent tools' code graph in a worker thread (dist/engine.js run as the worker): TypeScript's compiler work (a
+ * cold program, a reference search across the workspace) takes seconds, which on the extension host's thread would
+ * hold every extension. The worker reads the disk with the same exclusions as {@link vscodeToolWorkspace}, and each
+ * call carries the unsaved documents, which it reads instead of their files.
+ */
+export function vscodeGraphWorker(
+  engine: ScalpelEngine,
+  root: vscode.Uri,
+  scalpelExclude: readonly string[],
+  script: string,
+  logger: Logger,
+): GraphWorker {
+  return new engine.GraphWorker({
+    script,
+    root: root.fsPath,
+    logger,
+    files: { exclude: workspaceExcludes(root, scalpelExclude) },
+    unsaved: () =>
+      unsavedUnder(root).map(({ path, document }) => [path, document.getText(), String(document.version)] as const),
+  });
 }
 
 /**

@@ -99,6 +99,21 @@ describe('language-model tools', () => {
     await resetWorkspace();
   });
 
+  it("finds a use in an unsaved document (the code graph's worker reads what the editor holds)", async function () {
+    this.timeout(120_000);
+    const editor = await openWorkspaceFile('src/index.ts');
+    const end = editor.document.lineAt(editor.document.lineCount - 1).range.end;
+    await editor.edit((builder) =>
+      builder.insert(end, '\nexport function unsavedCaller(user: User): boolean {\n  return user.canEdit();\n}\n'),
+    );
+    assert.equal(editor.document.isDirty, true);
+    const references = await invoke('scalpel_references', { path: CAN_EDIT_PATH });
+    assert.match(references, /^\d+ function\[unsavedCaller\] call return user\.canEdit\(\);$/m);
+    await resetWorkspace();
+    const saved = await invoke('scalpel_references', { path: CAN_EDIT_PATH });
+    assert.doesNotMatch(saved, /unsavedCaller/);
+  });
+
   it('shows no agent a file that scalpel.exclude keeps from models', async () => {
     await setSetting('exclude', ['src/config.ts']);
     try {

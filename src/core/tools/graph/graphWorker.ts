@@ -7,7 +7,8 @@ import { WorkspacePathError } from '../../workspace/workspacePaths';
 import { diskWorkspace } from '../diskWorkspace';
 import { OutlineCache } from '../outlineCache';
 import { CallCancelledError } from '../turns';
-import { ToolInputError, type BatchVerifyRequest } from '../types';
+import { ToolInputError, type BatchVerifyRequest, type ToolWorkspace } from '../types';
+import { normalizeWorkspacePath, type WorkspaceFilesOptions } from '../../workspace/workspaceFiles';
 import type { Verification } from '../../edit/verification';
 import type { SnapshotReader } from '../../ops/apply/types';
 import type { CodeGraph } from './codeGraph';
@@ -29,6 +30,8 @@ import { WorkspaceGraph } from './workspaceGraph';
 export interface GraphWorkerData {
   readonly scalpelGraphWorker: true;
   readonly root: string;
+  /** The listing's exclusions (VS Code: `scalpel.exclude`, `files.exclude`, `search.exclude`). */
+  readonly files?: WorkspaceFilesOptions;
   /** One Int32: the id of the call the server gave up (see GraphWorker.call). */
   readonly cancel: SharedArrayBuffer;
 }
@@ -58,10 +61,15 @@ export interface GraphWorkerHooks {
   readonly snapshot?: () => SnapshotReader;
 }
 
+/** An editor's document with changes not saved: workspace-relative path, its text, its version. */
+export type UnsavedDocument = readonly [path: string, text: string, version: string];
+
 interface Call {
   readonly id: number;
   readonly method: Method;
   readonly args: readonly unknown[];
+  /** The documents the editor holds unsaved when the call is made: the worker reads them instead of the disk. */
+  readonly unsaved?: readonly UnsavedDocument[];
 }
 
 /** An error as it crosses threads: the tools tell the agent's mistakes (bad input, no such element) by their class. */
@@ -157,8 +165,9 @@ function revived(posted: PostedError): Error {
  */
 export function serveGraphWorker(port: MessagePort, data: GraphWorkerData, hooks: GraphWorkerHooks = {}): void {
   let graph: WorkspaceGraph | undefined;
+  const unsaved = new Map<string, { readonly text: string; readonly version: string }>();
   const ready = loadAllLanguages().then(() => {
-    const workspace = diskWorkspace(data.root);
+    const workspace = withUnsaved(diskWorkspace(data.root, data.files), unsaved);
     graph = new WorkspaceGraph(workspace, new OutlineCache(workspace));
     return graph;
   });
@@ -182,6 +191,8 @@ export function serveGraphWorker(port: MessagePort, data: GraphWorkerData, hooks
       }
       let reply: Reply;
       running = call.id;
+      unsaved.clear();
+      for (const [path, text, version] of call.unsaved ?? []) unsaved.set(path, { text, version });
       try {
         const g = graph ?? (await ready);
         const value = await answer(g, call, hooks);
@@ -201,6 +212,25 @@ export function serveGraphWorker(port: MessagePort, data: GraphWorkerData, hooks
       port.postMessage(reply);
     });
   });
+}
+
+/** The disk with an editor's unsaved documents in place of their files (as the editor's own tool workspace reads). */
+function withUnsaved(
+  disk: ToolWorkspace,
+  unsaved: ReadonlyMap<string, { readonly text: string; readonly version: string }>,
+): ToolWorkspace {
+  return {
+    ...disk,
+    unsavedFiles: () => [...unsaved.keys()],
+    read: (path) => {
+      const document = unsaved.get(normalizeWorkspacePath(path));
+      return document === undefined || disk.excludedBy?.(path) !== undefined ? disk.read(path) : document.text;
+    },
+    version: (path) => {
+      const document = unsaved.get(normalizeWorkspacePath(path));
+      return document === undefined ? disk.version(path) : `document:${document.version}`;
+    },
+  };
 }
 
 async function answer(graph: WorkspaceGraph, call: Call, hooks: GraphWorkerHooks): Promise<unknown> {
@@ -237,6 +267,10 @@ export interface WorkerGraphOptions {
   readonly script: string;
   readonly root: string;
   readonly logger: Logger;
+  /** The listing's exclusions, as the server's own tool workspace has them. */
+  readonly files?: WorkspaceFilesOptions;
+  /** The editor's unsaved documents, asked at each call (VS Code); absent: the disk is the workspace. */
+  readonly unsaved?: () => readonly UnsavedDocument[];
 }
 
 /**
@@ -260,6 +294,7 @@ export class GraphWorker {
     const data: GraphWorkerData = {
       scalpelGraphWorker: true,
       root: this.options.root,
+      ...(this.options.files === undefined ? {} : { files: this.options.files }),
       cancel: this.cancel.buffer as SharedArrayBuffer,
     };
     const worker = new Worker(this.options.script, { workerData: data, stdout: false, stderr: false });
@@ -328,7 +363,8 @@ export class GraphWorker {
         },
       });
       signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage({ id, method, args } satisfies Call);
+      const unsaved = this.options.unsaved?.();
+      worker.postMessage({ id, method, args, ...(unsaved === undefined ? {} : { unsaved }) } satisfies Call);
     });
   }
 
