@@ -155,6 +155,18 @@ export interface ReferenceRules<S> {
   packageFiles?(file: string, files: readonly string[], workspace: RulesWorkspace): string[];
 }
 
+/** A file as a rename reads it: its text, tree, outline and what the rules read of it. */
+export interface ParsedSource<S> {
+  readonly path: string;
+  readonly text: string;
+  readonly tree: Tree;
+  readonly outline: FileOutline;
+  readonly scope: S;
+}
+
+/** Opens a file of the workspace (with the request's texts in place), parsed once per rename; undefined: none. */
+export type OpenFile<S> = (path: string) => ParsedSource<S> | undefined;
+
 interface ParsedFile<S> {
   readonly text: string;
   readonly tree: Tree;
