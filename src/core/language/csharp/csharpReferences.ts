@@ -249,7 +249,28 @@ function resolveMember(
   }
 }
 
+/** The name node of a type as a base list writes it: `Base`, `A.B.Base`, `Base<T>`, `global::A.Base`. */
+function typeNameOf(type: Node | null): Node | undefined {
+  if (type === null) return undefined;
+  if (type.type === 'identifier') return type;
+  if (type.type === 'generic_name') return typeNameOf(type.namedChildren[0] ?? null);
+  if (type.type === 'qualified_name' || type.type === 'alias_qualified_name')
+    return typeNameOf(type.childForFieldName('name'));
+  // A record's base with its arguments: `record B(int X) : A(X)`.
+  if (type.type === 'primary_constructor_base_type') return typeNameOf(type.namedChildren[0] ?? null);
+  return undefined;
+}
+
+/** The name nodes of the types a type declaration's base list names. */
+function baseNamesOf(declaration: Node): Node[] {
+  const list = declaration.namedChildren.find((child) => child?.type === 'base_list');
+  return (list?.namedChildren ?? []).flatMap((type) => typeNameOf(type) ?? []);
+}
+
 export const csharpReferenceRules: ReferenceRules<CSharpScope> = {
+  baseNamesOf,
+  overridable: new Set(['method', 'property']),
+  overloads: true,
   identifierOf: (element) =>
     /^@?[\p{L}_][\p{L}\p{N}_]*$/u.test(element.name) ? element.name.replace(/^@/, '') : undefined,
   shapeOf,

@@ -4,6 +4,7 @@ import { ancestryOf } from '../../elements/resolve';
 import type { OverlayText, ReferenceHit, RenameAnswer, RenameLocation } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import type { TreeSitterLanguageSpec } from './languageSpec';
+import { hierarchyRename } from './treeSitterHierarchy';
 import { parseWithSpec, SpecOutliner } from './treeSitterOutline';
 import {
   declarationNameOffset,
@@ -21,7 +22,9 @@ import { collisionOf, shadowOf } from './treeSitterRenameChecks';
  * only; a use through an alias, `from m import f as g; g()`, keeps the alias) and the imports that name the
  * declaration (`from m import f`, `use crate::m::f`), which the use search skips. A use only the name ties to the
  * declaration (a method called on a value whose type the syntax does not tell) is renamed too and marked by name, so
- * the answer can list it for the agent to check; the language's checker, where installed, checks the batch after.
+ * the answer can list it for the agent to check; the language's checker, where installed, checks the batch after. A
+ * method's overrides in subclasses (Python, Java, C#) are renamed with it (src/core/language/treeSitter/
+ * treeSitterHierarchy.ts).
  */
 
 export interface RenameSearch<S> {
@@ -38,6 +41,8 @@ export interface RenameRequest {
   readonly texts: ReadonlyMap<string, OverlayText>;
   /** The uses the reference search found, with `texts` in place. */
   readonly hits: readonly ReferenceHit[];
+  /** The files of the language that mention a name (the declaring one may be left out); absent: `candidates`. */
+  readonly mentioning?: (name: string) => readonly string[];
 }
 
 /** What the checks of a rename read: the search, the request's files (parsed once) and the target. */
@@ -46,6 +51,7 @@ export interface RenameContext<S> {
   readonly open: OpenFile<S>;
   readonly workspace: RulesWorkspace;
   readonly target: ReferenceTarget;
+  readonly mentioning: (name: string) => readonly string[];
 }
 
 export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequest): RenameAnswer {
@@ -77,7 +83,13 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
     const targetScope = declaring.scope;
     const own = declarationNameOffset({ text, tree }, element, name, (node) => rules.shapeOf(node));
     if (own === undefined) return { locations: [], refused: `${element.path} does not write its name ${name}` };
-    const context: RenameContext<S> = { search, open, workspace, target };
+    const context: RenameContext<S> = {
+      search,
+      open,
+      workspace,
+      target,
+      mentioning: request.mentioning ?? (() => candidates),
+    };
 
     const locations = new Map<string, RenameLocation>();
     const add = (path: string, start: number, source: string, byName: boolean): void => {
@@ -105,10 +117,16 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
           add(path, offset, opened.text, false);
       }
     }
+    const hierarchy = hierarchyRename({ rules, open, workspace, mentioning: context.mentioning }, target, newName);
+    for (const place of hierarchy.places) {
+      const opened = open(place.file);
+      if (opened !== undefined) add(place.file, place.offset, opened.text, place.byName);
+    }
     const places = [...locations.values()];
     const collision = collisionOf(context, newName, outline);
     const refused =
       rules.renameProblem?.(target, newName, [...new Set(places.map((p) => p.file ?? ''))]) ??
+      hierarchy.refused ??
       (collision === undefined ? shadowOf(context, newName, own, places) : undefined);
     return {
       locations: places,
