@@ -271,6 +271,7 @@ export const csharpReferenceRules: ReferenceRules<CSharpScope> = {
   baseNamesOf,
   overridable: new Set(['method', 'property']),
   overloads: true,
+  bareMembers: true,
   identifierOf: (element) =>
     /^@?[\p{L}_][\p{L}\p{N}_]*$/u.test(element.name) ? element.name.replace(/^@/, '') : undefined,
   shapeOf,

@@ -223,6 +223,7 @@ export const javaReferenceRules: ReferenceRules<JavaScope> = {
   baseNamesOf,
   overridable: new Set(['method']),
   overloads: true,
+  bareMembers: true,
   identifierOf: (element) => (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(element.name) ? element.name : undefined),
   shapeOf,
   scopeOf: (file, root) => scopeOf(file, root),

@@ -163,6 +163,8 @@ export interface ReferenceRules<S> {
   readonly overridable?: ReadonlySet<string>;
   /** Methods of one name may differ by their parameters (Java, C#): an override takes as many as it overrides. */
   readonly overloads?: true;
+  /** Inside its type a member is used bare (Java, C#): a local of the new name around such a use would take it. */
+  readonly bareMembers?: true;
 }
 
 /** A file as a rename reads it: its text, tree, outline and what the rules read of it. */

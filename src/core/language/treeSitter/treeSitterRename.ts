@@ -14,7 +14,7 @@ import {
   type ReferenceTarget,
   type RulesWorkspace,
 } from './treeSitterReferences';
-import { collisionOf, shadowOf } from './treeSitterRenameChecks';
+import { collisionOf, memberShadowOf, shadowOf } from './treeSitterRenameChecks';
 
 /**
  * Rename for the languages read with tree-sitter (Python, Go, Rust, Java, C#; issue 27): no compiler finds the places,
@@ -127,7 +127,9 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
     const refused =
       rules.renameProblem?.(target, newName, [...new Set(places.map((p) => p.file ?? ''))]) ??
       hierarchy.refused ??
-      (collision === undefined ? shadowOf(context, newName, own, places) : undefined);
+      (collision === undefined
+        ? (shadowOf(context, newName, own, places) ?? memberShadowOf(context, newName, own, places))
+        : undefined);
     return {
       locations: places,
       ...(refused === undefined ? {} : { refused }),

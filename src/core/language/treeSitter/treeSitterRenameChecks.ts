@@ -1,12 +1,13 @@
 import type { ElementNode } from '../../elements/element';
 import { elementsAtOffset } from '../../elements/resolve';
 import type { RenameLocation } from '../../graph/semantics';
-import { wordOffsets, type ParsedSource, type SiteShape } from './treeSitterReferences';
+import { declarationNameOffset, wordOffsets, type ParsedSource, type SiteShape } from './treeSitterReferences';
 import type { RenameContext } from './treeSitterRename';
 
 /**
  * What refuses a tree-sitter rename before its batch (issue 27): a declaration of the new name beside the target, or
- * a new name that already means something where the rename writes it (a bare use of a top-level name).
+ * a new name that already means something where the rename writes it (a bare use of a top-level name, a bare use of
+ * a Java or C# member inside a method with a local of that name).
  */
 
 /** Elements whose declarations share a scope with the code around them (not a class's members). */
@@ -14,6 +15,9 @@ const SCOPES: ReadonlySet<string> = new Set(['namespace', 'function', 'method'])
 
 /** Kinds a new name can collide with: declarations, not imports or bare statements. */
 const DECLARED = new Set(['import', 'export', 'statement']);
+
+/** Elements whose bodies hold locals. */
+const BODIES: ReadonlySet<string> = new Set(['function', 'method', 'constructor', 'property', 'index']);
 
 /** The code of a line, shortened for a message. */
 function lineOf(text: string, line: number, fallback = ''): string {
@@ -85,7 +89,7 @@ function placesByFile(places: readonly RenameLocation[]): Map<string, number[]> 
  * Why the new name would mean something else where the rename puts it, or undefined: for a top-level item, a bare `newName` in the
  * declaring file (a local, an import, a builtin it calls, which would then mean the renamed item) or, where a bare use
  * is renamed, in the function around it or at its file's top level (one would take the other's place). Members are
- * reached through their value (`x.name`) and left to the collision check.
+ * reached through their value (`x.name`) and left to the collision check, and to {@link memberShadowOf}.
  */
 export function shadowOf<S>(
   context: RenameContext<S>,
@@ -139,4 +143,57 @@ export function shadowOf<S>(
     }
   }
   return undefined;
+}
+
+/**
+ * For a member of a Java or C# type, used bare in a method of it (or of a subclass): why a local or parameter of
+ * `newName` in that method would take the renamed bare use, or undefined. Any declaration of the name in the method
+ * counts, whatever block it is in.
+ */
+export function memberShadowOf<S>(
+  context: RenameContext<S>,
+  newName: string,
+  own: number,
+  places: readonly RenameLocation[],
+): string | undefined {
+  const { search, open, target } = context;
+  if (search.rules.bareMembers !== true || target.containers.every((c) => c.kind === 'namespace')) return undefined;
+  for (const [path, starts] of placesByFile(places)) {
+    const parsed = open(path);
+    const taken = parsed === undefined ? [] : wordOffsets(parsed.text, newName);
+    if (parsed === undefined || taken.length === 0) continue;
+    for (const start of starts) {
+      if (path === target.file && start === own) continue;
+      if (shapeAt(context, parsed, start, target.name.length)?.via !== 'bare') continue;
+      const body = elementsAtOffset(parsed.outline, start)
+        .filter((e) => BODIES.has(e.kind))
+        .at(-1);
+      if (body === undefined) continue;
+      const local = taken.find((offset) => {
+        if (offset < body.range.start || offset > body.range.end) return false;
+        const role = shapeAt(context, parsed, offset, newName.length)?.role;
+        if (role !== 'declaration' && role !== 'skip') return false;
+        // The name an element declares itself by (the method's own, a member's) is no local.
+        const declared = elementsAtOffset(parsed.outline, offset).at(-1);
+        return declared === undefined || !isOwnName(context, parsed, declared, offset);
+      });
+      if (local === undefined) continue;
+      const where = body.name === '' ? body.kind : body.name;
+      const line = lineAt(parsed.text, local);
+      return `${newName} already means something else where the rename puts it: ${where} declares ${newName} (${path}:${line}: ${lineOf(parsed.text, line)}) and uses ${target.name} bare (line ${lineAt(parsed.text, start)}), which would then mean that ${newName}; choose another name`;
+    }
+  }
+  return undefined;
+}
+
+/** Whether the occurrence at `offset` is the name the element declares itself by. */
+function isOwnName<S>(
+  context: RenameContext<S>,
+  parsed: ParsedSource<S>,
+  element: ElementNode,
+  offset: number,
+): boolean {
+  const { rules } = context.search;
+  const name = rules.identifierOf(element);
+  return name !== undefined && declarationNameOffset(parsed, element, name, (node) => rules.shapeOf(node)) === offset;
 }
