@@ -61,3 +61,29 @@ void describe('the rename tool, a member used bare where a local of the new name
     unchanged(root, files);
   });
 });
+
+void describe('the rename tool, C# partial classes', () => {
+  const files = {
+    'Shop/Cart.cs': 'namespace Shop;\n\npublic partial class Cart\n{\n    public int Total() => 0;\n}\n',
+    'Shop/Cart.Report.cs': 'namespace Shop;\n\npublic partial class Cart\n{\n    public string Report() => "";\n}\n',
+    'Other/Cart.cs': 'namespace Other;\n\npublic partial class Cart\n{\n    public int Sum() => 0;\n}\n',
+  };
+  void test("a name another part of the class declares is refused; another namespace's class of that name is no part", async () => {
+    const root = tempWorkspace('scalpel-rename-cs-partial-', files);
+    const env = toolEnv(root);
+    const taken = await call(env, 'rename', { path: 'Shop/Cart.cs/class[Cart]/method[Total]', newName: 'Report' });
+    assert.equal(taken.isError, true, taken.text);
+    assert.match(
+      taken.text,
+      /Report is already declared where .* is \(Shop\/Cart\.Report\.cs:5: public string Report\(\) => "";\)/,
+    );
+    unchanged(root, files);
+    const free = await call(env, 'rename', {
+      path: 'Shop/Cart.cs/class[Cart]/method[Total]',
+      newName: 'Sum',
+      apply: true,
+    });
+    assert.equal(free.isError, false, free.text);
+    assert.match(read(root, 'Shop/Cart.cs'), /public int Sum\(\) => 0;/);
+  });
+});

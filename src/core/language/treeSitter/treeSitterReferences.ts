@@ -165,6 +165,11 @@ export interface ReferenceRules<S> {
   readonly overloads?: true;
   /** Inside its type a member is used bare (Java, C#): a local of the new name around such a use would take it. */
   readonly bareMembers?: true;
+  /**
+   * For a rename's collision check: the other declarations of a partial type (C#'s `partial class`) among `files`,
+   * read with `open`. Absent: a type is declared once.
+   */
+  partsOf?(type: TypeAt, open: OpenFile<S>, files: readonly string[]): TypeAt[];
 }
 
 /** A file as a rename reads it: its text, tree, outline and what the rules read of it. */

@@ -1,13 +1,19 @@
 import type { ElementNode } from '../../elements/element';
 import { elementsAtOffset } from '../../elements/resolve';
 import type { RenameLocation } from '../../graph/semantics';
-import { declarationNameOffset, wordOffsets, type ParsedSource, type SiteShape } from './treeSitterReferences';
+import {
+  declarationNameOffset,
+  wordOffsets,
+  type ParsedSource,
+  type SiteShape,
+  type TypeAt,
+} from './treeSitterReferences';
 import type { RenameContext } from './treeSitterRename';
 
 /**
- * What refuses a tree-sitter rename before its batch (issue 27): a declaration of the new name beside the target, or
- * a new name that already means something where the rename writes it (a bare use of a top-level name, a bare use of
- * a Java or C# member inside a method with a local of that name).
+ * What refuses a tree-sitter rename before its batch (issue 27): a declaration of the new name beside the target
+ * (a C# partial type's other parts included), or a new name that already means something where the rename writes
+ * it (a bare use of a top-level name, a bare use of a Java or C# member inside a method with a local of that name).
  */
 
 /** Elements whose declarations share a scope with the code around them (not a class's members). */
@@ -43,8 +49,8 @@ function shapeAt<S>(
 }
 
 /**
- * A declaration of `newName` beside the target, as `file:line: code`: a member of the same class or impl, a name of
- * the same file's top level, or of the same Go package (every file of it).
+ * A declaration of `newName` beside the target, as `file:line: code`: a member of the same class or impl (or of
+ * another part of a C# partial class), a name of the same file's top level, or of the same Go package (every file of it).
  */
 export function collisionOf<S>(
   context: RenameContext<S>,
@@ -67,7 +73,17 @@ export function collisionOf<S>(
   const container = target.containers.at(-1);
   const near = clash(container?.children ?? outline.elements);
   if (near !== undefined) return describe(target.file, near);
-  if (container !== undefined) return undefined;
+  if (container !== undefined) {
+    if (rules.partsOf === undefined) return undefined;
+    const type: TypeAt = { file: target.file, element: container, containers: target.containers.slice(0, -1) };
+    const name = rules.identifierOf(container);
+    const files = name === undefined ? [] : context.mentioning(name).filter((f) => f !== target.file);
+    for (const part of rules.partsOf(type, open, files)) {
+      const found = clash(part.element.children);
+      if (found !== undefined) return describe(part.file, found);
+    }
+    return undefined;
+  }
   if (rules.packageFiles === undefined) return undefined;
   for (const path of rules.packageFiles(target.file, fileSystem.listSourceFiles(), workspace)) {
     if (workspace.readFile(path)?.includes(newName) !== true) continue;
