@@ -116,6 +116,24 @@ void describe('the rename tool and class hierarchies, Python', () => {
     unchanged(root, PYTHON_SHAPES);
   });
 
+  void test('a method under a base only the name ties is renamed alone, the base listed as not changed', async () => {
+    // Plugin's Shape comes from `from vendor import *`: it may be another class than shop.base's.
+    const files = {
+      ...PYTHON_SHAPES,
+      'shop/base.py': 'class Shape:\n    def area(self) -> int:\n        return 0\n',
+      'shop/plugin.py': PY_PLUGIN,
+    };
+    const root = tempWorkspace('scalpel-rename-py-override-byname-up-', files);
+    const run = await call(toolEnv(root), 'rename', {
+      path: 'shop/plugin.py/class[Plugin]/method[area]',
+      newName: 'surface',
+    });
+    assert.equal(run.isError, false, run.text);
+    assert.match(run.text, /: 1 places in 1 files \(shop\/plugin\.py\)/);
+    assert.match(run.text, /^2 code class\[Shape\]\/method\[area\] def area\(self\) -> int:$/m);
+    unchanged(root, files);
+  });
+
   void test('a new name a subclass already declares is refused', async () => {
     const files = {
       ...PYTHON_SHAPES,

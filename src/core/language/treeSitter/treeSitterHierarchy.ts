@@ -17,8 +17,9 @@ import {
  * types whose bases name it, each base read as a use of the class through the same imports as every other use (a
  * subclass of a subclass too), in the files that mention the class's name; their methods of that name (with as many
  * parameters where the language overloads) are its overrides, renamed with it, by name when only the name ties a
- * link of the chain. The bases of its class are followed up the same way: an override is not renamed apart from the
- * method it overrides, and a new name a base or a subclass already declares is refused.
+ * link of the chain. The bases of its class are followed up the same way, through the bases the imports resolve: an
+ * override is not renamed apart from the method it overrides, and a new name a base or a subclass already declares
+ * is refused.
  */
 
 export interface HierarchyContext<S> {
@@ -85,20 +86,19 @@ export function hierarchyRename<S>(
     const shown = code.length > 120 ? `${code.slice(0, 119)}…` : code;
     return `${type.file}:${member.startLine}: ${shown}`;
   };
-  const tie = (type: Related): string => (type.byName ? ', a base only the name ties to it (by name)' : '');
 
   for (const base of ancestorsOf(context, own)) {
     const overridden = sameMember(base, target.name);
     if (overridden !== undefined)
       return {
         places: [],
-        refused: `${container.name}'s ${target.name} overrides the ${target.name} of ${base.element.name} (${where(base, overridden)})${tie(base)}; renamed alone it would no longer override it: rename ${overridden.path} instead, which renames its overrides too`,
+        refused: `${container.name}'s ${target.name} overrides the ${target.name} of ${base.element.name} (${where(base, overridden)}); renamed alone it would no longer override it: rename ${overridden.path} instead, which renames its overrides too`,
       };
     const taken = sameMember(base, newName);
     if (taken !== undefined)
       return {
         places: [],
-        refused: `${base.element.name}, a base of ${container.name}${tie(base)}, already declares ${newName} (${where(base, taken)}): the renamed ${target.name} would override it; choose another name`,
+        refused: `${base.element.name}, a base of ${container.name}, already declares ${newName} (${where(base, taken)}): the renamed ${target.name} would override it; choose another name`,
       };
   }
   const places: OverridePlace[] = [];
@@ -208,9 +208,12 @@ function subtypesOf<S>(context: HierarchyContext<S>, root: TypeAt): Related[] {
   return found;
 }
 
-/** The types `root` derives from, nearest first: each is named among the bases of one found before. */
+/**
+ * The types `root` derives from, nearest first: each is named among the bases of one found before, resolved through
+ * its imports.
+ */
 function ancestorsOf<S>(context: HierarchyContext<S>, root: TypeAt): Related[] {
-  const { rules, open } = context;
+  const { rules, open, workspace } = context;
   const found: Related[] = [];
   const seen = new Set([root.element.path]);
   const queue: Array<{ type: Related; depth: number }> = [{ type: { ...root, byName: false }, depth: 0 }];
@@ -221,16 +224,20 @@ function ancestorsOf<S>(context: HierarchyContext<S>, root: TypeAt): Related[] {
     if (declaration === undefined) continue;
     const names = new Set((rules.baseNamesOf?.(declaration) ?? []).map((node) => node.text));
     for (const name of names) {
+      // Only a file that declares a type of the name is parsed (a base such as `Exception` is mentioned everywhere).
+      const escaped = name.replace(/[$]/g, '\\$');
+      const declares = new RegExp(`\\b(?:class|interface|struct|record|enum)\\s+${escaped}(?![\\p{L}\\p{N}_$])`, 'u');
       for (const path of new Set([type.file, ...context.mentioning(name)])) {
+        if (!declares.test(workspace.readFile(path) ?? '')) continue;
         const candidates = open(path);
         if (candidates === undefined) continue;
         for (const candidate of typesIn(candidates.outline)) {
           if (seen.has(candidate.element.path) || rules.identifierOf(candidate.element) !== name) continue;
           const base: TypeAt = { file: path, ...candidate };
-          const link = linkOf(context, base, type);
-          if (link === undefined || link === 'other') continue;
+          // A base only the name ties (`from vendor import *`) may be another class: the rename does not stop at it.
+          if (linkOf(context, base, type) !== 'resolved') continue;
           seen.add(candidate.element.path);
-          const related: Related = { ...base, byName: type.byName || link === 'byName' };
+          const related: Related = { ...base, byName: false };
           found.push(related);
           if (depth + 1 < MAX_DEPTH) queue.push({ type: related, depth: depth + 1 });
         }
