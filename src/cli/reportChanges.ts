@@ -46,7 +46,7 @@ function renameLines(rename: RenamePlaces): string[] {
     ...(tied.length === 0
       ? []
       : [
-          `        changed by name only (${byName.length}; the syntax does not tell the value's type: check they mean the renamed declaration):`,
+          `        changed by name only (${byName.length}; the syntax does not tell the value's type, or a subclass's base: check they mean the renamed declaration):`,
           ...tied,
         ]),
     ...(byName.length > tied.length ? [`          ${byName.length - tied.length} more`] : []),

@@ -62,7 +62,13 @@ export function planRename(
   const candidates = mentions.files.filter((f) => f !== file && graph.referencesFor(f) === semantics);
   const searched = candidates.slice(0, MAX_RENAME_FILES);
   const texts = textsOf?.([file, ...searched]) ?? new Map<string, OverlayText>();
-  const answer = semantics.renameLocations(file, element, newName, searched, texts);
+  // The files of the language that mention another name (a class's: its subclasses, its other parts), as searched.
+  const mentioning = (other: string): readonly string[] =>
+    imports
+      .filesMentioning(other, texts)
+      .files.filter((f) => graph.referencesFor(f) === semantics)
+      .slice(0, MAX_RENAME_FILES);
+  const answer = semantics.renameLocations(file, element, newName, searched, texts, mentioning);
   const gaps = [
     ...(candidates.length > searched.length
       ? [`${candidates.length - searched.length} more files that mention the name not searched`]

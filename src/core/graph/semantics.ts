@@ -140,7 +140,9 @@ export interface ReferenceSemantics {
   /**
    * Where renaming the element to `newName` changes text (its declaration included), searched in `candidates` with
    * `texts` in place: the compiler's rename (TypeScript), or the reference search's places with the ones only the name
-   * ties marked {@link RenameLocation.byName} (`resolution: 'syntax'`). Absent: the language has no rename.
+   * ties marked {@link RenameLocation.byName} (`resolution: 'syntax'`). `mentioning` lists the workspace files of the
+   * language that mention another name (a class's, to follow its subclasses and its parts). Absent: the language has
+   * no rename.
    */
   renameLocations?(
     file: string,
@@ -148,6 +150,7 @@ export interface ReferenceSemantics {
     newName: string,
     candidates: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
+    mentioning?: (name: string) => readonly string[],
   ): RenameAnswer;
 }
 

@@ -183,7 +183,8 @@ export interface RenamePlaces {
   readonly untouched: readonly UntouchedMatch[];
   /**
    * The places it changes that only the name ties to the declaration (a language read by its syntax: a method called
-   * on a value whose type the syntax does not tell), for the model to check; absent or empty: none.
+   * on a value whose type the syntax does not tell, an override in a subclass whose base only the name ties), for the
+   * model to check; absent or empty: none.
    */
   readonly byName?: readonly ByNamePlace[];
   /** What the searches did not cover, in words (a time limit, files left out). */

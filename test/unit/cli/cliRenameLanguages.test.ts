@@ -111,6 +111,25 @@ void describe('scalpel edit: RENAME_ELEMENT in Python, Go, Rust, Java and C#', (
     for (const [path, text] of Object.entries(files)) assert.equal(read(root, path), text, path);
   });
 
+  void test("Python: a method's override in a subclass in another file is renamed with it", async () => {
+    const files = {
+      ...PYTHON_PROJECT.files,
+      'shop/gift.py':
+        'from shop.cart import Cart\n\n\nclass GiftCart(Cart):\n    def total(self) -> int:\n        return 0\n',
+    };
+    const root = tempWorkspace('scalpel-rename-op-py-override-', files);
+    llm.server.enqueue(scripted.answer(`RENAME_ELEMENT ${PYTHON_PROJECT.method} grand_total`));
+    const run = await scalpel(root, ['edit', 'shop/cart.py', '-m', 'rename total', '--repair-rounds', '0', '--json'], {
+      env: llm.cliEnv,
+    });
+
+    assert.equal(run.code, 0, `${run.stderr}\n${run.stdout}`);
+    assert.equal(read(root, 'shop/gift.py'), files['shop/gift.py'].replace('def total(', 'def grand_total('));
+    const [result] = (JSON.parse(run.stdout) as RenameJson).results;
+    assert.match(result?.message ?? '', /^renamed in 7 places in 4 files; 4 resolved, 3 tied by name only/);
+    assert.deepEqual(result?.rename?.files, ['shop/audit.py', 'shop/cart.py', 'shop/checkout.py', 'shop/gift.py']);
+  });
+
   void test('a name declared beside the method is refused, and no file is written', async () => {
     const root = tempWorkspace('scalpel-rename-op-py-taken-', PYTHON_PROJECT.files);
     llm.server.enqueue(scripted.answer(`RENAME_ELEMENT ${PYTHON_PROJECT.method} report`));

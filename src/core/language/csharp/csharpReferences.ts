@@ -7,12 +7,15 @@ import {
   nameParentOrShape,
   SKIP_SHAPE,
   useShape,
+  type OpenFile,
   type ReferenceRules,
   type ReferenceTarget,
   type Site,
   type SiteShape,
+  type TypeAt,
   type Verdict,
 } from '../treeSitter/treeSitterReferences';
+import { typesIn } from '../treeSitter/treeSitterHierarchy';
 import { prefixOffsets } from '../treeSitter/treeSitterRename';
 
 /**
@@ -249,7 +252,68 @@ function resolveMember(
   }
 }
 
+/** The name node of a type as a base list writes it: `Base`, `A.B.Base`, `Base<T>`, `global::A.Base`. */
+function typeNameOf(type: Node | null): Node | undefined {
+  if (type === null) return undefined;
+  if (type.type === 'identifier') return type;
+  if (type.type === 'generic_name') return typeNameOf(type.namedChildren[0] ?? null);
+  if (type.type === 'qualified_name' || type.type === 'alias_qualified_name')
+    return typeNameOf(type.childForFieldName('name'));
+  // A record's base with its arguments: `record B(int X) : A(X)`.
+  if (type.type === 'primary_constructor_base_type') return typeNameOf(type.namedChildren[0] ?? null);
+  return undefined;
+}
+
+/** The name nodes of the types a type declaration's base list names. */
+function baseNamesOf(declaration: Node): Node[] {
+  const list = declaration.namedChildren.find((child) => child?.type === 'base_list');
+  return (list?.namedChildren ?? []).flatMap((type) => typeNameOf(type) ?? []);
+}
+
+/** The namespace a type of `parsed` is declared in: the file's file-scoped namespace, then its containers'. */
+function namespaceOf(scope: CSharpScope, containers: readonly ElementNode[]): string {
+  return containers
+    .filter((c) => c.kind === 'namespace')
+    .map((c) => c.name)
+    .reduce(nestedNamespace, scope.fileNamespace);
+}
+
+/** Whether a type's declaration says `partial`. */
+function isPartial(text: string, element: ElementNode): boolean {
+  const header = text.slice(element.declarationRange.start, element.bodyRange?.start ?? element.declarationRange.end);
+  return /\bpartial\b/.test(header);
+}
+
+/** The other parts of a partial type: a partial type of the same kind, name, outer types and namespace. */
+function partsOf(type: TypeAt, open: OpenFile<CSharpScope>, files: readonly string[]): TypeAt[] {
+  const declaring = open(type.file);
+  if (declaring === undefined || !isPartial(declaring.text, type.element)) return [];
+  const outer = (containers: readonly ElementNode[]): string =>
+    containers
+      .filter((c) => c.kind !== 'namespace')
+      .map((c) => c.name)
+      .join('.');
+  const namespace = namespaceOf(declaring.scope, type.containers);
+  const parts: TypeAt[] = [];
+  for (const path of new Set([type.file, ...files])) {
+    const parsed = open(path);
+    if (parsed === undefined) continue;
+    for (const { element, containers } of typesIn(parsed.outline)) {
+      if (element === type.element || element.kind !== type.element.kind || element.name !== type.element.name)
+        continue;
+      if (!isPartial(parsed.text, element) || outer(containers) !== outer(type.containers)) continue;
+      if (namespaceOf(parsed.scope, containers) === namespace) parts.push({ file: path, element, containers });
+    }
+  }
+  return parts;
+}
+
 export const csharpReferenceRules: ReferenceRules<CSharpScope> = {
+  baseNamesOf,
+  overridable: new Set(['method', 'property']),
+  overloads: true,
+  bareMembers: true,
+  partsOf,
   identifierOf: (element) =>
     /^@?[\p{L}_][\p{L}\p{N}_]*$/u.test(element.name) ? element.name.replace(/^@/, '') : undefined,
   shapeOf,

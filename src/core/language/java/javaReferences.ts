@@ -197,7 +197,33 @@ function resolveMember(target: ReferenceTarget, container: ElementNode, site: Si
 
 const TYPE_KINDS: ReadonlySet<string> = new Set(['class', 'interface', 'enum', 'record']);
 
+/** The name node of a type as a base list writes it: `Base`, `a.b.Base`, `Base<T>`. */
+function typeNameOf(type: Node | null): Node | undefined {
+  if (type === null) return undefined;
+  if (type.type === 'type_identifier') return type;
+  if (type.type === 'generic_type') return typeNameOf(type.namedChildren[0] ?? null);
+  if (type.type === 'scoped_type_identifier') return typeNameOf(type.namedChildren.at(-1) ?? null);
+  return undefined;
+}
+
+/** The name nodes of the types a type declaration extends or implements. */
+function baseNamesOf(declaration: Node): Node[] {
+  const names: Node[] = [];
+  for (const clause of declaration.namedChildren) {
+    if (clause === null) continue;
+    if (clause.type === 'superclass') names.push(...clause.namedChildren.flatMap((t) => typeNameOf(t) ?? []));
+    if (clause.type === 'super_interfaces' || clause.type === 'extends_interfaces')
+      for (const list of clause.namedChildren)
+        names.push(...(list?.namedChildren ?? []).flatMap((t) => typeNameOf(t) ?? []));
+  }
+  return names;
+}
+
 export const javaReferenceRules: ReferenceRules<JavaScope> = {
+  baseNamesOf,
+  overridable: new Set(['method']),
+  overloads: true,
+  bareMembers: true,
   identifierOf: (element) => (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(element.name) ? element.name : undefined),
   shapeOf,
   scopeOf: (file, root) => scopeOf(file, root),

@@ -241,7 +241,22 @@ function resolveMember(target: ReferenceTarget, container: ElementNode, site: Si
   }
 }
 
+/** The name nodes of a class's bases: `Base`, `pkg.m.Base`, `Base[T]`; keyword arguments (`metaclass=M`) are none. */
+function baseNamesOf(declaration: Node): Node[] {
+  if (declaration.type !== 'class_definition') return [];
+  const names: Node[] = [];
+  for (const base of declaration.childForFieldName('superclasses')?.namedChildren ?? []) {
+    let node: Node | null = base;
+    if (node?.type === 'subscript') node = node.childForFieldName('value');
+    if (node?.type === 'attribute') node = node.childForFieldName('attribute');
+    if (node?.type === 'identifier') names.push(node);
+  }
+  return names;
+}
+
 export const pythonReferenceRules: ReferenceRules<PythonScope> = {
+  baseNamesOf,
+  overridable: new Set(['method', 'property']),
   identifierOf: (element) => (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(element.name) ? element.name : undefined),
   shapeOf,
   scopeOf: (file, root) => scopeOf(file, root),

@@ -153,6 +153,42 @@ export interface ReferenceRules<S> {
    * folder's files of the same package clause). Absent: a file's top level is its own.
    */
   packageFiles?(file: string, files: readonly string[], workspace: RulesWorkspace): string[];
+  /**
+   * For a rename of a member: the name nodes (each base's last identifier) of the bases a type declaration names
+   * (`class Sub(Base)`, `extends`/`implements`, a C# base list), each read as a use of that base. Absent: the rename
+   * follows no class hierarchy in the language.
+   */
+  baseNamesOf?(declaration: Node): Node[];
+  /** The member kinds a subclass overrides (methods; Python's class attributes, C#'s properties), with baseNamesOf. */
+  readonly overridable?: ReadonlySet<string>;
+  /** Methods of one name may differ by their parameters (Java, C#): an override takes as many as it overrides. */
+  readonly overloads?: true;
+  /** Inside its type a member is used bare (Java, C#): a local of the new name around such a use would take it. */
+  readonly bareMembers?: true;
+  /**
+   * For a rename's collision check: the other declarations of a partial type (C#'s `partial class`) among `files`,
+   * read with `open`. Absent: a type is declared once.
+   */
+  partsOf?(type: TypeAt, open: OpenFile<S>, files: readonly string[]): TypeAt[];
+}
+
+/** A file as a rename reads it: its text, tree, outline and what the rules read of it. */
+export interface ParsedSource<S> {
+  readonly path: string;
+  readonly text: string;
+  readonly tree: Tree;
+  readonly outline: FileOutline;
+  readonly scope: S;
+}
+
+/** Opens a file of the workspace (with the request's texts in place), parsed once per rename; undefined: none. */
+export type OpenFile<S> = (path: string) => ParsedSource<S> | undefined;
+
+/** A type (or any element) with its file and containers, outermost first. */
+export interface TypeAt {
+  readonly file: string;
+  readonly element: ElementNode;
+  readonly containers: readonly ElementNode[];
 }
 
 interface ParsedFile<S> {
@@ -178,11 +214,12 @@ export class TreeSitterReferences<S> implements ReferenceSemantics {
     newName: string,
     candidates: readonly string[],
     texts: ReadonlyMap<string, OverlayText>,
+    mentioning?: (name: string) => readonly string[],
   ): RenameAnswer {
     const hits = this.references(file, element, candidates, texts);
     return treeSitterRename(
       { spec: this.spec, rules: this.rules, fileSystem: this.fileSystem },
-      { file, element, newName, candidates, texts, hits },
+      { file, element, newName, candidates, texts, hits, ...(mentioning === undefined ? {} : { mentioning }) },
     );
   }
 

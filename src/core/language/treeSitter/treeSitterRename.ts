@@ -1,18 +1,20 @@
-import type { Node, Tree } from 'web-tree-sitter';
+import type { Node } from 'web-tree-sitter';
 import type { ElementNode } from '../../elements/element';
-import { ancestryOf, elementsAtOffset } from '../../elements/resolve';
+import { ancestryOf } from '../../elements/resolve';
 import type { OverlayText, ReferenceHit, RenameAnswer, RenameLocation } from '../../graph/semantics';
 import type { SourceFileSystem } from '../../graph/sourceFiles';
 import type { TreeSitterLanguageSpec } from './languageSpec';
+import { hierarchyRename } from './treeSitterHierarchy';
 import { parseWithSpec, SpecOutliner } from './treeSitterOutline';
 import {
   declarationNameOffset,
-  wordOffsets,
+  type OpenFile,
+  type ParsedSource,
   type ReferenceRules,
   type ReferenceTarget,
   type RulesWorkspace,
-  type SiteShape,
 } from './treeSitterReferences';
+import { collisionOf, memberShadowOf, shadowOf } from './treeSitterRenameChecks';
 
 /**
  * Rename for the languages read with tree-sitter (Python, Go, Rust, Java, C#; issue 27): no compiler finds the places,
@@ -20,7 +22,9 @@ import {
  * only; a use through an alias, `from m import f as g; g()`, keeps the alias) and the imports that name the
  * declaration (`from m import f`, `use crate::m::f`), which the use search skips. A use only the name ties to the
  * declaration (a method called on a value whose type the syntax does not tell) is renamed too and marked by name, so
- * the answer can list it for the agent to check; the language's checker, where installed, checks the batch after.
+ * the answer can list it for the agent to check; the language's checker, where installed, checks the batch after. A
+ * method's overrides in subclasses (Python, Java, C#) are renamed with it (src/core/language/treeSitter/
+ * treeSitterHierarchy.ts).
  */
 
 export interface RenameSearch<S> {
@@ -37,13 +41,18 @@ export interface RenameRequest {
   readonly texts: ReadonlyMap<string, OverlayText>;
   /** The uses the reference search found, with `texts` in place. */
   readonly hits: readonly ReferenceHit[];
+  /** The files of the language that mention a name (the declaring one may be left out); absent: `candidates`. */
+  readonly mentioning?: (name: string) => readonly string[];
 }
 
-/** Elements whose declarations share a scope with the code around them (not a class's members). */
-const SCOPES: ReadonlySet<string> = new Set(['namespace', 'function', 'method']);
-
-/** Kinds a new name can collide with: declarations, not imports or bare statements. */
-const DECLARED = new Set(['import', 'export', 'statement']);
+/** What the checks of a rename read: the search, the request's files (parsed once) and the target. */
+export interface RenameContext<S> {
+  readonly search: RenameSearch<S>;
+  readonly open: OpenFile<S>;
+  readonly workspace: RulesWorkspace;
+  readonly target: ReferenceTarget;
+  readonly mentioning: (name: string) => readonly string[];
+}
 
 export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequest): RenameAnswer {
   const { spec, rules, fileSystem } = search;
@@ -52,22 +61,35 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
   if (name === undefined) return { locations: [], refused: `its name "${element.name}" is not one identifier` };
   const textOf = (path: string): string | undefined => (texts.has(path) ? texts.get(path) : fileSystem.readFile(path));
   const workspace: RulesWorkspace = { readFile: textOf };
-  const trees: Tree[] = [];
-  const parse = (text: string): Tree => {
-    const tree = parseWithSpec(spec, text);
-    trees.push(tree);
-    return tree;
+  const parsed = new Map<string, ParsedSource<S> | undefined>();
+  const open: OpenFile<S> = (path) => {
+    if (parsed.has(path)) return parsed.get(path);
+    const text = textOf(path);
+    let entry: ParsedSource<S> | undefined;
+    if (text !== undefined) {
+      const tree = parseWithSpec(spec, text);
+      const outline = new SpecOutliner(spec, path, text).outline(tree);
+      entry = { path, text, tree, outline, scope: rules.scopeOf(path, tree.rootNode, workspace) };
+    }
+    parsed.set(path, entry);
+    return entry;
   };
   try {
-    const text = textOf(file);
-    if (text === undefined) return { locations: [], refused: `there is no file ${file}` };
-    const tree = parse(text);
-    const outline = new SpecOutliner(spec, file, text).outline(tree);
+    const declaring = open(file);
+    if (declaring === undefined) return { locations: [], refused: `there is no file ${file}` };
+    const { text, tree, outline } = declaring;
     const containers = (ancestryOf(outline, element.path) ?? []).slice(0, -1);
     const target: ReferenceTarget = { file, element, name, containers };
-    const targetScope = rules.scopeOf(file, tree.rootNode, workspace);
+    const targetScope = declaring.scope;
     const own = declarationNameOffset({ text, tree }, element, name, (node) => rules.shapeOf(node));
     if (own === undefined) return { locations: [], refused: `${element.path} does not write its name ${name}` };
+    const context: RenameContext<S> = {
+      search,
+      open,
+      workspace,
+      target,
+      mentioning: request.mentioning ?? (() => candidates),
+    };
 
     const locations = new Map<string, RenameLocation>();
     const add = (path: string, start: number, source: string, byName: boolean): void => {
@@ -88,139 +110,34 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
       if (hit.text.startsWith(name, hit.start)) add(hit.file, hit.start, hit.text, hit.byName === true);
     if (rules.importedNames !== undefined) {
       for (const path of new Set([file, ...candidates])) {
-        const candidateText = path === file ? text : textOf(path);
-        if (candidateText?.includes(name) !== true) continue;
-        const root = path === file ? tree.rootNode : parse(candidateText).rootNode;
-        const scope = path === file ? targetScope : rules.scopeOf(path, root, workspace);
-        for (const offset of rules.importedNames(target, targetScope, scope, root, workspace))
-          add(path, offset, candidateText, false);
+        if (textOf(path)?.includes(name) !== true) continue;
+        const opened = open(path);
+        if (opened === undefined) continue;
+        for (const offset of rules.importedNames(target, targetScope, opened.scope, opened.tree.rootNode, workspace))
+          add(path, offset, opened.text, false);
       }
     }
+    const hierarchy = hierarchyRename({ rules, open, workspace, mentioning: context.mentioning }, target, newName);
+    for (const place of hierarchy.places) {
+      const opened = open(place.file);
+      if (opened !== undefined) add(place.file, place.offset, opened.text, place.byName);
+    }
     const places = [...locations.values()];
-    const collision = collisionOf(search, target, newName, outline, textOf, parse);
+    const collision = collisionOf(context, newName, outline);
     const refused =
       rules.renameProblem?.(target, newName, [...new Set(places.map((p) => p.file ?? ''))]) ??
-      (collision === undefined ? shadowOf(search, target, newName, own, places, textOf, parse) : undefined);
+      hierarchy.refused ??
+      (collision === undefined
+        ? (shadowOf(context, newName, own, places) ?? memberShadowOf(context, newName, own, places))
+        : undefined);
     return {
       locations: places,
       ...(refused === undefined ? {} : { refused }),
       ...(collision === undefined ? {} : { collision }),
     };
   } finally {
-    for (const tree of trees) tree.delete();
+    for (const entry of parsed.values()) entry?.tree.delete();
   }
-}
-
-/**
- * A declaration of `newName` beside the target, as `file:line: code`: a member of the same class or impl, a name of
- * the same file's top level, or of the same Go package (every file of it).
- */
-function collisionOf<S>(
-  search: RenameSearch<S>,
-  target: ReferenceTarget,
-  newName: string,
-  outline: { readonly elements: readonly ElementNode[] },
-  textOf: (path: string) => string | undefined,
-  parse: (text: string) => Tree,
-): string | undefined {
-  const { spec, rules, fileSystem } = search;
-  const namespace = rules.namespaceOf?.(target.element) ?? '';
-  const clash = (elements: readonly ElementNode[]): ElementNode | undefined =>
-    elements.find(
-      (e) =>
-        e !== target.element &&
-        !DECLARED.has(e.kind) &&
-        rules.identifierOf(e) === newName &&
-        (rules.namespaceOf?.(e) ?? '') === namespace,
-    );
-  const describe = (path: string, found: ElementNode): string => {
-    const line = (textOf(path) ?? '').split('\n')[found.startLine - 1]?.trim() ?? found.signature;
-    return `${path}:${found.startLine}: ${line.length > 120 ? `${line.slice(0, 119)}…` : line}`;
-  };
-  const container = target.containers.at(-1);
-  const near = clash(container?.children ?? outline.elements);
-  if (near !== undefined) return describe(target.file, near);
-  if (container !== undefined || rules.packageFiles === undefined) return undefined;
-  for (const path of rules.packageFiles(target.file, fileSystem.listSourceFiles(), { readFile: textOf })) {
-    const text = textOf(path);
-    if (text === undefined || !text.includes(newName)) continue;
-    const found = clash(new SpecOutliner(spec, path, text).outline(parse(text)).elements);
-    if (found !== undefined) return describe(path, found);
-  }
-  return undefined;
-}
-
-/**
- * Why the new name would mean something else where the rename puts it, or undefined: for a top-level item, a bare `newName` in the
- * declaring file (a local, an import, a builtin it calls, which would then mean the renamed item) or, where a bare use
- * is renamed, in the function around it or at its file's top level (one would take the other's place). Members are
- * reached through their value (`x.name`) and left to the collision check.
- */
-function shadowOf<S>(
-  search: RenameSearch<S>,
-  target: ReferenceTarget,
-  newName: string,
-  own: number,
-  places: readonly RenameLocation[],
-  textOf: (path: string) => string | undefined,
-  parse: (text: string) => Tree,
-): string | undefined {
-  const { spec, rules } = search;
-  if (target.containers.some((c) => c.kind !== 'namespace') || (rules.namespaceOf?.(target.element) ?? '') !== '')
-    return undefined;
-  const byFile = new Map<string, number[]>();
-  for (const place of places)
-    if (place.file !== undefined) byFile.set(place.file, [...(byFile.get(place.file) ?? []), place.start]);
-  for (const [path, starts] of byFile) {
-    const text = textOf(path);
-    const taken = text === undefined ? [] : wordOffsets(text, newName);
-    if (text === undefined || taken.length === 0) continue;
-    const tree = parse(text);
-    const outline = new SpecOutliner(spec, path, text).outline(tree);
-    const shapeAt = (offset: number, length: number): SiteShape | undefined => {
-      const node = tree.rootNode.descendantForIndex(offset, offset + length);
-      if (node === null || node.startIndex !== offset || node.endIndex !== offset + length) return undefined;
-      return rules.shapeOf(node);
-    };
-    const isBare = (offset: number, length: number): boolean => shapeAt(offset, length)?.via === 'bare';
-    const isDeclared = (offset: number, name: string): boolean => shapeAt(offset, name.length)?.role === 'declaration';
-    // The function whose scope an occurrence is in; a function's own name is in the scope around it.
-    const functionAt = (offset: number, name: string): ElementNode | undefined => {
-      const functions = elementsAtOffset(outline, offset).filter((e) => e.kind === 'function' || e.kind === 'method');
-      const innermost = functions.at(-1);
-      const ownName = innermost !== undefined && rules.identifierOf(innermost) === name && isDeclared(offset, name);
-      return ownName ? functions.at(-2) : innermost;
-    };
-    // A member's name (a method of a class, an impl, a Go receiver type) is reached through its value, not bare.
-    const isMemberName = (offset: number): boolean => {
-      if (!isDeclared(offset, newName)) return false;
-      const chain = elementsAtOffset(outline, offset);
-      const declared = chain.at(-1);
-      if (declared === undefined || rules.identifierOf(declared) !== newName) return false;
-      const parent = chain.at(-2);
-      const scoped = parent === undefined || SCOPES.has(parent.kind);
-      return !scoped || (rules.namespaceOf?.(declared) ?? '') !== '';
-    };
-    const bound = taken.filter((offset) => isBare(offset, newName.length) && !isMemberName(offset));
-    for (const start of starts) {
-      if (!isBare(start, target.name.length)) continue;
-      const declaration = path === target.file && start === own;
-      const holder = functionAt(start, target.name);
-      const clash = bound.find((offset) => {
-        if (declaration) return true;
-        const around = functionAt(offset, newName);
-        return around === undefined || around === holder;
-      });
-      if (clash === undefined) continue;
-      const lineStart = text.lastIndexOf('\n', clash - 1) + 1;
-      const lineEnd = text.indexOf('\n', clash);
-      const line = text.slice(0, clash).split('\n').length;
-      const code = text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd).trim();
-      const shown = code.length > 120 ? `${code.slice(0, 119)}…` : code;
-      return `${newName} already means something else where the rename puts it (${path}:${line}: ${shown}): the renamed ${target.name} would hide it or be hidden by it; choose another name`;
-    }
-  }
-  return undefined;
 }
 
 /** Offsets of the identifiers of `names` whose dotted prefix up to them is `full` (`a.b.User` in `import a.b.User.*`). */

@@ -188,7 +188,7 @@ const MAX_BY_NAME_SHOWN = 20;
 function byNameSection(places: readonly ByNamePlace[]): string[] {
   if (places.length === 0) return [];
   return [
-    `tied by name only (the syntax does not tell the value's type; check each means the renamed declaration, or use apply instead):`,
+    `tied by name only (the syntax does not tell the value's type, or a subclass's base; check each means the renamed declaration, or use apply instead):`,
     ...places.slice(0, MAX_BY_NAME_SHOWN).map((p) => `  ${p.file}:${p.line} ${p.code}`),
     ...(places.length > MAX_BY_NAME_SHOWN ? [`  ${count(places.length - MAX_BY_NAME_SHOWN)} more`] : []),
   ];
