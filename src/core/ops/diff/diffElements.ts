@@ -186,7 +186,8 @@ function withRenames(
     [],
   );
   if (combinable.length > 1 && attempt(combinable, bestCost) < Infinity) chosen.splice(0, chosen.length, ...combinable);
-  for (let joined = chosen.length > 0; joined;) {
+  // At most three rounds: each tries every rename left out, so the plans stay a few times the renames.
+  for (let joined = chosen.length > 0, round = 0; joined && round < 3; round++) {
     joined = false;
     for (const rename of ranked) {
       if (chosen.includes(rename) || !renamesCombine(chosen, rename)) continue;
