@@ -35,8 +35,8 @@ export const diffCommand: CliCommand = {
 Prints the smallest list of element operations (REPLACE_ELEMENT, PATCH_ELEMENT, CREATE_ELEMENT, ...) that turns
 <before-file> into <after-file> exactly, checked by applying them. Text that element operations cannot express
 falls back to replacing the enclosing element, or the whole file. A declaration renamed within the file, with
-every use of its name in the file's code, comes out as RENAME_ELEMENT when that is cheaper; its places are the
-file's own (applied in a workspace, the rename also changes other files' uses).
+every use of its name in the file's code, comes out as RENAME_ELEMENT when that is cheaper, one per declaration
+renamed; its places are the file's own (applied in a workspace, the rename also changes other files' uses).
 
 Options:
   --as PATH   the workspace path the operations name (default: <after-file> relative to the workspace root)

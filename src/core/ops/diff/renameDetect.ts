@@ -1,6 +1,8 @@
 import { diffArrays } from 'diff';
 import type { ElementKind, ElementNode, FileOutline } from '../../elements/element';
 import type { LanguageSupport } from '../../language/languageSupport';
+import { lastSegmentOf } from '../../elements/elementPath';
+import { walkElements } from '../../elements/resolve';
 import { applyEdits } from '../apply/editBuffer';
 import type { RenameElementOperation, RenameResolution } from '../operation';
 import { splitLinesKeepingBreaks } from './textLines';
@@ -27,13 +29,8 @@ export interface RenameInFile {
   readonly renamedTo: string;
   /** The whole-word code occurrences of the old name in the old text. */
   readonly places: readonly { readonly start: number; readonly end: number; readonly newText: string }[];
-  /**
-   * What the other operations are to make: the new text with the rename taken back out. Two readings, tried in turn:
-   * every code occurrence of the new name back to the old one, and only those on lines the commit left as the rename
-   * made them (a use the commit added keeps the new name: the rename, whose places are in the old text, does not
-   * write it).
-   */
-  readonly withoutRename: readonly string[];
+  /** The whole-word code occurrences of the new name in the new text. */
+  readonly news: readonly number[];
 }
 
 const NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
@@ -61,7 +58,10 @@ const DECLARATIONS: ReadonlySet<ElementKind> = new Set<ElementKind>([
  * The renames the diff may try, in the order of the old outline: each an element at the same position among the same
  * siblings as one of the new outline, of the same kind and another name, whose old name has no code occurrence left
  * in the new text and whose new name had none in the old text (else renaming by name would change another
- * declaration's uses, or meet them).
+ * declaration's uses, or meet them), and whose old name no other declaration of the old text bears (but the other
+ * accessor of a property). An overload set of TypeScript is one element (its signatures are `#n` of it), renamed
+ * whole; the numbered same-named methods of Java and C# (`method[run]#2`) are none: the language's rename of one of
+ * them leaves the others' declarations.
  */
 export function renamesInFile(
   language: LanguageSupport,
@@ -69,6 +69,13 @@ export function renamesInFile(
   after: FileOutline,
 ): readonly RenameInFile[] {
   const found: RenameInFile[] = [];
+  // A name two declarations of the old text bear: renaming its code occurrences would rename both, which a
+  // workspace apply of RENAME_ELEMENT (the language's rename, one declaration) does not do.
+  const declared = new Map<string, ElementNode[]>();
+  for (const element of walkElements(before.elements))
+    declared.set(element.name, [...(declared.get(element.name) ?? []), element]);
+  const sharedName = (element: ElementNode): boolean =>
+    (declared.get(element.name) ?? []).some((other) => other !== element && !accessorPair(element, other));
   // Scanned only when some element changed its name.
   let scans: { before: Scan; after: Scan } | undefined;
   const visit = (olds: readonly ElementNode[], news: readonly ElementNode[]): void => {
@@ -82,7 +89,7 @@ export function renamesInFile(
           });
     for (const [old, renamed] of pairs) {
       if (old.kind !== renamed.kind) continue;
-      if (old.name !== renamed.name && old.ordinal === undefined && renamed.ordinal === undefined) {
+      if (old.name !== renamed.name && old.ordinal === undefined && renamed.ordinal === undefined && !sharedName(old)) {
         scans ??= { before: language.scanCode(before.text), after: language.scanCode(after.text) };
         const rename = renameOf(old, renamed, before.text, after.text, scans.before, scans.after);
         if (rename !== undefined) found.push(rename);
@@ -137,28 +144,67 @@ function renameOf(
   const olds = codeOccurrences(beforeText, old.name, beforeScan);
   if (olds.length === 0) return undefined;
   const places = olds.map((start) => ({ start, end: start + old.name.length, newText: renamed.name }));
-  const news = codeOccurrences(afterText, renamed.name, afterScan);
-  const renamedBack = (offsets: readonly number[]): string => {
-    let text = '';
-    let at = 0;
-    for (const start of offsets) {
-      text += afterText.slice(at, start) + old.name;
-      at = start + renamed.name.length;
-    }
-    return text + afterText.slice(at);
-  };
-  const kept = keptLines(applyEdits(beforeText, places), afterText);
-  const onKeptLines = news.filter((offset) => kept.some((r) => offset >= r.start && offset < r.end));
-  const withoutRename = [renamedBack(news)];
-  if (onKeptLines.length !== news.length) withoutRename.push(renamedBack(onKeptLines));
   return {
     element: old,
     oldName: old.name,
     newName: renamed.name,
     renamedTo: renamed.path,
     places,
-    withoutRename,
+    news: codeOccurrences(afterText, renamed.name, afterScan),
   };
+}
+
+/**
+ * What the other operations are to make when the renames of `renames` are applied together: the new text with the
+ * renames taken back out. Two readings, tried in turn: every code occurrence of each new name back to its old one,
+ * and only those on lines the commit left as the renames made them (a use the commit added keeps the new name: the
+ * rename, whose places are in the old text, does not write it). The renames' old names are distinct, and so are their
+ * new names, none of which is another's old name (renamesInFile and {@link renamesCombine}): taken back at once, the
+ * occurrences of the new names cannot meet.
+ */
+export function withoutRenames(renames: readonly RenameInFile[], beforeText: string, afterText: string): string[] {
+  const news = renames
+    .flatMap((r) => r.news.map((start) => ({ start, end: start + r.newName.length, oldName: r.oldName })))
+    .sort((a, b) => a.start - b.start);
+  const renamedBack = (offsets: readonly { start: number; end: number; oldName: string }[]): string => {
+    let text = '';
+    let at = 0;
+    for (const { start, end, oldName } of offsets) {
+      text += afterText.slice(at, start) + oldName;
+      at = end;
+    }
+    return text + afterText.slice(at);
+  };
+  const places = renames.flatMap((r) => r.places).sort((a, b) => a.start - b.start);
+  const kept = keptLines(applyEdits(beforeText, places), afterText);
+  const onKeptLines = news.filter(({ start }) => kept.some((r) => start >= r.start && start < r.end));
+  const readings = [renamedBack(news)];
+  if (onKeptLines.length !== news.length) readings.push(renamedBack(onKeptLines));
+  return readings;
+}
+
+/**
+ * Whether `rename` may join `renames` in one diff: its old name and its new name each another than theirs. (A new name
+ * that is another's old name, `a → b` with `b → c` or a swap, is already no candidate: the new name had code
+ * occurrences in the old text. The workspace apply resolves every RENAME_ELEMENT of a batch against the same old
+ * text and refuses a new name declared beside the declaration, so no order of the two would apply there.)
+ */
+export function renamesCombine(renames: readonly RenameInFile[], rename: RenameInFile): boolean {
+  return renames.every(
+    (r) =>
+      r.oldName !== rename.oldName &&
+      r.newName !== rename.newName &&
+      r.oldName !== rename.newName &&
+      r.newName !== rename.oldName,
+  );
+}
+
+/** A getter and a setter of one property: one name, which the language's rename changes in both. */
+function accessorPair(a: ElementNode, b: ElementNode): boolean {
+  const accessors = new Set<ElementKind>(['getter', 'setter']);
+  if (!accessors.has(a.kind) || !accessors.has(b.kind) || a.kind === b.kind) return false;
+  const parentOf = (e: ElementNode): string => e.path.slice(0, e.path.length - lastSegmentOf(e.path).length);
+  return parentOf(a) === parentOf(b);
 }
 
 /** The stretches of `after` whose lines stand unchanged in `renamed` (a line diff). */
