@@ -87,3 +87,26 @@ void describe('the rename tool, C# partial classes', () => {
     assert.match(read(root, 'Shop/Cart.cs'), /public int Sum\(\) => 0;/);
   });
 });
+
+void describe('the rename tool, one of several declarations of a name (overloads)', () => {
+  const files = {
+    'src/shop/Calc.java':
+      'package shop;\n\npublic class Calc {\n    public int f(int a) {\n        return a + 1;\n    }\n\n    public int f(String s) {\n        return s.length();\n    }\n}\n',
+    'src/shop/Use.java':
+      'package shop;\n\npublic class Use {\n    public int run(Calc c) {\n        return c.f(1) + c.f("x");\n    }\n}\n',
+  };
+  void test('Java: one overload is not renamed alone (its calls cannot be told from the others by name)', async () => {
+    const root = tempWorkspace('scalpel-rename-java-overload-', files);
+    const run = await call(toolEnv(root), 'rename', {
+      path: 'src/shop/Calc.java/class[Calc]/method[f]#1',
+      newName: 'g',
+      apply: true,
+    });
+    assert.equal(run.isError, true, run.text);
+    assert.match(
+      run.text,
+      /f is declared 2 times in src\/shop\/Calc\.java\/class\[Calc\] \(lines 4, 8\), and the reference search ties a use to the name, not to one of them: one cannot be renamed alone/,
+    );
+    unchanged(root, files);
+  });
+});

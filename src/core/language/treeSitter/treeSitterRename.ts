@@ -83,6 +83,10 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
     const targetScope = declaring.scope;
     const own = declarationNameOffset({ text, tree }, element, name, (node) => rules.shapeOf(node));
     if (own === undefined) return { locations: [], refused: `${element.path} does not write its name ${name}` };
+    const overloads = ((containers.at(-1)?.children ?? outline.elements) as readonly ElementNode[]).filter(
+      (e) => e.kind === element.kind && e.name === element.name,
+    );
+    if (overloads.length > 1) return { locations: [], refused: overloadRefusal(name, overloads, containers.at(-1)) };
     const context: RenameContext<S> = {
       search,
       open,
@@ -138,6 +142,20 @@ export function treeSitterRename<S>(search: RenameSearch<S>, request: RenameRequ
   } finally {
     for (const entry of parsed.values()) entry?.tree.delete();
   }
+}
+
+/**
+ * Why one of several declarations of a name in one scope (Java and C# overloads, a Python property's getter and
+ * setter) is not renamed alone: the reference search ties a call to the name, not to one of them, so its calls of the
+ * others would be renamed with it (issue 27: `RENAME_ELEMENT method[f]#1` renamed the calls of `f#2`).
+ */
+function overloadRefusal(name: string, overloads: readonly ElementNode[], container: ElementNode | undefined): string {
+  const lines = overloads.map((e) => e.startLine).join(', ');
+  return (
+    `${name} is declared ${overloads.length} times in ${container?.path ?? 'this file'} (lines ${lines}), and the ` +
+    `reference search ties a use to the name, not to one of them: one cannot be renamed alone. Change the ` +
+    `declaration and the uses you mean with REPLACE_ELEMENT and PATCH_ELEMENT (references lists the uses by name)`
+  );
 }
 
 /** Offsets of the identifiers of `names` whose dotted prefix up to them is `full` (`a.b.User` in `import a.b.User.*`). */
