@@ -143,8 +143,9 @@ Options:
   --encoding E     tokenizer: o200k_base (default) or cl100k_base
 
 Tool calls are recorded (answer tokens, time) in the metrics log that "scalpel stats" reads.
-The code graph (references, declarations, rename, diagnostics) runs in a worker thread, so
-other calls are answered while the compiler works; SCALPEL_GRAPH_WORKER=0 keeps it in process.`,
+The code graph (references, declarations, rename's places, diagnostics) and the type check
+of apply and rename run in a worker thread, so other calls are answered while the compiler
+works; SCALPEL_GRAPH_WORKER=0 keeps them in process.`,
   async run(args, io) {
     const { values, positionals } = parseCommandArgs(this, args, {
       root: { type: 'string' },
@@ -249,10 +250,10 @@ other calls are answered while the compiler works; SCALPEL_GRAPH_WORKER=0 keeps 
     await closed;
     logger.info(`stopping: ${reason}`);
     await server.close();
-    await worker?.close();
     // A call still running (a graph build over a huge tree) must not keep a server nobody talks to alive: the process
     // ends now instead of when that call would have (issue 27: alive 60 s after its client was killed).
     setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
+    await worker?.close();
     return 0;
   },
 };

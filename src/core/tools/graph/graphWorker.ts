@@ -89,6 +89,8 @@ interface Reply {
 /**
  * A rename's places each carry their file's whole text; posted as they are, a file's text would be copied once per
  * place (a rename with 300 places in one 100 KB file: 30 MB). Long strings are posted once and referred to by index.
+ * Maps and sets are spelled out (`$map`, `$set`); the answers are plain data otherwise (no object of theirs has a
+ * single key named `$shared`, `$map` or `$set`).
  */
 const SHARED_STRING_CHARS = 1_024;
 
@@ -112,6 +114,7 @@ function pack(value: unknown): Packed {
     }
     if (Array.isArray(v)) return v.map(walk);
     if (v instanceof Map) return { $map: [...v.entries()].map(([k, x]) => [walk(k), walk(x)]) };
+    if (v instanceof Set) return { $set: [...v].map(walk) };
     if (typeof v === 'object' && v !== null) {
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     }
@@ -129,6 +132,8 @@ function unpack({ value, strings }: Packed): unknown {
       const map = (v as { $map?: unknown }).$map;
       if (Array.isArray(map) && Object.keys(v).length === 1)
         return new Map((map as Array<[unknown, unknown]>).map(([k, x]) => [walk(k), walk(x)]));
+      const set = (v as { $set?: unknown }).$set;
+      if (Array.isArray(set) && Object.keys(v).length === 1) return new Set(set.map(walk));
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     }
     return v;
