@@ -247,6 +247,8 @@ works; SCALPEL_GRAPH_WORKER=0 keeps them in process.`,
     });
     await server.connect(transport);
     logger.info(`serving ${TOOLS.length} tools for ${root}`);
+    // The worker loads its bundle and parsers now, beside the first calls, rather than during the first graph query.
+    worker?.warm();
     await closed;
     logger.info(`stopping: ${reason}`);
     await server.close();

@@ -50,6 +50,8 @@ export function registerTools(ctx: Ctx, services: ScalpelServices): void {
       const script = vscode.Uri.joinPath(ctx.extensionContext.extensionUri, 'dist', 'engine.js').fsPath;
       const worker = vscodeGraphWorker(engine, root, exclude, script, ctx.log);
       ctx.subscriptions.push({ dispose: () => void worker.close() });
+      // Its bundle and parsers load beside this first call, not during the first graph query.
+      worker.warm();
       env = engine.createToolEnv(
         vscodeToolWorkspace(engine, root, exclude),
         previewBatchWriter(root, services.edits),
