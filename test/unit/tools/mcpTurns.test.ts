@@ -54,6 +54,36 @@ async function serve(root: string): Promise<Served> {
   };
 }
 
+/**
+ * `params` called while one ping after another is sent for as long as it runs (a thread held by the compiler answers
+ * none of them): its result, how long it took, and the longest wait between two answered pings.
+ */
+async function pingsDuring(
+  client: Client,
+  params: { name: string; arguments: Record<string, unknown> },
+): Promise<{
+  result: { isError?: boolean; content: Array<{ text: string }> };
+  duration: number;
+  longest: number;
+  pings: number;
+}> {
+  let pending = true;
+  const answered: number[] = [];
+  const started = performance.now();
+  const call = client.callTool(params).finally(() => (pending = false));
+  const pinging = (async () => {
+    while (pending) {
+      await client.ping();
+      answered.push(performance.now());
+    }
+  })();
+  const result = (await call) as { isError?: boolean; content: Array<{ text: string }> };
+  const duration = performance.now() - started;
+  await pinging;
+  const longest = Math.max(...answered.map((at, i) => at - (answered[i - 1] ?? started)));
+  return { result, duration, longest, pings: answered.length };
+}
+
 void describe('scalpel mcp gives other calls turns during a slow one, on a copy of rxjs', () => {
   const root = join(mkdtempSync(join(tmpdir(), 'scalpel-turns-')), 'rxjs');
   const servers: Client[] = [];
@@ -100,34 +130,17 @@ void describe('scalpel mcp gives other calls turns during a slow one, on a copy 
   void test('pings keep being answered while a cold references call runs the compiler (in the graph worker)', async () => {
     const { client } = await serve(root);
     servers.push(client);
-    let pending = true;
-    const answered: number[] = [];
-    const started = performance.now();
-    const references = client
-      .callTool({
-        name: 'references',
-        arguments: { path: 'src/internal/util/isFunction.ts/function[isFunction]' },
-      })
-      .finally(() => (pending = false));
-    // One ping after another for as long as the call runs: a thread held by the compiler answers none of them.
-    const pings = (async () => {
-      while (pending) {
-        await client.ping();
-        answered.push(performance.now());
-      }
-    })();
-    const result = (await references) as { isError?: boolean; content: Array<{ text: string }> };
-    const duration = performance.now() - started;
-    await pings;
+    const { result, duration, longest, pings } = await pingsDuring(client, {
+      name: 'references',
+      arguments: { path: 'src/internal/util/isFunction.ts/function[isFunction]' },
+    });
     assert.notEqual(result.isError, true, result.content[0]?.text);
     assert.match(result.content[0]?.text ?? '', /^references of .*isFunction\]: [1-9][\d,]* in [1-9]/);
     // The longest wait between two answered pings against the whole call, measured in the same run: a server whose
     // one thread builds the program and searches waits most of the call (before the worker: 0.8 to 0.9 of it).
-    const gaps = answered.map((at, i) => at - (answered[i - 1] ?? started));
-    const longest = Math.max(...gaps);
     assert.ok(
       longest < duration / 4,
-      `longest wait between pings ${Math.round(longest)} ms of a ${Math.round(duration)} ms call (${answered.length} pings)`,
+      `longest wait between pings ${Math.round(longest)} ms of a ${Math.round(duration)} ms call (${pings} pings)`,
     );
     // A mistake the worker finds comes back as the agent's error, not as the tool's failure.
     const wrong = (await client.callTool({
@@ -141,9 +154,6 @@ void describe('scalpel mcp gives other calls turns during a slow one, on a copy 
   void test("pings keep being answered while a cold apply's type check runs, which refuses the batch", async () => {
     const { client } = await serve(root);
     servers.push(client);
-    let pending = true;
-    const answered: number[] = [];
-    const started = performance.now();
     const operations = [
       'REPLACE_ELEMENT src/internal/util/noop.ts/function[noop]',
       '```ts',
@@ -152,26 +162,19 @@ void describe('scalpel mcp gives other calls turns during a slow one, on a copy 
       '}',
       '```',
     ].join('\n');
-    const apply = client.callTool({ name: 'apply', arguments: { operations } }).finally(() => (pending = false));
-    const pings = (async () => {
-      while (pending) {
-        await client.ping();
-        answered.push(performance.now());
-      }
-    })();
-    const result = (await apply) as { isError?: boolean; content: Array<{ text: string }> };
-    const duration = performance.now() - started;
-    await pings;
+    const { result, duration, longest, pings } = await pingsDuring(client, {
+      name: 'apply',
+      arguments: { operations },
+    });
     const text = result.content[0]?.text ?? '';
     // The worker's type check found the error the body brings, and the server refused the batch.
     assert.equal(result.isError, true, text);
     assert.match(text, /TS2322/);
     assert.match(text, /nothing was written/);
-    const longest = Math.max(...answered.map((at, i) => at - (answered[i - 1] ?? started)));
     // Before the worker, the pings waited for the program's build: 0.9 of the call.
     assert.ok(
       longest < duration / 4,
-      `longest wait between pings ${Math.round(longest)} ms of a ${Math.round(duration)} ms call (${answered.length} pings)`,
+      `longest wait between pings ${Math.round(longest)} ms of a ${Math.round(duration)} ms call (${pings} pings)`,
     );
   });
 
